@@ -1,0 +1,21 @@
+"""drawodds: odds and strategy for five-card draw as played in Scandinavian homes.
+
+The public API, for notebooks and scripts::
+
+    import drawodds
+    hand = drawodds.parse_hand("AsAhKs7s3s")
+    drawodds.evaluate(hand)            # strength, larger is better
+    drawodds.preset("jackpot")         # a RuleSet
+"""
+
+from drawodds.cards import CardError, format_cards, format_hand, parse_cards, parse_hand
+from drawodds.evaluate import CATEGORIES, category_name, category_of, describe, evaluate
+from drawodds.rules import RuleError, RuleSet, preset, preset_names
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CATEGORIES", "CardError", "RuleError", "RuleSet", "__version__", "category_name",
+    "category_of", "describe", "evaluate", "format_cards", "format_hand", "parse_cards",
+    "parse_hand", "preset", "preset_names",
+]

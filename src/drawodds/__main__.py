@@ -1,0 +1,5 @@
+"""`python -m drawodds` runs the command line."""
+
+from drawodds.cli import main
+
+main()

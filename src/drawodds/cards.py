@@ -1,0 +1,140 @@
+"""Cards as small integers: parsing every way a person writes a hand, and formatting back.
+
+Encoding: ``card = rank * 4 + suit`` with rank 0 = deuce ... 12 = ace and suit
+0 = clubs, 1 = diamonds, 2 = hearts, 3 = spades (alphabetical, as most libraries do).
+The joker ("bug") is 52. Hands are numpy arrays of shape ``(..., 5)``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+JOKER = 52
+DECK_SIZE = 52
+RANK_NAMES = ("deuce", "three", "four", "five", "six", "seven", "eight", "nine",
+              "ten", "jack", "queen", "king", "ace")
+RANK_PLURALS = ("deuces", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
+                "tens", "jacks", "queens", "kings", "aces")
+SUIT_GLYPHS = "♣♦♥♠"
+_SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3,
+                 "♣": 0, "♦": 1, "♥": 2, "♠": 3,
+                 "♧": 0, "♢": 1, "♡": 2, "♤": 3}
+_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"10": 8, "1": 12}
+
+# One card: a rank (10, 1-9, T J Q K A) then a suit letter or symbol, or the joker "Jk"/"Joker".
+_TOKEN = re.compile(r"(joker|jk|10|[2-9tjqka1])([cdhs♣♦♥♠♧♢♡♤]?)", re.IGNORECASE)
+
+Hand = npt.NDArray[np.int8]
+
+
+class CardError(ValueError):
+    """Bad card input: names the offending token and its 1-based position in the hand."""
+
+
+def card_from_text(token: str, position: int = 1, *, joker: bool = False) -> int:
+    """Parse one card token such as ``As``, ``10h``, ``t♠`` or ``Jk``."""
+    text = token.strip()
+    low = text.lower()
+    if low in ("jk", "joker", "jo"):
+        if not joker:
+            raise CardError(f"card {position} '{text}': a joker, but this deck has none "
+                            "(use a rule set with the joker, e.g. --joker)")
+        return JOKER
+    if len(text) < 2:
+        raise CardError(f"card {position} '{text}': a card is a rank and a suit, like 'As' or '10h'")
+    rank_text, suit_text = text[:-1], text[-1]
+    if rank_text.upper() not in _RANK_ALIASES:
+        raise CardError(f"card {position} '{text}': unknown rank '{rank_text}' "
+                        "(use 2-9, T or 10, J, Q, K, A)")
+    if suit_text.lower() not in _SUIT_ALIASES:
+        raise CardError(f"card {position} '{text}': unknown suit '{suit_text}' "
+                        "(use c d h s or ♣ ♦ ♥ ♠)")
+    return _RANK_ALIASES[rank_text.upper()] * 4 + _SUIT_ALIASES[suit_text.lower()]
+
+
+def split_tokens(text: str) -> list[str]:
+    """Split hand text into card tokens, with or without separators (``AsKh``, ``As Kh``, ``as,kh``)."""
+    tokens: list[str] = []
+    for chunk in re.split(r"[\s,;/|]+", text.strip()):
+        if not chunk:
+            continue
+        pos = 0
+        while pos < len(chunk):
+            m = _TOKEN.match(chunk, pos)
+            if m is None or (not m.group(2) and m.group(1).lower() not in ("jk", "joker")):
+                # Not a card: report the rest of the chunk (up to the next plausible card).
+                bad = chunk[pos:pos + 3] if m is None else chunk[pos:m.end() + 1]
+                tokens.append(bad)
+                break
+            tokens.append(m.group(0))
+            pos = m.end()
+    return tokens
+
+
+def parse_cards(text: str | Iterable[str], *, joker: bool = False) -> list[int]:
+    """Parse any number of distinct cards (a hand, dead cards, a hold)."""
+    tokens = split_tokens(text) if isinstance(text, str) else [str(t) for t in text]
+    cards: list[int] = []
+    for i, token in enumerate(tokens, start=1):
+        card = card_from_text(token, i, joker=joker)
+        if card in cards:
+            raise CardError(f"card {i} '{token}': duplicate of card {cards.index(card) + 1}")
+        cards.append(card)
+    return cards
+
+
+def parse_hand(text: str | Iterable[str], *, joker: bool = False, size: int = 5) -> Hand:
+    """Parse a hand of exactly ``size`` distinct cards into an int8 array of shape (size,)."""
+    cards = parse_cards(text, joker=joker)
+    if len(cards) != size:
+        raise CardError(f"a hand has {size} cards; got {len(cards)}"
+                        + (f" ({' '.join(card_str(c) for c in cards)})" if cards else ""))
+    return np.asarray(cards, dtype=np.int8)
+
+
+def card_str(card: int, *, pretty: bool = False) -> str:
+    """One card as ``As`` (canonical) or ``A♠`` (pretty); the joker is ``Jk`` / ``🃏``."""
+    card = int(card)
+    if card == JOKER:
+        return "🃏" if pretty else "Jk"
+    if not 0 <= card < DECK_SIZE:
+        raise CardError(f"{card} is not a card number (0-52)")
+    return RANKS[card // 4] + (SUIT_GLYPHS if pretty else SUITS)[card % 4]
+
+
+def format_cards(cards: Sequence[int] | npt.NDArray[np.integer], *, pretty: bool = False) -> list[str]:
+    """Cards as a list of canonical strings, e.g. ``['As', 'Ah']``."""
+    return [card_str(int(c), pretty=pretty) for c in np.asarray(cards).ravel()]
+
+
+def format_hand(cards: Sequence[int] | npt.NDArray[np.integer], *, pretty: bool = False) -> str:
+    """A hand as ``As Ah Ks 7s 3s`` (or ``A♠ A♥ K♠ 7♠ 3♠`` with ``pretty``)."""
+    return " ".join(format_cards(cards, pretty=pretty))
+
+
+def deck(*, joker: bool = False) -> npt.NDArray[np.int8]:
+    """The full deck: 52 cards, plus the joker (52) when the rule set has one."""
+    return np.arange(DECK_SIZE + int(joker), dtype=np.int8)
+
+
+def unseen(known: Iterable[int], *, joker: bool = False) -> npt.NDArray[np.int8]:
+    """The deck less the known cards, in card order."""
+    mask = np.ones(DECK_SIZE + int(joker), dtype=bool)
+    mask[np.fromiter((int(c) for c in known), dtype=np.int64)] = False
+    return np.flatnonzero(mask).astype(np.int8)
+
+
+def ranks(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.int8]:
+    """Rank of each card (0 = deuce ... 12 = ace); the joker gets 13."""
+    return (np.asarray(cards) // 4).astype(np.int8)
+
+
+def suits(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.int8]:
+    """Suit of each card (0 = clubs ... 3 = spades); the joker gets 0."""
+    return (np.asarray(cards) % 4).astype(np.int8)

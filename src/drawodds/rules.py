@@ -1,0 +1,198 @@
+"""Rule sets: one frozen dataclass with every option the rule documents give, and named presets.
+
+Each option names its source (see ``OPTION_SOURCES`` and ``../shared/RULES.md``). Where the
+documents offer a choice, the default is the plain home game of seed 000 unless a preset says
+otherwise. ``RuleSet.validate`` rejects impossible combinations with one clear sentence.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Literal
+
+from drawodds.cards import DECK_SIZE
+
+MaxDraw = Literal["3", "4-ace", "4", "5", "any"]
+Game = Literal["draw", "poengpoker", "chicago"]
+Opener = Literal["any", "jacks"]
+FirstAfterDraw = Literal["opener", "left_of_button"]
+OddChip = Literal["left_of_dealer", "carry"]
+PointsTie = Literal["none", "all", "split"]
+
+MAX_DRAW_CHOICES: tuple[str, ...] = ("3", "4-ace", "4", "5", "any")
+POENG_HAND_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8)  # high card ... straight flush (seed 004)
+
+
+class RuleError(ValueError):
+    """An impossible or unknown rule option; the message is one sentence a user can act on."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every option of the draw games in the rule documents, with the home game as default."""
+
+    name: str = "morkpoker"
+    game: Game = "draw"
+    # Deck and table
+    joker: bool = False                      # the bug: 53 cards (seed 003)
+    players: int = 4                         # 2-6; 7-8 with the draw limits of seeds 001/003
+    # Forced bets and limits
+    ante: int = 1                            # everyone antes before the deal (seed 000)
+    blinds: tuple[int, ...] = ()             # blinds instead of ante, each double the last (seed 001)
+    small_bet: int = 1                       # fixed bet before the draw (seed 000: 1)
+    big_bet: int = 2                         # fixed bet after the draw, twice the small (seed 000: 2)
+    max_raises: int | None = 4               # raises after the bet; None = no cap (seed 000: 4)
+    cap_heads_up: bool = False               # keep the cap when two players remain (house option)
+    # Opening and order
+    opener: Opener = "any"                   # "jacks": Jacks or Better openers (seed 002)
+    first_after_draw: FirstAfterDraw = "opener"   # seed 000/002/003; Swedish base: left_of_button
+    all_check_redeal: bool = True            # all check in round 1: no draw, pot stays, re-ante
+    max_consecutive_antes: int | None = None  # Jackpott house limit on re-antes; None = no limit
+    false_openers: bool = False              # teaching mode: players may open without openers
+    # The draw
+    max_draw: MaxDraw = "3"                  # 3; 4 with an ace (seed 003); 4 or 5 (seed 001); any
+    draws: int = 1                           # 2 or 3: double / triple draw (seed 001)
+    seven_player_limit: bool = True          # 7+ players: at most 2 each until someone folds
+    # Showdown and chips
+    odd_chip: OddChip = "left_of_dealer"     # or carried to the next deal (seed 001 option)
+    stack: int = 40                          # starting chips (seed 000: 40)
+    deals: int = 12                          # deals in a session (seed 000: 12)
+    rebuy: bool = False                      # busted players rebuy a stack instead of sitting out
+    # Points games (seed 004)
+    hand_points: tuple[int, ...] = POENG_HAND_POINTS
+    last_trick_points: int = 2               # Poengpoker 2, Chicago 5
+    target_points: int = 13                  # Poengpoker 13, Chicago 52
+    royal_instant_win: bool = False          # Chicago: the highest straight flush wins at once
+    points_tie: PointsTie = "none"           # exactly equal best hands: seed silent, see docs
+    sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    @property
+    def deck_size(self) -> int:
+        """52, or 53 with the joker."""
+        return DECK_SIZE + int(self.joker)
+
+    @property
+    def max_draw_cards(self) -> int:
+        """The most cards one player may ever draw at once under this rule set."""
+        return {"3": 3, "4-ace": 4, "4": 4, "5": 5, "any": 5}[self.max_draw]
+
+    def draw_limit(self, keeps_ace: bool) -> int:
+        """Cards a player may draw, given whether the kept cards include an ace (or the joker)."""
+        if self.max_draw == "4-ace":
+            return 4 if keeps_ace else 3
+        return self.max_draw_cards
+
+    def replace(self, **changes: object) -> RuleSet:
+        """A copy with some options changed, validated; unknown option names are refused."""
+        known = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(changes) - known)
+        if unknown:
+            raise RuleError(f"unknown rule option {unknown[0]!r}; options are: {', '.join(sorted(known))}")
+        return dataclasses.replace(self, **changes).validate()  # type: ignore[arg-type]
+
+    def validate(self) -> RuleSet:
+        """Return self, or raise RuleError naming the first impossible combination."""
+        points_game = self.game != "draw"
+        if self.game not in ("draw", "poengpoker", "chicago"):
+            raise RuleError(f"unknown game {self.game!r}")
+        if self.max_draw not in MAX_DRAW_CHOICES:
+            raise RuleError(f"max draw must be one of {', '.join(MAX_DRAW_CHOICES)}, got {self.max_draw!r}")
+        if points_game:
+            if self.joker:
+                raise RuleError(f"{self.game} is played with 52 cards: no joker (seed 004)")
+            if not 2 <= self.players <= 6:
+                raise RuleError(f"{self.game} is for 2-6 players, got {self.players}")
+        else:
+            if not 2 <= self.players <= 8:
+                raise RuleError(f"the draw game is for 2-8 players, got {self.players}")
+            if self.max_draw_cards >= 4 and self.max_draw != "4-ace" and self.players > 5:
+                raise RuleError(f"with up to {self.max_draw_cards} cards drawn the deck serves at most "
+                                f"5 players (seed 001), got {self.players}")
+        if not 1 <= self.draws <= 3:
+            raise RuleError(f"draws must be 1, 2 or 3 (single, double, triple draw), got {self.draws}")
+        if self.game == "draw" and (self.small_bet <= 0 or self.big_bet <= 0):
+            raise RuleError("bets must be positive")
+        if self.ante < 0 or self.stack <= 0 or self.deals <= 0:
+            raise RuleError("ante must be >= 0, stack and deals > 0")
+        if self.blinds:
+            if not 2 <= len(self.blinds) <= 4 or len(self.blinds) >= self.players + 1:
+                raise RuleError(f"use 2-4 blinds, fewer than the players; got {len(self.blinds)}")
+            if any(b <= 0 for b in self.blinds):
+                raise RuleError("blinds must be positive")
+        if self.max_raises is not None and self.max_raises < 0:
+            raise RuleError("max_raises must be >= 0 or None (no cap)")
+        if self.opener == "jacks" and not self.all_check_redeal:
+            raise RuleError("under Jacks or Better a deal nobody opens is always redealt "
+                            "(all_check_redeal must stay on)")
+        if self.false_openers and self.opener != "jacks":
+            raise RuleError("false openers exist only under Jacks or Better (opener='jacks')")
+        if len(self.hand_points) != 9:
+            raise RuleError("hand_points needs 9 values, high card ... straight flush")
+        return self
+
+
+# Where each option comes from in the rule documents (shown by `drawodds rules NAME`).
+OPTION_SOURCES: dict[str, str] = {
+    "joker": "seed 003: the bug, an ace or a card completing a straight or flush",
+    "players": "seeds 000/001: 2-6 players; 7 with a two-card draw limit (001)",
+    "ante": "seed 000: everyone antes before the deal",
+    "blinds": "seed 001 variant: 2-4 blinds, each twice the previous",
+    "small_bet": "seed 000: fixed small bet before the draw",
+    "big_bet": "seed 000: big bet after the draw, twice the small",
+    "max_raises": "seed 000 and Robert's Rules (002): bet + 4; Swedish (001): bet + 3",
+    "cap_heads_up": "seeds 000/001: cap lifted heads-up unless reached before; house option",
+    "opener": "seed 002: Jacks or Better needs at least a pair of jacks to open",
+    "first_after_draw": "seeds 000/002/003: the opener; seed 001 base rule: left of the button",
+    "all_check_redeal": "seeds 000/003: all check in round 1 -> redeal; seed 001: a variant",
+    "max_consecutive_antes": "seed 002: a house limit on consecutive antes",
+    "false_openers": "seed 002: what happens when an opener cannot show openers",
+    "max_draw": "seed 000: 3; seed 003: 4 with an ace; seed 001: 4 or 5; Poengpoker: any",
+    "draws": "seed 001 variants: double and triple draw",
+    "seven_player_limit": "seed 001: with 7 players at most 2 each until someone folds",
+    "odd_chip": "seeds 000/003: to the winner nearest the dealer's left; seed 001: carry option",
+    "stack": "seed 000: 40 chips each (Swedish example: about 200)",
+    "deals": "seed 000: 12 deals, most chips wins",
+    "rebuy": "house option: busted players rebuy or sit out",
+    "hand_points": "seed 004: 8/7/6/5/4/3/2/1/0 for the single best hand",
+    "last_trick_points": "seed 004: Poengpoker 2, Chicago 5",
+    "target_points": "seed 004: Poengpoker 13, Chicago 52",
+    "royal_instant_win": "seed 004: in Chicago the highest straight flush wins at once",
+    "points_tie": "seed 004 is silent on equal best hands; default: nobody scores",
+}
+
+_PRESETS: dict[str, RuleSet] = {
+    "morkpoker": RuleSet(),
+    "svensk": RuleSet(name="svensk", ante=1, small_bet=5, big_bet=10, max_raises=3, stack=200,
+                      first_after_draw="left_of_button", all_check_redeal=False, players=6),
+    "jackpot": RuleSet(name="jackpot", opener="jacks", ante=5, small_bet=10, big_bet=20,
+                       max_raises=4, stack=400),
+    "poengpoker": RuleSet(name="poengpoker", game="poengpoker", max_draw="any", ante=0,
+                          last_trick_points=2, target_points=13),
+    "chicago": RuleSet(name="chicago", game="chicago", max_draw="any", draws=3, ante=0,
+                       last_trick_points=5, target_points=52, royal_instant_win=True),
+}
+
+PRESET_DESCRIPTIONS: dict[str, str] = {
+    "morkpoker": "plain Mørkpoker, the home game of seed 000 (default): ante 1, bets 1/2, 40 chips",
+    "svensk": "Swedish köppoker (seed 001): ante 1, 5/10, bet + 3 raises, left of button acts first",
+    "jackpot": "Jacks or Better / Jackpott (seed 002): openers, pot carried, Robert's Rules cap",
+    "poengpoker": "Poengpoker (seed 004): any exchange, best hand scores 8..0, last trick 2, to 13",
+    "chicago": "Chicago (seed 004): three exchanges, last trick 5, to 52, royal flush wins at once",
+}
+
+
+def preset_names() -> tuple[str, ...]:
+    """Names of the presets, default first."""
+    return tuple(_PRESETS)
+
+
+def preset(name: str = "morkpoker", **overrides: object) -> RuleSet:
+    """A named preset, optionally with single options overridden (validated)."""
+    key = name.lower().replace("ø", "o").replace("ö", "o")
+    aliases = {"jacks": "jackpot", "jackpott": "jackpot", "svenska": "svensk", "koppoker": "svensk",
+               "poeng": "poengpoker", "plain": "morkpoker"}
+    key = aliases.get(key, key)
+    if key not in _PRESETS:
+        raise RuleError(f"unknown rule set {name!r}; choose one of: {', '.join(_PRESETS)}")
+    return _PRESETS[key].replace(**overrides) if overrides else _PRESETS[key].validate()
