@@ -1,0 +1,714 @@
+"""One deal of five-card draw as an explicit state machine over a RuleSet.
+
+The state says whose turn it is (``actor``), in which phase (``bet``, ``draw``, ``declare``,
+``showdown``, ``done``), and which actions are legal with what they cost (``legal()``). Drive it
+step by step with ``apply(action)`` or run it to the end with ``play(state, policies)``.
+
+A policy sees only an ``Observation``: its own cards, the public actions (bets, draw counts,
+split-openers announcements, hands shown at showdown), stacks and pots. Never another player's
+cards, never any discards.
+
+Inside a deal everything is plain ints and lists: a deal costs tens of microseconds, so long
+simulations are limited by the policies, not the bookkeeping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from drawodds.cards import JOKER
+from drawodds.evaluate import ONE_PAIR, TWO_PAIR, TRIPS, category_floor
+from drawodds.rules import RuleSet
+from drawodds.sim.pots import Pot, side_pots, split_pot, uncalled_excess
+from drawodds.sim.scalar_eval import hand_strength, openers_floor
+
+Phase = Literal["bet", "draw", "declare", "showdown", "done"]
+Outcome = Literal["passed_out", "uncontested", "showdown", "void"]
+ACE_RANK = 12
+
+
+class IllegalAction(ValueError):
+    """A policy or caller asked for an action the rules do not allow right now."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """What a seat does: fold/check/call/bet/raise, draw (with its discards), show/muck, declare/pass."""
+
+    kind: str
+    discards: tuple[int, ...] = ()
+
+
+FOLD, CHECK, CALL, BET, RAISE = (Action(k) for k in ("fold", "check", "call", "bet", "raise"))
+SHOW, MUCK, DECLARE, PASS = (Action(k) for k in ("show", "muck", "declare", "pass"))
+STAND_PAT = Action("draw", ())
+
+
+def draw(*discards: int) -> Action:
+    """Discard these cards (card codes from the own hand) and draw as many."""
+    return Action("draw", tuple(int(c) for c in discards))
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """One legal action now: its kind and the chips it puts in (for ``draw``: the most cards)."""
+
+    kind: str
+    amount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """All a seat may know when it must act: own cards, public actions and chip counts."""
+
+    seat: int
+    phase: Phase
+    hand: tuple[int, ...]            # own five cards now
+    strength: int                    # own hand's evaluator strength
+    legal: tuple[Legal, ...]
+    button: int
+    seats: tuple[int, ...]           # seats dealt in, clockwise from the dealer's left
+    stacks: tuple[int, ...]          # chips behind, every seat
+    contributed: tuple[int, ...]     # chips put in this deal, every seat
+    folded: tuple[bool, ...]
+    pot: int                         # chips in the middle, including any carried pot
+    to_call: int
+    bet_size: int                    # the fixed step of this betting round
+    raises: int                      # bets and raises made so far this round
+    round: int                       # 0 before the first draw, d after draw d
+    opener: int | None
+    draw_counts: tuple[tuple[int, ...], ...]  # per draw made so far: cards drawn by each seat (-1 none)
+    events: tuple[tuple[int, str, int], ...]  # public actions: (seat, kind, chips or cards drawn)
+    shown: tuple[tuple[int, tuple[int, ...]], ...]  # hands shown so far at showdown
+    max_draw: int                    # most cards this seat may draw now (4-ace: if it keeps an ace)
+    deal_id: int
+    rules: RuleSet
+
+    def can(self, kind: str) -> bool:
+        """Whether an action of this kind is legal now."""
+        return any(a.kind == kind for a in self.legal)
+
+
+Policy = Callable[[Observation], Action]
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """How one deal ended: chips won and lost per seat, and what stays on the table."""
+
+    outcome: Outcome
+    net: tuple[int, ...]             # chips after minus before, per seat
+    stacks: tuple[int, ...]          # chips after the deal
+    pot: int                         # chips in the middle when the deal ended (incl. carried)
+    carried_in: int
+    carried_out: int                 # chips left on the table for the next deal
+    opener: int | None
+    dead_opener: bool                # the opener could not prove openers (Jacks or Better)
+    winners: tuple[int, ...]
+    pots: tuple[Pot, ...] = field(default=())
+
+
+def openers_cards(hand: Sequence[int], strength: int) -> frozenset[int]:
+    """The cards that prove Jacks-or-Better openers in ``hand`` (what a split must keep aside).
+
+    A pair of jacks or better: the pair; two pair: both pairs; trips: the three; anything
+    better uses all five (four of a kind: the four). The joker counts with the group it completes.
+    """
+    if strength >= category_floor(STRAIGHT_CATEGORY):
+        by_rank: dict[int, list[int]] = {}
+        for c in hand:
+            by_rank.setdefault(c // 4, []).append(c)
+        quads = [cs for cs in by_rank.values() if len(cs) == 4]
+        return frozenset(quads[0]) if quads and strength < category_floor(STRAIGHT_FLUSH_CATEGORY) \
+            else frozenset(hand)
+    by_rank = {}
+    for c in hand:
+        if c != JOKER:
+            by_rank.setdefault(c // 4, []).append(c)
+    jokers = [c for c in hand if c == JOKER]
+    groups = sorted(by_rank.values(), key=lambda cs: (len(cs), cs[0] // 4), reverse=True)
+    if strength >= category_floor(TRIPS):
+        return frozenset(groups[0] + jokers)
+    if strength >= category_floor(TWO_PAIR):
+        return frozenset(groups[0] + groups[1] + jokers)
+    if strength >= category_floor(ONE_PAIR):
+        if jokers:  # joker pairs with the highest card (as an ace it pairs an ace)
+            return frozenset([groups[0][0], *jokers])
+        return frozenset(groups[0])
+    return frozenset()
+
+
+STRAIGHT_CATEGORY = 4
+STRAIGHT_FLUSH_CATEGORY = 8
+
+
+class DealState:
+    """The state of one deal. ``actor`` is the seat to act (None when ``phase == 'done'``)."""
+
+    def __init__(self, rules: RuleSet, stacks: Sequence[int], button: int, deck: Sequence[int], *,
+                 carried: int = 0, antes: bool = True, deal_id: int = 0,
+                 reshuffle: Callable[[list[int]], list[int]] | None = None) -> None:
+        n = len(stacks)
+        self.rules = rules
+        self.n = n
+        self.deal_id = deal_id
+        self.button = button
+        self.start_stacks = tuple(stacks)
+        self.stacks = list(stacks)
+        self.carried_in = carried
+        self.reshuffle = reshuffle
+        self.order = [s % n for s in range(button + 1, button + 1 + n) if stacks[s % n] > 0]
+        self.pos = {s: i for i, s in enumerate(self.order)}
+        m = len(self.order)
+        if m < 2:
+            raise ValueError(f"a deal needs at least two players with chips, got {m}")
+        if stacks[button] <= 0:
+            raise ValueError(f"the dealer (seat {button}) has no chips and cannot deal")
+        self.contributed = [0] * n
+        self.committed = [0] * n
+        self.folded = [stacks[s] <= 0 for s in range(n)]
+        self.mucked = [False] * n
+        self.live = m
+        self.events: list[tuple[int, str, int]] = []          # public
+        self.private: list[tuple[int, str, tuple[int, ...], tuple[int, ...]]] = []  # for histories
+        self.draw_counts: list[list[int]] = []
+        self.shown: list[tuple[int, tuple[int, ...]]] = []
+        self.opener: int | None = None
+        self.opener_genuine = True
+        self.opener_cards: frozenset[int] = frozenset()
+        self.aside: list[list[int]] = [[] for _ in range(n)]
+        self.folded_any = False
+        self.checked_round0 = [False] * n
+        self.calls_round0 = 0
+        self.result: DealResult | None = None
+        self.outcome: Outcome | None = None
+        self.dead_opener = False
+        # Forced bets.
+        if antes and rules.ante and not rules.blinds:  # blinds replace the ante
+            for s in self.order:
+                self._put(s, min(rules.ante, self.stacks[s]), "ante")
+        # The deal: one card at a time clockwise from the dealer's left.
+        deck = list(deck)
+        need = 5 * m
+        if len(deck) < need:
+            raise ValueError(f"the deck has {len(deck)} cards, {need} are needed")
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        for k, s in enumerate(self.order):
+            self.hands[s] = deck[k:need:m]
+            self.private.append((s, "deal", tuple(self.hands[s]), ()))
+        self.stub = deck[need:]
+        self.stub_pos = 0
+        self.pile: list[int] = []                 # discards available to rebuild the stub
+        self.own_discards: list[set[int]] = [set() for _ in range(n)]
+        self.rebuilt = False
+        self.strength = [hand_strength(self.hands[s]) if self.hands[s] else 0 for s in range(n)]
+        self.initial_strength = tuple(self.strength)
+        self.round = 0
+        self.phase: Phase = "bet"
+        self.actor: int | None = None
+        self._start_betting(0)
+
+    # ----- chips ---------------------------------------------------------------------------
+
+    def _put(self, seat: int, chips: int, kind: str) -> None:
+        self.stacks[seat] -= chips
+        self.contributed[seat] += chips
+        self.committed[seat] += chips
+        self.events.append((seat, kind, chips))
+
+    @property
+    def pot(self) -> int:
+        """Chips in the middle, including a pot carried from earlier deals."""
+        return sum(self.contributed) + self.carried_in
+
+    def _with_chips(self) -> int:
+        return sum(1 for s in self.order if not self.folded[s] and self.stacks[s] > 0)
+
+    # ----- betting -------------------------------------------------------------------------
+
+    def _start_betting(self, rnd: int) -> None:
+        rules = self.rules
+        self.round = rnd
+        self.committed = [0] * self.n
+        self.bet_size = rules.small_bet if rnd == 0 else rules.big_bet
+        self.level = 0
+        self.bets = 0
+        self.reopen = 0
+        self.seen = [-1] * self.n
+        self.capped_multiway = False
+        self.last_aggressor: int | None = None
+        self.need = [not self.folded[s] and self.stacks[s] > 0 for s in range(self.n)]
+        first = self.order[0]
+        if rnd == 0 and rules.blinds:
+            posted = self.order[:min(len(rules.blinds), len(self.order))]
+            for s, blind in zip(posted, rules.blinds):
+                self._put(s, min(blind, self.stacks[s]), "blind")
+            self.level = max(self.committed)
+            self.bets = 1  # the biggest blind is the round's bet
+            big = posted[-1]
+            self.opener = big
+            self.opener_cards = frozenset()
+            self.last_aggressor = big
+            self.need = [not self.folded[s] and self.stacks[s] > 0 for s in range(self.n)]
+            first = self.order[len(posted) % len(self.order)]
+        elif rnd > 0:
+            if self.rules.first_after_draw == "opener" and self.opener is not None:
+                first = self.opener
+            else:
+                first = self.order[0]
+        with_chips = [x for x in self.order if not self.folded[x] and self.stacks[x] > 0]
+        pending = any(self.committed[x] < self.level for x in with_chips)
+        if len(with_chips) < 2 and not pending:  # betting is over: at most one player has chips
+            self.need = [False] * self.n
+            self._end_betting(skipped=True)
+            return
+        self.phase = "bet"
+        self.actor = self._next_needing(first, inclusive=True)
+        if self.actor is None:
+            self._end_betting()
+
+    def _next_needing(self, seat: int, inclusive: bool) -> int | None:
+        order, pos = self.order, self._pos(seat)
+        m = len(order)
+        for k in range(0 if inclusive else 1, m + (0 if inclusive else 1)):
+            s = order[(pos + k) % m]
+            if self.need[s]:
+                return s
+        return None
+
+    def _pos(self, seat: int) -> int:
+        """Position of a dealt-in seat in clockwise order from the dealer's left."""
+        return self.pos[seat]
+
+    def _capped(self) -> bool:
+        cap = self.rules.max_raises
+        if cap is None or self.bets < 1 + cap:
+            return False
+        return self.rules.cap_heads_up or self.capped_multiway or self.live > 2
+
+    def _may_raise(self, seat: int) -> bool:
+        to_call = self.level - self.committed[seat]
+        if self.stacks[seat] <= to_call or self._capped() or self.seen[seat] >= self.reopen:
+            return False
+        return any(self.stacks[s] > 0 and not self.folded[s] for s in self.order if s != seat)
+
+    def _bet_legal(self, seat: int) -> list[Legal]:
+        to_call = self.level - self.committed[seat]
+        stack = self.stacks[seat]
+        acts: list[Legal] = []
+        if to_call > 0:
+            acts.append(Legal("fold"))
+            acts.append(Legal("call", min(to_call, stack)))
+        else:
+            acts.append(Legal("check"))
+        if self._may_raise(seat):
+            amount = min(to_call + self.bet_size, stack)
+            if self.level == 0:
+                if self._may_open(seat):
+                    acts.append(Legal("bet", amount))
+            else:
+                acts.append(Legal("raise", amount))
+        return acts
+
+    def _may_open(self, seat: int) -> bool:
+        rules = self.rules
+        if self.round != 0 or rules.opener != "jacks" or rules.false_openers:
+            return True
+        return self.initial_strength[seat] >= openers_floor()
+
+    def _apply_bet(self, seat: int, kind: str) -> None:
+        to_call = self.level - self.committed[seat]
+        if kind == "fold":
+            if to_call <= 0:
+                raise IllegalAction(f"seat {seat} cannot fold with nothing to call (check instead)")
+            self.folded[seat] = True
+            self.folded_any = True
+            self.live -= 1
+            self.need[seat] = False
+            self.events.append((seat, "fold", 0))
+            if self.live == 1:
+                self._finish_uncontested()
+                return
+        elif kind == "check":
+            if to_call > 0:
+                raise IllegalAction(f"seat {seat} cannot check facing a bet of {to_call}")
+            if self.round == 0:
+                self.checked_round0[seat] = True
+            self._put(seat, 0, "check")
+        elif kind == "call":
+            if to_call <= 0:
+                raise IllegalAction(f"seat {seat} has nothing to call")
+            if self.round == 0:
+                self.calls_round0 += 1
+            self._put(seat, min(to_call, self.stacks[seat]), "call")
+        elif kind in ("bet", "raise"):
+            if (kind == "bet") != (self.level == 0) or not self._may_raise(seat) or \
+                    (kind == "bet" and not self._may_open(seat)):
+                raise IllegalAction(f"seat {seat} may not {kind} now")
+            pay = min(to_call + self.bet_size, self.stacks[seat])
+            new_level = self.committed[seat] + pay
+            increment = new_level - self.level
+            if 2 * increment >= self.bet_size:  # a full bet, or an all-in of at least half a step
+                self.bets += 1
+                self.reopen += 1
+                if self.bets >= 1 + (self.rules.max_raises or 0) and self.live > 2:
+                    self.capped_multiway = self.rules.max_raises is not None
+            self.level = new_level
+            self.last_aggressor = seat
+            if self.round == 0 and self.opener is None:
+                self._set_opener(seat)
+            self._put(seat, pay, kind)
+            for s in self.order:
+                if s != seat and not self.folded[s] and self.stacks[s] > 0:
+                    self.need[s] = True
+        else:
+            raise IllegalAction(f"unknown betting action {kind!r}")
+        self.need[seat] = False
+        self.seen[seat] = self.reopen
+        nxt = self._next_needing(seat, inclusive=False)
+        if nxt is None:
+            self._end_betting()
+        else:
+            self.actor = nxt
+
+    def _set_opener(self, seat: int) -> None:
+        self.opener = seat
+        if self.rules.opener == "jacks":
+            strength = self.initial_strength[seat]
+            self.opener_genuine = strength >= openers_floor()
+            self.opener_cards = openers_cards(self.hands[seat], strength) if self.opener_genuine \
+                else frozenset()
+
+    def _return_uncalled(self) -> None:
+        seat, excess = uncalled_excess(self.contributed)
+        if excess:
+            self.stacks[seat] += excess
+            self.contributed[seat] -= excess
+            self.committed[seat] -= excess
+            self.events.append((seat, "return", excess))
+
+    def _end_betting(self, skipped: bool = False) -> None:
+        self._return_uncalled()
+        if self.round == 0 and self.level == 0 and not skipped and self.rules.all_check_redeal:
+            self._finish_passed_out()
+            return
+        if self.round < self.rules.draws:
+            self._start_draw(self.round + 1)
+        else:
+            self._start_showdown()
+
+    # ----- the draw ------------------------------------------------------------------------
+
+    def _start_draw(self, number: int) -> None:
+        self.phase = "draw"
+        self.draw_number = number
+        self.draw_counts.append([-1] * self.n)
+        self.draw_queue = [s for s in self.order if not self.folded[s]]
+        self.actor = self.draw_queue.pop(0)
+
+    def draw_limit(self, seat: int) -> int:
+        """Most cards ``seat`` may draw now: the rule set's limit, 4-ace and the 7-player rule."""
+        rules = self.rules
+        hand = self.hands[seat]
+        limit = rules.draw_limit(keeps_ace=any(c // 4 >= ACE_RANK for c in hand))
+        if rules.seven_player_limit and len(self.order) >= 7 and not self.folded_any:
+            limit = min(limit, 2)
+        return limit
+
+    def _apply_draw(self, seat: int, discards: tuple[int, ...]) -> None:
+        hand = self.hands[seat]
+        k = len(discards)
+        if len(set(discards)) != k or any(c not in hand for c in discards):
+            raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
+        limit = self.draw_limit(seat)
+        if self.rules.max_draw == "4-ace" and k == 4:
+            kept = [c for c in hand if c not in discards]
+            if kept[0] // 4 < ACE_RANK:  # the joker (code 52, "rank 13") counts as an ace
+                limit = min(limit, 3)
+        if k > limit:
+            raise IllegalAction(f"seat {seat} may draw at most {limit} cards, asked for {k}")
+        if self.opener == seat and self.opener_cards and self.draw_number == 1:
+            split = tuple(c for c in discards if c in self.opener_cards)
+            if split:
+                self.aside[seat].extend(split)
+                self.events.append((seat, "split", len(split)))
+        drawn = self._take(seat, k)
+        self.own_discards[seat].update(discards)
+        self.pile.extend(c for c in discards if c not in self.aside[seat])
+        self.hands[seat] = [c for c in hand if c not in discards] + drawn
+        self.draw_counts[-1][seat] = k
+        self.events.append((seat, "draw", k))
+        self.private.append((seat, "draw", tuple(discards), tuple(drawn)))
+        if self.draw_queue:
+            self.actor = self.draw_queue.pop(0)
+            return
+        for s in self.order:
+            if not self.folded[s]:
+                self.strength[s] = hand_strength(self.hands[s])
+        self._start_betting(self.draw_number)
+
+    def _take(self, seat: int, k: int) -> list[int]:
+        """k cards from the stub; when it runs out, earlier discards (never this seat's) are reshuffled in."""
+        if not self.rebuilt and self.stub_pos + k <= len(self.stub):
+            got = self.stub[self.stub_pos:self.stub_pos + k]
+            self.stub_pos += k
+            return got
+        mine = self.own_discards[seat]
+        rest = self.stub[self.stub_pos:]
+        if sum(1 for c in rest if c not in mine) < k:
+            fresh = [c for c in self.pile if c not in mine]
+            if self.reshuffle is None:
+                raise ValueError("the stub ran out and no reshuffle was given")
+            fresh = self.reshuffle(fresh)
+            self.private.append((seat, "reshuffle", tuple(fresh), ()))
+            self.events.append((seat, "reshuffle", len(fresh)))
+            self.pile = [c for c in self.pile if c in mine]
+            rest = rest + fresh
+            self.rebuilt = True
+        got = [c for c in rest if c not in mine][:k]
+        if len(got) < k:
+            raise ValueError("not enough cards left to draw (more players than the deck serves)")
+        taken = set(got)
+        self.stub = [c for c in rest if c not in taken]
+        self.stub_pos = 0
+        return got
+
+    # ----- showdown and the end ------------------------------------------------------------
+
+    def _lead_seat(self, start: int | None) -> int:
+        """``start`` if it is live, else the next live seat clockwise; the dealer's left if None."""
+        if start is None:
+            start = self.order[0]
+        m = len(self.order)
+        pos = self._pos(start)
+        for k in range(m):
+            s = self.order[(pos + k) % m]
+            if not self.folded[s]:
+                return s
+        raise AssertionError("no live seat")
+
+    def _start_showdown(self) -> None:
+        self.phase = "showdown"
+        first = self.last_aggressor if self.level > 0 and self.last_aggressor is not None \
+            and not self.folded[self.last_aggressor] else self._lead_seat(self.opener)
+        first = self._lead_seat(first)
+        pos, m = self._pos(first), len(self.order)
+        self.show_queue = [self.order[(pos + k) % m] for k in range(m)
+                           if not self.folded[self.order[(pos + k) % m]]]
+        self.actor = self.show_queue.pop(0)
+
+    def _apply_show(self, seat: int, kind: str) -> None:
+        if kind == "show":
+            self.shown.append((seat, tuple(self.hands[seat])))
+            self.events.append((seat, "show", 0))
+            self.private.append((seat, "show", tuple(self.hands[seat]), tuple(self.aside[seat])))
+        elif kind == "muck":
+            self.mucked[seat] = True
+            self.events.append((seat, "muck", 0))
+        else:
+            raise IllegalAction(f"at showdown seat {seat} can show or muck, not {kind!r}")
+        unmucked = [s for s in self.order if not self.folded[s] and not self.mucked[s]]
+        if self.show_queue and not (len(unmucked) == 1 and unmucked[0] in self.show_queue):
+            self.actor = self.show_queue.pop(0)
+            return
+        self._award("showdown")
+
+    def _dead(self, seat: int) -> bool:
+        """A hand that cannot win: mucked, or an opener without openers (Jacks or Better)."""
+        return self.mucked[seat] or (seat == self.opener and not self.opener_genuine)
+
+    def _award(self, outcome: Outcome) -> None:
+        self._return_uncalled()
+        alive = [not self.folded[s] and not self._dead(s) for s in range(self.n)]
+        if self.opener is not None and not self.opener_genuine and not self.folded[self.opener]:
+            self.dead_opener = True
+        pots = side_pots(self.contributed, alive, self.carried_in)
+        carried = 0
+        paid = [0] * self.n
+        winners: set[int] = set()
+        contest = outcome == "showdown"
+        for pot in pots:
+            if not pot.eligible:
+                carried += pot.amount
+                continue
+            best = max(self.strength[s] for s in pot.eligible) if contest else 0
+            won = [s for s in pot.eligible if not contest or self.strength[s] == best]
+            shares, odd = split_pot(pot.amount, won, self.button, self.n,
+                                    carry_odd=self.rules.odd_chip == "carry")
+            carried += odd
+            for s, chips in shares.items():
+                paid[s] += chips
+                winners.add(s)
+        for s in range(self.n):
+            if paid[s]:
+                self.stacks[s] += paid[s]
+                self.events.append((s, "win", paid[s]))
+        if carried:
+            self.events.append((-1, "carry", carried))
+        self._finish(outcome, carried, tuple(sorted(winners)), tuple(pots))
+
+    def _finish_uncontested(self) -> None:
+        self._award("uncontested")
+
+    def _finish_passed_out(self) -> None:
+        self._finish("passed_out", self.pot, (), ())
+
+    def _finish(self, outcome: Outcome, carried: int, winners: tuple[int, ...],
+                pots: tuple[Pot, ...]) -> None:
+        pot = sum(self.contributed) + self.carried_in
+        self.phase = "done"
+        self.actor = None
+        self.outcome = outcome
+        self.result = DealResult(
+            outcome=outcome, net=tuple(a - b for a, b in zip(self.stacks, self.start_stacks)),
+            stacks=tuple(self.stacks), pot=pot, carried_in=self.carried_in, carried_out=carried,
+            opener=self.opener, dead_opener=self.dead_opener, winners=winners, pots=pots)
+
+    # ----- false openers found before the draw (teaching mode) -------------------------------
+
+    def expose_false_opener(self) -> None:
+        """The opener is found, before the draw, to have opened without openers.
+
+        The false opener's hand is dead and their chips stay in the pot. Play goes on if someone
+        raised, two or more players called, or round 1 was complete; otherwise each remaining
+        player holding real openers who did not pass with them may declare the pot open, in turn
+        from the false opener's left. If nobody does, the deal is void: the others' bets of
+        round 1 are returned and the pot (antes and the false opener's chips) stays.
+        """
+        opener = self.opener
+        if opener is None or self.opener_genuine or self.rules.opener != "jacks":
+            raise IllegalAction("there is no false opener to expose")
+        if not (self.phase == "bet" and self.round == 0) and not (
+                self.phase == "draw" and self.draw_number == 1 and all(c < 0 for c in self.draw_counts[0])):
+            raise IllegalAction("a false opener can be exposed before the draw only; later the "
+                                "showdown catches it")
+        round_complete = self.phase == "draw"
+        raised = self.bets >= 2
+        self.events.append((opener, "false_opener", 0))
+        if not self.folded[opener]:
+            self.folded[opener] = True
+            self.live -= 1
+        self.need[opener] = False
+        self.dead_opener = True
+        if raised or self.calls_round0 >= 2 or round_complete:
+            if self.live == 1:
+                self._finish_uncontested()
+            elif self.phase == "draw":
+                self.draw_queue = [s for s in self.draw_queue if s != opener]
+                if self.actor == opener:
+                    self.actor = self.draw_queue.pop(0)
+            elif self.actor == opener or self.actor is None:
+                nxt = self._next_needing(opener, inclusive=False)
+                if nxt is None:
+                    self._end_betting()
+                else:
+                    self.actor = nxt
+            return
+        pos, m = self._pos(opener), len(self.order)
+        self.declare_queue = [self.order[(pos + k) % m] for k in range(1, m)
+                              if not self.folded[self.order[(pos + k) % m]]
+                              and not self.checked_round0[self.order[(pos + k) % m]]
+                              and self.initial_strength[self.order[(pos + k) % m]] >= openers_floor()]
+        self._next_declarer()
+
+    def _next_declarer(self) -> None:
+        if self.declare_queue:
+            self.phase = "declare"
+            self.actor = self.declare_queue.pop(0)
+            return
+        # Nobody may or will open: the deal is void; round-1 bets of the others go back.
+        for s in self.order:
+            if s != self.opener and self.committed[s]:
+                self.stacks[s] += self.committed[s]
+                self.contributed[s] -= self.committed[s]
+                self.events.append((s, "return", self.committed[s]))
+                self.committed[s] = 0
+        self._finish("void", self.pot, (), ())
+
+    def _apply_declare(self, seat: int, kind: str) -> None:
+        if kind == "pass":
+            self.events.append((seat, "pass", 0))
+            self._next_declarer()
+            return
+        if kind != "declare":
+            raise IllegalAction(f"seat {seat} can declare the pot open or pass, not {kind!r}")
+        self.events.append((seat, "declare", 0))
+        self._set_opener(seat)
+        self.phase = "bet"
+        to_call = self.level - self.committed[seat]
+        if to_call > 0:
+            self._put(seat, min(to_call, self.stacks[seat]), "call")
+        self.last_aggressor = seat
+        self.reopen += 1
+        for s in self.order:
+            self.need[s] = s != seat and not self.folded[s] and self.stacks[s] > 0
+        self.seen[seat] = self.reopen
+        nxt = self._next_needing(seat, inclusive=False)
+        if nxt is None:
+            self._end_betting()
+        else:
+            self.actor = nxt
+
+    # ----- the public interface ------------------------------------------------------------
+
+    def legal(self) -> tuple[Legal, ...]:
+        """The legal actions of the seat to act, with the chips each puts in."""
+        seat = self.actor
+        if seat is None:
+            return ()
+        if self.phase == "bet":
+            return tuple(self._bet_legal(seat))
+        if self.phase == "draw":
+            return (Legal("draw", self.draw_limit(seat)),)
+        if self.phase == "declare":
+            return (Legal("declare", max(0, self.level - self.committed[seat])), Legal("pass"))
+        return (Legal("show"), Legal("muck"))
+
+    def apply(self, action: Action | str) -> None:
+        """Play one action for the seat to act; raise IllegalAction if the rules forbid it."""
+        seat = self.actor
+        if seat is None:
+            raise IllegalAction("the deal is over")
+        if isinstance(action, str):
+            action = Action(action)
+        phase = self.phase
+        if phase == "bet":
+            self._apply_bet(seat, action.kind)
+        elif phase == "draw":
+            if action.kind != "draw":
+                raise IllegalAction(f"seat {seat} must draw (0 cards to stand pat), not {action.kind!r}")
+            self._apply_draw(seat, action.discards)
+        elif phase == "declare":
+            self._apply_declare(seat, action.kind)
+        else:
+            self._apply_show(seat, action.kind)
+
+    def observe(self, seat: int | None = None) -> Observation:
+        """What ``seat`` (default: the seat to act) may know now."""
+        if seat is None:
+            seat = self.actor if self.actor is not None else self.order[0]
+        acting = seat == self.actor
+        return Observation(
+            seat=seat, phase=self.phase, hand=tuple(self.hands[seat]), strength=self.strength[seat],
+            legal=self.legal() if acting else (), button=self.button, seats=tuple(self.order),
+            stacks=tuple(self.stacks), contributed=tuple(self.contributed), folded=tuple(self.folded),
+            pot=self.pot, to_call=max(0, self.level - self.committed[seat]) if self.phase == "bet" else 0,
+            bet_size=self.bet_size, raises=self.bets, round=self.round, opener=self.opener,
+            draw_counts=tuple(tuple(c) for c in self.draw_counts), events=tuple(self.events),
+            shown=tuple(self.shown), max_draw=self.draw_limit(seat) if self.phase == "draw" else 0,
+            deal_id=self.deal_id, rules=self.rules)
+
+
+def play(state: DealState, policies: Sequence[Policy]) -> DealResult:
+    """Run a deal to the end: each seat's policy is asked in turn with its own observation."""
+    while state.actor is not None:
+        seat = state.actor
+        policy = policies[seat]
+        if state.phase == "showdown" and getattr(policy, "always_shows", False):
+            state.apply(SHOW)
+        else:
+            state.apply(policy(state.observe(seat)))
+    assert state.result is not None
+    return state.result

@@ -1,0 +1,184 @@
+"""Betting policies: plain callables from an ``Observation`` (what one seat may know) to an ``Action``.
+
+- ``RandomLegal``: a uniformly random legal action and a random legal draw (for fuzzing).
+- ``CallingStation``: never bets or raises, calls everything, draws like the standard player.
+- ``RuleBased``: opens, raises and calls on hand strength and pot odds, draws with a draw policy
+  from ``drawodds.sim.policies``, respects openers, and can snow (stand pat on nothing, then bet).
+
+``make_policy(name, rng)`` builds one by name: ``random``, ``station``, ``rule``.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from drawodds.evaluate import FLUSH, ONE_PAIR, STRAIGHT, category_floor, evaluate
+from drawodds.rules import RuleSet
+from drawodds.sim.engine import (CALL, CHECK, FOLD, MUCK, RAISE, SHOW, Action, Observation, draw)
+
+POLICY_NAMES = ("rule", "station", "random")
+_CACHE_LIMIT = 400_000
+
+
+@functools.cache
+def _percentiles() -> list[float]:
+    """Share of the 2,598,960 dealt hands no stronger than each strength (index = strength)."""
+    from drawodds.combinatorics import all_hands
+
+    counts = np.bincount(evaluate(all_hands()), minlength=7464).astype(np.float64)
+    share = np.cumsum(counts) / counts.sum()
+    share[7463] = 1.0  # five aces (joker deck)
+    return share.tolist()
+
+
+class Drawer:
+    """Draw decisions of one seat through a ``DrawPolicy`` (cached per suit pattern)."""
+
+    def __init__(self, rules: RuleSet, rng: np.random.Generator, name: str = "standard",
+                 **params: Any) -> None:
+        from drawodds.sim.policies import draw_policy
+
+        self.policy = draw_policy(name, **params)
+        self.rules = rules
+        self.rng = rng
+        self._cache: dict[tuple[int, ...], tuple[tuple[bool, ...], tuple[bool, ...], float]] = {}
+
+    def discards(self, hand: tuple[int, ...], limit: int) -> tuple[int, ...]:
+        """The cards to throw away; suit-relabelled hands share one cached decision."""
+        ordered = sorted(hand, reverse=True)
+        relabel: dict[int, int] = {}
+        key = tuple(c if c == 52 else (c & ~3) | relabel.setdefault(c & 3, len(relabel)) for c in ordered)
+        plan = self._cache.get(key)
+        if plan is None:
+            from drawodds.sim.policies import hold_plan
+
+            hp = hold_plan(self.policy, np.array([key], dtype=np.int8), self.rules)
+            plan = (tuple(hp.keep[0].tolist()), tuple(hp.alt_keep[0].tolist()), float(hp.alt_rate[0]))
+            if len(self._cache) >= _CACHE_LIMIT:
+                self._cache.clear()
+            self._cache[key] = plan
+        keep, alt_keep, alt_rate = plan
+        if alt_rate > 0 and self.rng.random() < alt_rate:
+            keep = alt_keep
+        out = tuple(c for c, k in zip(ordered, keep) if not k)
+        return out[len(out) - limit:] if len(out) > limit else out  # keep the highest
+
+
+class RandomLegal:
+    """A uniformly random legal action; draws a random legal number of random cards."""
+
+    name = "random"
+
+    def __init__(self, rng: np.random.Generator, muck_rate: float = 0.1) -> None:
+        self.rng = rng
+        self.muck_rate = muck_rate
+
+    def __call__(self, obs: Observation) -> Action:
+        rng = self.rng
+        if obs.phase == "draw":
+            hand = list(obs.hand)
+            k = int(rng.integers(0, obs.max_draw + 1))
+            if k == 4 and obs.rules.max_draw == "4-ace":
+                keep = next(c for c in hand if c // 4 >= 12)  # an ace or the joker must stay
+                return draw(*(c for c in hand if c != keep))
+            picked = rng.choice(5, size=k, replace=False) if k else []
+            return draw(*(hand[i] for i in picked))
+        if obs.phase == "showdown":
+            return MUCK if rng.random() < self.muck_rate else SHOW
+        legal = obs.legal
+        return Action(legal[int(rng.integers(len(legal)))].kind)
+
+
+class CallingStation:
+    """Calls every bet, never bets or raises, always shows; draws like the standard player."""
+
+    name = "station"
+    always_shows = True
+
+    def __init__(self, rules: RuleSet, rng: np.random.Generator) -> None:
+        self.drawer = Drawer(rules, rng)
+
+    def __call__(self, obs: Observation) -> Action:
+        if obs.phase == "draw":
+            return draw(*self.drawer.discards(obs.hand, obs.max_draw))
+        if obs.phase == "declare":
+            return Action("pass")
+        return CALL if obs.to_call > 0 else CHECK
+
+
+class RuleBased:
+    """Bets on strength and pot odds; a simple, readable baseline rather than a strong player.
+
+    Win chance is estimated as (share of hands it beats) ** (opponents still in); before the
+    draw a four-flush counts as a medium pair. It opens at ``open_share`` and above (and only
+    with openers when the rules want them), raises at ``raise_share``, calls when the estimated
+    win chance pays the pot odds. With ``snow`` > 0 it sometimes stands pat on nothing and then
+    bets as if it held a made hand.
+    """
+
+    name = "rule"
+    always_shows = True
+
+    def __init__(self, rules: RuleSet, rng: np.random.Generator, *, open_share: float = 0.62,
+                 raise_share: float = 0.85, snow: float = 0.0, draw_policy: str = "standard") -> None:
+        self.rules = rules
+        self.rng = rng
+        self.open_share = open_share
+        self.raise_share = raise_share
+        self.drawer = Drawer(rules, rng, draw_policy, snow=snow)
+        self.pct = _percentiles()
+        self.made = category_floor(STRAIGHT)
+        self.pair = category_floor(ONE_PAIR)
+        self.flush = category_floor(FLUSH)
+        self._snowing: int | None = None  # deal id in which this seat stood pat on nothing
+
+    def _share(self, obs: Observation) -> float:
+        share = self.pct[obs.strength]
+        if obs.round == 0 and obs.strength < self.pair:
+            suits = [0, 0, 0, 0]
+            for c in obs.hand:
+                if c < 52:
+                    suits[c & 3] += 1
+            if max(suits) >= 4:
+                share = max(share, 0.7)
+        if self._snowing == obs.deal_id:
+            share = max(share, self.pct[self.flush])
+        return share
+
+    def __call__(self, obs: Observation) -> Action:
+        if obs.phase == "draw":
+            discards = self.drawer.discards(obs.hand, obs.max_draw)
+            if not discards and obs.strength < self.made:
+                self._snowing = obs.deal_id
+            return draw(*discards)
+        if obs.phase == "declare":
+            return Action("declare")
+        if obs.phase == "showdown":
+            return SHOW
+        opponents = sum(1 for s in obs.seats if s != obs.seat and not obs.folded[s])
+        share = self._share(obs)
+        win = share ** opponents
+        if obs.can("bet") and share >= self.open_share:
+            return Action("bet")
+        if obs.can("raise") and win >= self.raise_share ** 2 and share >= self.raise_share:
+            return RAISE
+        if obs.to_call <= 0:
+            return CHECK
+        if win * (obs.pot + obs.to_call) >= obs.to_call:
+            return CALL
+        return FOLD
+
+
+def make_policy(name: str, rules: RuleSet, rng: np.random.Generator) -> Any:
+    """A policy by name (``rule``, ``station``, ``random``) with its own random generator."""
+    key = name.strip().lower()
+    if key == "rule":
+        return RuleBased(rules, rng)
+    if key == "station":
+        return CallingStation(rules, rng)
+    if key == "random":
+        return RandomLegal(rng)
+    raise ValueError(f"unknown policy {name!r}; choose from: {', '.join(POLICY_NAMES)}")
