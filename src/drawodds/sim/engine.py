@@ -15,8 +15,7 @@ simulations are limited by the policies, not the bookkeeping.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from drawodds.cards import JOKER
 from drawodds.evaluate import ONE_PAIR, TWO_PAIR, TRIPS, category_floor
@@ -33,8 +32,7 @@ class IllegalAction(ValueError):
     """A policy or caller asked for an action the rules do not allow right now."""
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """What a seat does: fold/check/call/bet/raise, draw (with its discards), show/muck, declare/pass."""
 
     kind: str
@@ -51,22 +49,22 @@ def draw(*discards: int) -> Action:
     return Action("draw", tuple(int(c) for c in discards))
 
 
-@dataclass(frozen=True, slots=True)
-class Legal:
+class Legal(NamedTuple):
     """One legal action now: its kind and the chips it puts in (for ``draw``: the most cards)."""
 
     kind: str
     amount: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """All a seat may know when it must act: own cards, public actions and chip counts."""
+class Observation(NamedTuple):
+    """All a seat may know when it must act: own cards, public actions and chip counts.
+
+    Built fresh for every decision from public facts and the seat's own cards only.
+    """
 
     seat: int
     phase: Phase
     hand: tuple[int, ...]            # own five cards now
-    strength: int                    # own hand's evaluator strength
     legal: tuple[Legal, ...]
     button: int
     seats: tuple[int, ...]           # seats dealt in, clockwise from the dealer's left
@@ -76,26 +74,35 @@ class Observation:
     pot: int                         # chips in the middle, including any carried pot
     to_call: int
     bet_size: int                    # the fixed step of this betting round
-    raises: int                      # bets and raises made so far this round
+    raises: int                      # bets and raises made so far this round (the bet counts)
     round: int                       # 0 before the first draw, d after draw d
     opener: int | None
-    draw_counts: tuple[tuple[int, ...], ...]  # per draw made so far: cards drawn by each seat (-1 none)
+    draw_counts: tuple[tuple[int, ...], ...]  # per draw so far: cards drawn by each seat (-1: none)
     events: tuple[tuple[int, str, int], ...]  # public actions: (seat, kind, chips or cards drawn)
     shown: tuple[tuple[int, tuple[int, ...]], ...]  # hands shown so far at showdown
     max_draw: int                    # most cards this seat may draw now (4-ace: if it keeps an ace)
     deal_id: int
     rules: RuleSet
 
+    @property
+    def strength(self) -> int:
+        """The evaluator strength of the own hand (larger is better)."""
+        return hand_strength(self.hand)
+
     def can(self, kind: str) -> bool:
         """Whether an action of this kind is legal now."""
-        return any(a.kind == kind for a in self.legal)
+        for a in self.legal:
+            if a.kind == kind:
+                return True
+        return False
 
+
+LEGAL_FOLD, LEGAL_CHECK, LEGAL_SHOW_MUCK = Legal("fold"), Legal("check"), (Legal("show"), Legal("muck"))
 
 Policy = Callable[[Observation], Action]
 
 
-@dataclass(frozen=True)
-class DealResult:
+class DealResult(NamedTuple):
     """How one deal ended: chips won and lost per seat, and what stays on the table."""
 
     outcome: Outcome
@@ -107,7 +114,7 @@ class DealResult:
     opener: int | None
     dead_opener: bool                # the opener could not prove openers (Jacks or Better)
     winners: tuple[int, ...]
-    pots: tuple[Pot, ...] = field(default=())
+    pots: tuple[Pot, ...] = ()
 
 
 def openers_cards(hand: Sequence[int], strength: int) -> frozenset[int]:
@@ -144,6 +151,17 @@ STRAIGHT_CATEGORY = 4
 STRAIGHT_FLUSH_CATEGORY = 8
 
 
+_LIMITS: dict[int, tuple[RuleSet, int, int]] = {}
+
+
+def _draw_limits(rules: RuleSet) -> tuple[int, int]:
+    """(limit without an ace kept, limit with one), cached per rule-set object."""
+    hit = _LIMITS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        hit = _LIMITS[id(rules)] = (rules, rules.draw_limit(False), rules.draw_limit(True))
+    return hit[1], hit[2]
+
+
 class DealState:
     """The state of one deal. ``actor`` is the seat to act (None when ``phase == 'done'``)."""
 
@@ -159,8 +177,14 @@ class DealState:
         self.stacks = list(stacks)
         self.carried_in = carried
         self.reshuffle = reshuffle
+        self.deck = deck
+        self.antes = antes
+        self.actions: list[tuple[int, str, tuple[int, ...]]] = []  # every action applied, for replays
         self.order = [s % n for s in range(button + 1, button + 1 + n) if stacks[s % n] > 0]
         self.pos = {s: i for i, s in enumerate(self.order)}
+        self.order_t = tuple(self.order)
+        self._limit_plain, self._limit_ace = _draw_limits(rules)
+        self._seven_rule = rules.seven_player_limit and len(self.order) >= 7
         m = len(self.order)
         if m < 2:
             raise ValueError(f"a deal needs at least two players with chips, got {m}")
@@ -190,21 +214,20 @@ class DealState:
             for s in self.order:
                 self._put(s, min(rules.ante, self.stacks[s]), "ante")
         # The deal: one card at a time clockwise from the dealer's left.
-        deck = list(deck)
         need = 5 * m
         if len(deck) < need:
             raise ValueError(f"the deck has {len(deck)} cards, {need} are needed")
         self.hands: list[list[int]] = [[] for _ in range(n)]
         for k, s in enumerate(self.order):
-            self.hands[s] = deck[k:need:m]
-            self.private.append((s, "deal", tuple(self.hands[s]), ()))
-        self.stub = deck[need:]
+            self.hands[s] = hand = list(deck[k:need:m])
+            self.private.append((s, "deal", tuple(hand), ()))
+        self.stub = list(deck[need:])
         self.stub_pos = 0
         self.pile: list[int] = []                 # discards available to rebuild the stub
         self.own_discards: list[set[int]] = [set() for _ in range(n)]
         self.rebuilt = False
-        self.strength = [hand_strength(self.hands[s]) if self.hands[s] else 0 for s in range(n)]
-        self.initial_strength = tuple(self.strength)
+        self.strength = [0] * n            # final strengths, filled at the showdown
+        self._initial: list[int | None] = [None] * n
         self.round = 0
         self.phase: Phase = "bet"
         self.actor: int | None = None
@@ -223,45 +246,41 @@ class DealState:
         """Chips in the middle, including a pot carried from earlier deals."""
         return sum(self.contributed) + self.carried_in
 
-    def _with_chips(self) -> int:
-        return sum(1 for s in self.order if not self.folded[s] and self.stacks[s] > 0)
-
     # ----- betting -------------------------------------------------------------------------
 
     def _start_betting(self, rnd: int) -> None:
-        rules = self.rules
+        rules, n, order = self.rules, self.n, self.order
+        folded, stacks = self.folded, self.stacks
         self.round = rnd
-        self.committed = [0] * self.n
+        self.committed = committed = [0] * n
         self.bet_size = rules.small_bet if rnd == 0 else rules.big_bet
-        self.level = 0
-        self.bets = 0
-        self.reopen = 0
-        self.seen = [-1] * self.n
+        self.level = self.bets = self.reopen = 0
+        self.seen = [-1] * n
         self.capped_multiway = False
-        self.last_aggressor: int | None = None
-        self.need = [not self.folded[s] and self.stacks[s] > 0 for s in range(self.n)]
-        first = self.order[0]
+        self.last_aggressor = None
         if rnd == 0 and rules.blinds:
-            posted = self.order[:min(len(rules.blinds), len(self.order))]
+            posted = order[:len(rules.blinds)]
             for s, blind in zip(posted, rules.blinds):
-                self._put(s, min(blind, self.stacks[s]), "blind")
-            self.level = max(self.committed)
+                self._put(s, min(blind, stacks[s]), "blind")
+            self.level = max(committed)
             self.bets = 1  # the biggest blind is the round's bet
-            big = posted[-1]
-            self.opener = big
+            self.opener = self.last_aggressor = posted[-1]
             self.opener_cards = frozenset()
-            self.last_aggressor = big
-            self.need = [not self.folded[s] and self.stacks[s] > 0 for s in range(self.n)]
-            first = self.order[len(posted) % len(self.order)]
-        elif rnd > 0:
-            if self.rules.first_after_draw == "opener" and self.opener is not None:
-                first = self.opener
-            else:
-                first = self.order[0]
-        with_chips = [x for x in self.order if not self.folded[x] and self.stacks[x] > 0]
-        pending = any(self.committed[x] < self.level for x in with_chips)
-        if len(with_chips) < 2 and not pending:  # betting is over: at most one player has chips
-            self.need = [False] * self.n
+            first = order[len(posted) % len(order)]
+        elif rnd > 0 and rules.first_after_draw == "opener" and self.opener is not None:
+            first = self.opener
+        else:
+            first = order[0]
+        self.need = need = [False] * n
+        chips = pending = 0
+        for s in order:
+            if not folded[s] and stacks[s] > 0:
+                need[s] = True
+                chips += 1
+                if committed[s] < self.level:
+                    pending = 1
+        if chips < 2 and not pending:  # betting is over: at most one player has chips
+            self.need = [False] * n
             self._end_betting(skipped=True)
             return
         self.phase = "bet"
@@ -270,11 +289,13 @@ class DealState:
             self._end_betting()
 
     def _next_needing(self, seat: int, inclusive: bool) -> int | None:
-        order, pos = self.order, self._pos(seat)
+        order, need = self.order, self.need
+        pos = self.pos[seat]
         m = len(order)
-        for k in range(0 if inclusive else 1, m + (0 if inclusive else 1)):
-            s = order[(pos + k) % m]
-            if self.need[s]:
+        start = pos if inclusive else pos + 1
+        for k in range(start, start + m):
+            s = order[k % m]
+            if need[s]:
                 return s
         return None
 
@@ -282,27 +303,26 @@ class DealState:
         """Position of a dealt-in seat in clockwise order from the dealer's left."""
         return self.pos[seat]
 
-    def _capped(self) -> bool:
-        cap = self.rules.max_raises
-        if cap is None or self.bets < 1 + cap:
-            return False
-        return self.rules.cap_heads_up or self.capped_multiway or self.live > 2
-
     def _may_raise(self, seat: int) -> bool:
-        to_call = self.level - self.committed[seat]
-        if self.stacks[seat] <= to_call or self._capped() or self.seen[seat] >= self.reopen:
+        """Chips enough, not capped, betting reopened for this seat, and someone left to answer."""
+        if self.stacks[seat] <= self.level - self.committed[seat] or self.seen[seat] >= self.reopen:
             return False
-        return any(self.stacks[s] > 0 and not self.folded[s] for s in self.order if s != seat)
+        cap = self.rules.max_raises
+        if cap is not None and self.bets >= 1 + cap and (
+                self.live > 2 or self.capped_multiway or self.rules.cap_heads_up):
+            return False
+        for s in self.order:
+            if s != seat and self.stacks[s] > 0 and not self.folded[s]:
+                return True
+        return False
 
     def _bet_legal(self, seat: int) -> list[Legal]:
         to_call = self.level - self.committed[seat]
         stack = self.stacks[seat]
-        acts: list[Legal] = []
         if to_call > 0:
-            acts.append(Legal("fold"))
-            acts.append(Legal("call", min(to_call, stack)))
+            acts = [LEGAL_FOLD, Legal("call", to_call if to_call < stack else stack)]
         else:
-            acts.append(Legal("check"))
+            acts = [LEGAL_CHECK]
         if self._may_raise(seat):
             amount = min(to_call + self.bet_size, stack)
             if self.level == 0:
@@ -316,7 +336,7 @@ class DealState:
         rules = self.rules
         if self.round != 0 or rules.opener != "jacks" or rules.false_openers:
             return True
-        return self.initial_strength[seat] >= openers_floor()
+        return self.initial_strength(seat) >= openers_floor()
 
     def _apply_bet(self, seat: int, kind: str) -> None:
         to_call = self.level - self.committed[seat]
@@ -376,7 +396,7 @@ class DealState:
     def _set_opener(self, seat: int) -> None:
         self.opener = seat
         if self.rules.opener == "jacks":
-            strength = self.initial_strength[seat]
+            strength = self.initial_strength(seat)
             self.opener_genuine = strength >= openers_floor()
             self.opener_cards = openers_cards(self.hands[seat], strength) if self.opener_genuine \
                 else frozenset()
@@ -410,10 +430,13 @@ class DealState:
 
     def draw_limit(self, seat: int) -> int:
         """Most cards ``seat`` may draw now: the rule set's limit, 4-ace and the 7-player rule."""
-        rules = self.rules
-        hand = self.hands[seat]
-        limit = rules.draw_limit(keeps_ace=any(c // 4 >= ACE_RANK for c in hand))
-        if rules.seven_player_limit and len(self.order) >= 7 and not self.folded_any:
+        limit = self._limit_plain
+        if limit != self._limit_ace:
+            for c in self.hands[seat]:
+                if c >= 4 * ACE_RANK:  # an ace, or the joker (which counts as one)
+                    limit = self._limit_ace
+                    break
+        if self._seven_rule and not self.folded_any:
             limit = min(limit, 2)
         return limit
 
@@ -444,9 +467,6 @@ class DealState:
         if self.draw_queue:
             self.actor = self.draw_queue.pop(0)
             return
-        for s in self.order:
-            if not self.folded[s]:
-                self.strength[s] = hand_strength(self.hands[s])
         self._start_betting(self.draw_number)
 
     def _take(self, seat: int, k: int) -> list[int]:
@@ -489,14 +509,26 @@ class DealState:
                 return s
         raise AssertionError("no live seat")
 
+    def initial_strength(self, seat: int) -> int:
+        """Strength of the hand ``seat`` was dealt (what openers are judged on)."""
+        value = self._initial[seat]
+        if value is None:
+            first = next(cards for s, kind, cards, _ in self.private if s == seat and kind == "deal")
+            value = self._initial[seat] = hand_strength(first)
+        return value
+
     def _start_showdown(self) -> None:
         self.phase = "showdown"
+        for s in self.order:
+            if not self.folded[s]:
+                self.strength[s] = hand_strength(self.hands[s])
         first = self.last_aggressor if self.level > 0 and self.last_aggressor is not None \
             and not self.folded[self.last_aggressor] else self._lead_seat(self.opener)
         first = self._lead_seat(first)
         pos, m = self._pos(first), len(self.order)
         self.show_queue = [self.order[(pos + k) % m] for k in range(m)
                            if not self.folded[self.order[(pos + k) % m]]]
+        self.unmucked = len(self.show_queue)
         self.actor = self.show_queue.pop(0)
 
     def _apply_show(self, seat: int, kind: str) -> None:
@@ -506,11 +538,11 @@ class DealState:
             self.private.append((seat, "show", tuple(self.hands[seat]), tuple(self.aside[seat])))
         elif kind == "muck":
             self.mucked[seat] = True
+            self.unmucked -= 1
             self.events.append((seat, "muck", 0))
         else:
             raise IllegalAction(f"at showdown seat {seat} can show or muck, not {kind!r}")
-        unmucked = [s for s in self.order if not self.folded[s] and not self.mucked[s]]
-        if self.show_queue and not (len(unmucked) == 1 and unmucked[0] in self.show_queue):
+        if self.show_queue and self.unmucked > 1:  # a last hand nobody contests is not shown
             self.actor = self.show_queue.pop(0)
             return
         self._award("showdown")
@@ -521,10 +553,17 @@ class DealState:
 
     def _award(self, outcome: Outcome) -> None:
         self._return_uncalled()
-        alive = [not self.folded[s] and not self._dead(s) for s in range(self.n)]
-        if self.opener is not None and not self.opener_genuine and not self.folded[self.opener]:
+        folded, mucked, contributed = self.folded, self.mucked, self.contributed
+        alive = [not folded[s] and not mucked[s] for s in range(self.n)]
+        if self.opener is not None and not self.opener_genuine and not folded[self.opener]:
             self.dead_opener = True
-        pots = side_pots(self.contributed, alive, self.carried_in)
+            alive[self.opener] = False
+        top = max(contributed)
+        if all(contributed[s] == top for s in range(self.n) if alive[s]):  # no side pots
+            pots: list[Pot] | tuple[Pot, ...] = [Pot(sum(contributed) + self.carried_in,
+                                                     tuple(s for s in range(self.n) if alive[s]))]
+        else:
+            pots = side_pots(contributed, alive, self.carried_in)
         carried = 0
         paid = [0] * self.n
         winners: set[int] = set()
@@ -562,9 +601,9 @@ class DealState:
         self.actor = None
         self.outcome = outcome
         self.result = DealResult(
-            outcome=outcome, net=tuple(a - b for a, b in zip(self.stacks, self.start_stacks)),
-            stacks=tuple(self.stacks), pot=pot, carried_in=self.carried_in, carried_out=carried,
-            opener=self.opener, dead_opener=self.dead_opener, winners=winners, pots=pots)
+            outcome, tuple([a - b for a, b in zip(self.stacks, self.start_stacks)]),
+            tuple(self.stacks), pot, self.carried_in, carried, self.opener, self.dead_opener,
+            winners, pots)
 
     # ----- false openers found before the draw (teaching mode) -------------------------------
 
@@ -587,6 +626,7 @@ class DealState:
         round_complete = self.phase == "draw"
         raised = self.bets >= 2
         self.events.append((opener, "false_opener", 0))
+        self.actions.append((opener, "expose", ()))
         if not self.folded[opener]:
             self.folded[opener] = True
             self.live -= 1
@@ -610,7 +650,7 @@ class DealState:
         self.declare_queue = [self.order[(pos + k) % m] for k in range(1, m)
                               if not self.folded[self.order[(pos + k) % m]]
                               and not self.checked_round0[self.order[(pos + k) % m]]
-                              and self.initial_strength[self.order[(pos + k) % m]] >= openers_floor()]
+                              and self.initial_strength(self.order[(pos + k) % m]) >= openers_floor()]
         self._next_declarer()
 
     def _next_declarer(self) -> None:
@@ -664,7 +704,7 @@ class DealState:
             return (Legal("draw", self.draw_limit(seat)),)
         if self.phase == "declare":
             return (Legal("declare", max(0, self.level - self.committed[seat])), Legal("pass"))
-        return (Legal("show"), Legal("muck"))
+        return LEGAL_SHOW_MUCK
 
     def apply(self, action: Action | str) -> None:
         """Play one action for the seat to act; raise IllegalAction if the rules forbid it."""
@@ -684,21 +724,22 @@ class DealState:
             self._apply_declare(seat, action.kind)
         else:
             self._apply_show(seat, action.kind)
+        self.actions.append((seat, action.kind, action.discards))
 
     def observe(self, seat: int | None = None) -> Observation:
         """What ``seat`` (default: the seat to act) may know now."""
         if seat is None:
             seat = self.actor if self.actor is not None else self.order[0]
         acting = seat == self.actor
+        phase = self.phase
         return Observation(
-            seat=seat, phase=self.phase, hand=tuple(self.hands[seat]), strength=self.strength[seat],
-            legal=self.legal() if acting else (), button=self.button, seats=tuple(self.order),
-            stacks=tuple(self.stacks), contributed=tuple(self.contributed), folded=tuple(self.folded),
-            pot=self.pot, to_call=max(0, self.level - self.committed[seat]) if self.phase == "bet" else 0,
-            bet_size=self.bet_size, raises=self.bets, round=self.round, opener=self.opener,
-            draw_counts=tuple(tuple(c) for c in self.draw_counts), events=tuple(self.events),
-            shown=tuple(self.shown), max_draw=self.draw_limit(seat) if self.phase == "draw" else 0,
-            deal_id=self.deal_id, rules=self.rules)
+            seat, phase, tuple(self.hands[seat]), self.legal() if acting else (), self.button,
+            self.order_t, tuple(self.stacks), tuple(self.contributed), tuple(self.folded),
+            sum(self.contributed) + self.carried_in,
+            self.level - self.committed[seat] if phase == "bet" and self.level > self.committed[seat] else 0,
+            self.bet_size, self.bets, self.round, self.opener, tuple(map(tuple, self.draw_counts)) if self.draw_counts else (),
+            tuple(self.events), tuple(self.shown) if self.shown else (), self.draw_limit(seat) if phase == "draw" else 0,
+            self.deal_id, self.rules)
 
 
 def play(state: DealState, policies: Sequence[Policy]) -> DealResult:

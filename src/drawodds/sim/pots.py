@@ -7,11 +7,10 @@ pot is always exactly the sum of what went in. Folded chips stay in the pots the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Pot:
+class Pot(NamedTuple):
     """One pot layer: its chips and the seats (not folded) that may win it."""
 
     amount: int
@@ -20,10 +19,13 @@ class Pot:
 
 def uncalled_excess(contributed: Sequence[int]) -> tuple[int, int]:
     """(seat, chips) of the part of the biggest contribution nobody matched; (-1, 0) if none."""
-    top = max(range(len(contributed)), key=contributed.__getitem__)
-    second = max((c for i, c in enumerate(contributed) if i != top), default=0)
-    excess = contributed[top] - second
-    return (top, excess) if excess > 0 else (-1, 0)
+    top, first, second = -1, 0, 0
+    for i, c in enumerate(contributed):
+        if c > first:
+            top, first, second = i, c, first
+        elif c > second:
+            second = c
+    return (top, first - second) if first > second else (-1, 0)
 
 
 def side_pots(contributed: Sequence[int], live: Sequence[bool], carried: int = 0) -> list[Pot]:
