@@ -1,0 +1,1 @@
+"""Simulation: draw policies, sampling, reading draw counts."""
