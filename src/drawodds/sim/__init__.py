@@ -1,1 +1,1 @@
-"""Simulation: draw policies, sampling, reading draw counts."""
+"""Samplers and simulations: dealing, draw policies, equity, reading draws, the rules engine."""
