@@ -11,7 +11,6 @@ import json
 import sys
 from typing import Annotated, Any, Optional
 
-import click
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -188,6 +187,7 @@ def keep_cmd(
     workers: Annotated[int, typer.Option("--workers", "-w", help="Processes for the Monte Carlo.")] = 1,
     by: Annotated[Optional[str], typer.Option("--by", help="Rank by equity, jacks, improve or points.")] = None,
     vs: Annotated[Optional[list[int]], typer.Option("--vs", help="An opponent's draw count (repeat per opponent).")] = None,
+    against: Annotated[Optional[list[str]], typer.Option("--against", help="A known opponent hand that stands pat (repeat per opponent).")] = None,
     opener: Annotated[bool, typer.Option("--opener", help="Jacks or Better: we opened; show holds that split openers.")] = False,
     exact: Annotated[bool, typer.Option("--exact", help="Exact odds only (no opponents, no sampling).")] = False,
     top: Annotated[Optional[int], typer.Option("--top", help="Show only the best N holds.")] = None,
@@ -210,12 +210,14 @@ def keep_cmd(
       drawodds keep "AsAhKs7s3s" --rules jackpot --opener
 
       drawodds keep "9c9d5h5s2c" --vs 3 --vs 1
+
+      drawodds keep "AsAhKs7s3s" --against "QcQdJhJd2c"
     """
     from drawodds.keep import keep
 
     if exact:
-        if opponents or vs:
-            raise UserError("--exact computes the exact odds alone: drop --opponents/--vs")
+        if opponents or vs or against:
+            raise UserError("--exact computes the exact odds alone: drop --opponents/--vs/--against")
         opponents = 0
     quiet = json_out or csv == "-"
     n_trials = trials if trials is not None else (1_000_000 if se is not None else 100_000)
@@ -224,7 +226,8 @@ def keep_cmd(
     bar, update = progress_bar("simulating", enabled=not quiet and opponents != 0)
     with bar:
         result = keep(hand, rules=rules, opponents=opponents, policy=policy, trials=n_trials, seed=seed,
-                      se=se, workers=workers, by=by, vs=vs or (), opener=opener, progress=update,
+                      se=se, workers=workers, by=by, vs=vs or (), against=against or (), opener=opener,
+                      progress=update,
                       **overrides)
     if csv:
         result.flat().to_csv(sys.stdout if csv == "-" else csv, index=False)
@@ -244,9 +247,14 @@ def render_keep(result: Any, top: int | None = None) -> None:
     df = result.table if top is None else result.table.head(top)
     rs = result.rules
     strength = int(evaluate(result.hand, joker=rs.joker))
-    who = (f"{result.opponents} opponent{'s' * (result.opponents != 1)} drawing by '{result.policy}'"
-           + (f" (draw counts {', '.join(map(str, result.vs))})" if result.vs else "")
-           if result.opponents else "no opponents: exact odds only")
+    plural = "s" * (result.opponents != 1)
+    if not result.opponents:
+        who = "no opponents: exact odds only"
+    elif result.against:
+        who = f"{result.opponents} opponent{plural} standing pat with {'; '.join(result.against)}"
+    else:
+        who = (f"{result.opponents} opponent{plural} drawing by '{result.policy}'"
+               + (f" (draw counts {', '.join(map(str, result.vs))})" if result.vs else ""))
     title = (f"{format_hand(result.hand, pretty=True)}  ({describe(strength)})  rules {rs.name}, "
              f"max draw {rs.max_draw}; {who}; ranked by {result.by}")
     table = Table(title=title, title_justify="left")
@@ -306,16 +314,20 @@ def parse_cards_list(cards: list[str]) -> list[int]:
 
 # --- entry point ----------------------------------------------------------------------------
 
+# typer may bundle its own click: take its ClickException from the class typer raises.
+_CLICK_ERROR: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the app; user errors print one line and exit 2, never a traceback."""
     try:
         app(args=argv, standalone_mode=False, prog_name="drawodds")
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.ClickException as exc:
+    except _CLICK_ERROR as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
+    except typer.Abort:
         print("drawodds: aborted", file=sys.stderr)
         sys.exit(130)
     except KeyboardInterrupt:

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from drawodds.cards import format_cards, parse_hand
+from drawodds.cards import CardError, format_cards, parse_hand
 from drawodds.evaluate import CATEGORIES, evaluate
 from drawodds.holds import exact_holds, hold_openers_split, legal_holds
 from drawodds.rules import RuleError, RuleSet, preset
@@ -40,6 +40,7 @@ class KeepResult:
     by: str
     table: pd.DataFrame
     vs: tuple[int, ...] = ()
+    against: tuple[str, ...] = ()
     opener: bool = False
     workers: int = 1
     notes: tuple[str, ...] = field(default=())
@@ -67,7 +68,7 @@ class KeepResult:
             holds.append(item)
         return {"hand": format_cards(self.hand), "rules": self.rules.name, "opponents": self.opponents,
                 "policy": self.policy, "trials": self.trials, "seed": self.seed, "by": self.by,
-                "vs": list(self.vs) or None, "workers": self.workers, "holds": holds}
+                "vs": list(self.vs) or None, "against": list(self.against) or None, "workers": self.workers, "holds": holds}
 
     def flat(self) -> pd.DataFrame:
         """The rows flat, for CSV: cards joined by spaces."""
@@ -93,13 +94,14 @@ def _as_rules(rules: str | RuleSet, overrides: dict[str, Any]) -> RuleSet:
 def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | RuleSet = "morkpoker",
          opponents: int | None = None, policy: str = "standard", trials: int = 100_000, seed: int = 1,
          se: float | None = None, workers: int = 1, by: Objective | None = None,
-         vs: Sequence[int] = (), opener: bool = False,
+         vs: Sequence[int] = (), against: Sequence[str] = (), opener: bool = False,
          progress: Callable[[int, int], None] | None = None, **rule_overrides: Any) -> KeepResult:
     """Rank every legal hold of ``hand``.
 
     ``opponents`` defaults to the rule set's table size less one (``len(vs)`` when draw counts
     are given); 0 gives the exact odds alone. ``vs`` conditions each opponent on the number of
-    cards they drew. ``by`` picks the ranking (default: equity with opponents, else points).
+    cards they drew; ``against`` gives opponents known hands that stand pat (each a hand text).
+    ``by`` picks the ranking (default: equity with opponents, else points).
     Remaining keywords override single rule options (e.g. ``max_draw="4-ace"``).
     """
     rs = _as_rules(rules, rule_overrides)
@@ -116,6 +118,16 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         if bad:
             raise RuleError(f"an opponent cannot draw {bad[0]} cards under {rs.name} "
                             f"(max draw {rs.max_draw})")
+    known = tuple(tuple(int(c) for c in parse_hand(h, joker=rs.joker)) for h in against)
+    if known:
+        if vs or (opponents is not None and opponents != len(known)):
+            raise RuleError("--against gives the opponents' hands: do not combine it with --vs or "
+                            "a different --opponents")
+        opponents = len(known)
+        seen = [c for h in (tuple(int(c) for c in cards), *known) for c in h]
+        dup = next((c for c in seen if seen.count(c) > 1), None)
+        if dup is not None:
+            raise CardError(f"card {format_cards([dup])[0]} is in two hands")
     if opponents is None:
         opponents = rs.players - 1
     if not 0 <= opponents <= 5:
@@ -157,7 +169,8 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     if opponents:
         from drawodds.sim.equity import OpponentModel, hold_equities
 
-        model = OpponentModel(opponents=opponents, policy=policy, draw_counts=vs or None)
+        model = OpponentModel(opponents=opponents, policy=policy, draw_counts=vs or None,
+                              known=known or None)
         eq = hold_equities(cards, masks, rs, model, trials=trials, seed=seed, workers=workers,
                            se_target=se, progress=progress)
         df["equity"], df["equity_se"], df["equity_diff_se"] = eq.equity, eq.equity_se, eq.diff_se
@@ -172,7 +185,8 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     df = df.sort_values(keys, ascending=[False] * (len(keys) - 1) + [True], kind="stable")
     df = df.reset_index(drop=True)
     return KeepResult(hand=cards, rules=rs, opponents=opponents, policy=policy, trials=used_trials,
-                      seed=seed, by=by, table=df, vs=vs, opener=opener, workers=workers)
+                      seed=seed, by=by, table=df, vs=vs, opener=opener, workers=workers,
+                      against=tuple(" ".join(format_cards(h)) for h in known))
 
 
 def _checked(hand: Sequence[int] | npt.NDArray[np.integer], rs: RuleSet) -> npt.NDArray[np.int8]:

@@ -27,13 +27,15 @@ class OpponentModel:
     """How the opponents are dealt and draw: a draw policy and, optionally, their draw counts.
 
     ``draw_counts`` (one per opponent) switches to hands conditioned on the public draw count
-    (see ``sim/reading.py``); otherwise opponents get random hands and draw by ``policy``.
+    (see ``sim/reading.py``); ``known`` gives each opponent a fixed hand they stand pat with;
+    otherwise opponents get random hands and draw by ``policy``.
     """
 
     opponents: int
     policy: str = "standard"
     policy_params: tuple[tuple[str, float], ...] = ()
     draw_counts: tuple[int, ...] | None = None
+    known: tuple[tuple[int, ...], ...] | None = None
 
 
 @dataclass
@@ -100,10 +102,15 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
     from drawodds.sim.policies import choose_holds, draw_policy
 
     policy = draw_policy(model.policy, **dict(model.policy_params))
-    stub = unseen(hand.tolist(), joker=rules.joker)
     n = model.opponents
-    layout = layout_for(rules, n, len(stub))
-    if model.draw_counts is None:
+    known = [c for h in model.known or () for c in h]
+    stub = unseen([*hand.tolist(), *known], joker=rules.joker)
+    layout = layout_for(rules, n, len(stub) + len(known))
+    if model.known is not None:
+        hands = np.broadcast_to(np.array(model.known, dtype=np.int8), (trials, n, 5))
+        masks = np.ones((trials, n, 5), dtype=bool)
+        rest = shuffled_stubs(stub, trials, layout.max_draw * (n + 1), rng)
+    elif model.draw_counts is None:
         perm = shuffled_stubs(stub, trials, layout.cards_needed, rng)
         hands = np.stack([perm[:, layout.opponent_hand(i)] for i in range(n)], axis=1)
         masks = choose_holds(policy, hands.reshape(-1, 5), rules, rng).reshape(trials, n, 5)
