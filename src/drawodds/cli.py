@@ -244,7 +244,7 @@ def render_keep(result: Any, top: int | None = None) -> None:
     from drawodds.cards import format_hand
     from drawodds.evaluate import describe, evaluate
 
-    df = result.table if top is None else result.table.head(top)
+    rows = result.rows()[:top] if top is not None else result.rows()
     rs = result.rules
     strength = int(evaluate(result.hand, joker=rs.joker))
     plural = "s" * (result.opponents != 1)
@@ -271,23 +271,24 @@ def render_keep(result: Any, top: int | None = None) -> None:
     if result.opponents:
         table.add_column("equity % ± se", justify="right")
         table.add_column("behind best ± se", justify="right")
-    cats = [c for c in _SHORT if c in df.columns]
-    for i, row in enumerate(df.itertuples(index=False)):
-        dist = "  ".join(f"{_SHORT[c]} {_pct(getattr(row, c))}" for c in cats if getattr(row, c) >= 0.0005)
-        keep_txt = " ".join(format_cards(parse_cards_list(row.keep), pretty=True)) or "(nothing)"
-        cells = [str(i + 1), keep_txt, " ".join(row.discard) or "-", str(row.draw), dist,
-                 _pct(row.p_jacks_or_better), _pct(row.p_improve), f"{row.points:.3f}"]
+    cats = [c for c in _SHORT if c in result.columns]
+    for i, row in enumerate(rows):
+        dist = "  ".join(f"{_SHORT[c]} {_pct(row[c])}" for c in cats if row[c] >= 0.0005)
+        keep_txt = " ".join(format_cards(parse_cards_list(row["keep"]), pretty=True)) or "(nothing)"
+        cells = [str(i + 1), keep_txt, " ".join(row["discard"]) or "-", str(row["draw"]), dist,
+                 _pct(row["p_jacks_or_better"]), _pct(row["p_improve"]), f"{row['points']:.3f}"]
         if result.opener:
-            cells.append("yes" if row.splits_openers else "")
+            cells.append("yes" if row["splits_openers"] else "")
         style = None
         if result.opponents:
-            cells.append(f"{100 * row.equity:.2f} ± {100 * row.equity_se:.2f}")
-            near = row.equity_gap <= 2 * row.equity_diff_se
-            if row.equity_gap == 0:
+            gap, gap_se = row["equity_gap"], row["equity_diff_se"]
+            cells.append(f"{100 * row['equity']:.2f} ± {100 * row['equity_se']:.2f}")
+            near = gap <= 2 * gap_se
+            if gap == 0:
                 cells.append("★ best")
                 style = "bold green"
             else:
-                cells.append(f"{'≈ ' if near else ''}{100 * row.equity_gap:.2f} ± {100 * row.equity_diff_se:.2f}")
+                cells.append(f"{'≈ ' if near else ''}{100 * gap:.2f} ± {100 * gap_se:.2f}")
                 style = "green" if near else None
         elif i == 0:
             style = "bold green"
