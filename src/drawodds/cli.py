@@ -314,6 +314,107 @@ def parse_cards_list(cards: list[str]) -> list[int]:
     return parse_cards(cards, joker=True)
 
 
+# --- simulate -------------------------------------------------------------------------------
+
+@app.command("simulate")
+def simulate_cmd(
+    rules: RulesOpt = "morkpoker",
+    players: PlayersOpt = None,
+    deals: Annotated[Optional[int], typer.Option("--deals", "-d", help="Deals to play (draw game; default 10,000).")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", "-g", help="Whole games to play (Poengpoker and Chicago only).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same deals and actions.")] = 1,
+    policy: Annotated[Optional[str], typer.Option("--policy", "-p", help="Betting policy per seat, comma-separated (rule, station, random), or one for every seat.")] = None,
+    history: Annotated[Optional[str], typer.Option("--history", help="Write every deal: JSON lines for .jsonl, else a readable text log.")] = None,
+    joker: JokerOpt = None,
+    max_draw: MaxDrawOpt = None,
+    draws: DrawsOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Play many deals (or points games) with betting policies and summarise who won what.
+
+    Examples:
+
+      drawodds simulate --rules morkpoker --players 4 --deals 100000 --seed 1
+
+      drawodds simulate --rules jackpot --policy rule,rule,station,random --history deals.jsonl
+
+      drawodds simulate --rules poengpoker --games 2000 --json
+    """
+    rule_set = build_rules(rules, players=players, joker=joker, max_draw=max_draw, draws=draws)
+    bar, update = progress_bar("playing", enabled=not json_out)
+    if rule_set.game != "draw":
+        if deals is not None:
+            raise UserError(f"{rule_set.name} is played in games to {rule_set.target_points} points: "
+                            "use --games, not --deals")
+        if history is not None:
+            raise UserError("--history is for the draw game")
+        try:
+            from drawodds.sim.tricks import simulate_points  # type: ignore[attr-defined]
+        except ImportError:
+            from drawodds.sim.points import simulate_points
+        n_games = games if games is not None else 1000
+        extra = {"policies": [p.strip() for p in policy.split(",")]} if policy else {}
+        if extra and len(extra["policies"]) == 1:
+            extra["policies"] = extra["policies"][0]
+        with bar:
+            points = simulate_points(rule_set, games=n_games, seed=seed, progress=update, **extra)
+        payload = points.to_dict()
+        if json_out:
+            emit_json(payload)
+            return
+        table = Table(title=f"{rule_set.name}: {n_games:,} games, seed {seed}")
+        table.add_column("result", style="bold")
+        table.add_column("value", justify="right")
+        for key, value in payload.items():
+            table.add_row(str(key), json.dumps(value, ensure_ascii=False, default=_json_default)
+                          if isinstance(value, (dict, list)) else str(value))
+        out.print(table)
+        return
+    if games is not None:
+        raise UserError("--games is for Poengpoker and Chicago; the draw game counts --deals")
+    from drawodds.sim.session import simulate
+
+    n_deals = deals if deals is not None else 10_000
+    with bar:
+        result = simulate(rule_set, deals=n_deals, seed=seed, policies=policy or "rule", history=history,
+                          progress=(lambda k: update(k, n_deals)) if update else None)
+    if json_out:
+        emit_json(result.to_dict())
+        return
+    render_simulation(result)
+
+
+def render_simulation(result: Any) -> None:
+    """Outcome shares, pots and chips won per seat and per policy, each with its standard error."""
+    r = result
+    table = Table(title=f"{r.rules.name}: {r.deals:,} deals, {r.players} players, seed {r.seed} "
+                        f"({r.sessions:,} sessions of up to {r.rules.deals} deals)")
+    table.add_column("deals", style="bold")
+    table.add_column("share %", justify="right")
+    table.add_column("± se", justify="right", style="dim")
+    for label, value, se in (("passed out (pot stays)", r.passed_out, r.passed_out_se),
+                             ("won uncontested", r.uncontested, r.uncontested_se),
+                             ("shown down", r.showdown, r.showdown_se),
+                             ("opened", r.opened, r.opened_se)):
+        table.add_row(label, f"{100 * value:.2f}", f"{100 * se:.2f}")
+    if r.rules.opener == "jacks" and r.dead_opener == r.dead_opener:
+        table.add_row("opener without openers (of opened)", f"{100 * r.dead_opener:.2f}",
+                      f"{100 * r.dead_opener_se:.2f}")
+    out.print(table)
+    out.print(f"average pot when a deal ends: {r.average_pot:.2f} ± {r.average_pot_se:.2f} chips; "
+              f"left on the table at the end: {r.pot_carried_at_end}")
+    seats = Table(title="chips won")
+    for col, justify in (("seat", "right"), ("policy", "left"), ("net", "right"),
+                         ("per deal", "right"), ("± se", "right")):
+        seats.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for s in r.seats:
+        seats.add_row(str(s.seat), s.policy, f"{s.net:+,}", f"{s.net_per_deal:+.3f}", f"{s.net_per_deal_se:.3f}")
+    for p in r.policies:
+        seats.add_row("all", f"[bold]{p.policy}[/bold] ({p.seats})", f"{p.net:+,}",
+                      f"{p.net_per_deal:+.3f}", f"{p.net_per_deal_se:.3f}")
+    out.print(seats)
+
+
 # --- entry point ----------------------------------------------------------------------------
 
 # typer may bundle its own click: take its ClickException from the class typer raises.

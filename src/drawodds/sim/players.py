@@ -11,6 +11,9 @@
 from __future__ import annotations
 
 import functools
+import math
+from array import array
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -20,7 +23,6 @@ from drawodds.rules import RuleSet
 from drawodds.sim.engine import (CALL, CHECK, FOLD, MUCK, RAISE, SHOW, Action, Observation, draw)
 
 POLICY_NAMES = ("rule", "station", "random")
-_CACHE_LIMIT = 400_000
 
 
 @functools.cache
@@ -34,8 +36,39 @@ def _percentiles() -> list[float]:
     return share.tolist()
 
 
+_BINOM = [[math.comb(c, i + 1) for c in range(54)] for i in range(5)]
+_TABLE_AFTER_MISSES = 2500  # build the full table once a run has asked this many new hands
+
+
+@functools.cache
+def _hold_table(policy: Any, rules: RuleSet) -> tuple[bytes, bytes, array]:
+    """The policy's hold for every possible hand at once, indexed by the hand's colex rank.
+
+    Bit i of a byte is 'keep the i-th lowest card'. One vectorized pass (a few seconds) instead
+    of one small numpy call per decision; shared by every seat with the same policy.
+    """
+    from drawodds.combinatorics import combinations, subset_rank
+    from drawodds.sim.policies import hold_plan
+
+    hands = combinations(rules.deck_size, 5)
+    plan = hold_plan(policy, hands, rules)
+    rank = subset_rank(hands)
+    weights = (1 << np.arange(5)).astype(np.uint8)
+    keep = np.zeros(len(hands), dtype=np.uint8)
+    alt = np.zeros(len(hands), dtype=np.uint8)
+    rate = np.zeros(len(hands), dtype=np.float64)
+    keep[rank] = (plan.keep * weights).sum(axis=1)
+    alt[rank] = (plan.alt_keep * weights).sum(axis=1)
+    rate[rank] = plan.alt_rate
+    return keep.tobytes(), alt.tobytes(), array("d", rate.tobytes())
+
+
 class Drawer:
-    """Draw decisions of one seat through a ``DrawPolicy`` (cached per suit pattern)."""
+    """Draw decisions of one seat through a ``DrawPolicy`` from ``drawodds.sim.policies``.
+
+    Small runs ask the policy per suit pattern (cached); long runs switch to a table of every
+    hand. Both give the same holds and use the generator the same way.
+    """
 
     def __init__(self, rules: RuleSet, rng: np.random.Generator, name: str = "standard",
                  **params: Any) -> None:
@@ -44,27 +77,45 @@ class Drawer:
         self.policy = draw_policy(name, **params)
         self.rules = rules
         self.rng = rng
-        self._cache: dict[tuple[int, ...], tuple[tuple[bool, ...], tuple[bool, ...], float]] = {}
+        self.table: tuple[bytes, bytes, array] | None = None
+        self.misses = 0
+        self._cache: dict[tuple[int, ...], tuple[int, int, float]] = {}
 
-    def discards(self, hand: tuple[int, ...], limit: int) -> tuple[int, ...]:
-        """The cards to throw away; suit-relabelled hands share one cached decision."""
-        ordered = sorted(hand, reverse=True)
-        relabel: dict[int, int] = {}
-        key = tuple(c if c == 52 else (c & ~3) | relabel.setdefault(c & 3, len(relabel)) for c in ordered)
-        plan = self._cache.get(key)
-        if plan is None:
-            from drawodds.sim.policies import hold_plan
+    def discards(self, hand: Sequence[int], limit: int) -> list[int]:
+        """The cards to throw away (at most ``limit``: the lowest are thrown first)."""
+        ordered = sorted(hand)
+        if self.table is not None:
+            keep_bits, alt_bits, rates = self.table
+            b0, b1, b2, b3, b4 = _BINOM
+            r = b0[ordered[0]] + b1[ordered[1]] + b2[ordered[2]] + b3[ordered[3]] + b4[ordered[4]]
+            keep, alt, rate = keep_bits[r], alt_bits[r], rates[r]
+        else:
+            relabel: dict[int, int] = {}
+            key = tuple(c if c == 52 else (c & ~3) | relabel.setdefault(c & 3, len(relabel))
+                        for c in ordered)
+            plan = self._cache.get(key)
+            if plan is None:
+                plan = self._ask(key)
+            keep, alt, rate = plan
+        if rate > 0 and self.rng.random() < rate:
+            keep = alt
+        out = [c for i, c in enumerate(ordered) if not keep >> i & 1]
+        return out[:limit]
 
-            hp = hold_plan(self.policy, np.array([key], dtype=np.int8), self.rules)
-            plan = (tuple(hp.keep[0].tolist()), tuple(hp.alt_keep[0].tolist()), float(hp.alt_rate[0]))
-            if len(self._cache) >= _CACHE_LIMIT:
-                self._cache.clear()
-            self._cache[key] = plan
-        keep, alt_keep, alt_rate = plan
-        if alt_rate > 0 and self.rng.random() < alt_rate:
-            keep = alt_keep
-        out = tuple(c for c, k in zip(ordered, keep) if not k)
-        return out[len(out) - limit:] if len(out) > limit else out  # keep the highest
+    def _ask(self, key: tuple[int, ...]) -> tuple[int, int, float]:
+        from drawodds.sim.policies import hold_plan
+
+        self.misses += 1
+        if self.misses > _TABLE_AFTER_MISSES:
+            self.table = _hold_table(self.policy, self.rules)
+            self._cache.clear()
+        # The relabelled key keeps card order (suits only renamed), so bit i still means card i.
+        hp = hold_plan(self.policy, np.array([key], dtype=np.int8), self.rules)
+        weights = 1 << np.arange(5)
+        plan = (int((hp.keep[0] * weights).sum()), int((hp.alt_keep[0] * weights).sum()),
+                float(hp.alt_rate[0]))
+        self._cache[key] = plan
+        return plan
 
 
 class RandomLegal:
@@ -75,21 +126,31 @@ class RandomLegal:
     def __init__(self, rng: np.random.Generator, muck_rate: float = 0.1) -> None:
         self.rng = rng
         self.muck_rate = muck_rate
+        self._u: list[float] = []
+
+    def _uniform(self) -> float:
+        if not self._u:  # one numpy call per 4096 draws
+            self._u = self.rng.random(4096).tolist()
+        return self._u.pop()
+
+    def _below(self, k: int) -> int:
+        return min(int(self._uniform() * k), k - 1)
 
     def __call__(self, obs: Observation) -> Action:
-        rng = self.rng
         if obs.phase == "draw":
             hand = list(obs.hand)
-            k = int(rng.integers(0, obs.max_draw + 1))
+            k = self._below(obs.max_draw + 1)
             if k == 4 and obs.rules.max_draw == "4-ace":
                 keep = next(c for c in hand if c // 4 >= 12)  # an ace or the joker must stay
                 return draw(*(c for c in hand if c != keep))
-            picked = rng.choice(5, size=k, replace=False) if k else []
-            return draw(*(hand[i] for i in picked))
+            for i in range(k):  # a partial Fisher-Yates shuffle picks k distinct cards
+                j = i + self._below(5 - i)
+                hand[i], hand[j] = hand[j], hand[i]
+            return draw(*hand[:k])
         if obs.phase == "showdown":
-            return MUCK if rng.random() < self.muck_rate else SHOW
+            return MUCK if self._uniform() < self.muck_rate else SHOW
         legal = obs.legal
-        return Action(legal[int(rng.integers(len(legal)))].kind)
+        return Action(legal[self._below(len(legal))].kind)
 
 
 class CallingStation:
