@@ -209,6 +209,7 @@ class DealState:
         self.result: DealResult | None = None
         self.outcome: Outcome | None = None
         self.dead_opener = False
+        self.dead_seat: int | None = None  # the opener who could not prove openers
         # Forced bets.
         if antes and rules.ante and not rules.blinds:  # blinds replace the ante
             for s in self.order:
@@ -557,6 +558,7 @@ class DealState:
         alive = [not folded[s] and not mucked[s] for s in range(self.n)]
         if self.opener is not None and not self.opener_genuine and not folded[self.opener]:
             self.dead_opener = True
+            self.dead_seat = self.opener
             alive[self.opener] = False
         top = max(contributed)
         if all(contributed[s] == top for s in range(self.n) if alive[s]):  # no side pots
@@ -632,6 +634,7 @@ class DealState:
             self.live -= 1
         self.need[opener] = False
         self.dead_opener = True
+        self.dead_seat = opener
         if raised or self.calls_round0 >= 2 or round_complete:
             if self.live == 1:
                 self._finish_uncontested()
