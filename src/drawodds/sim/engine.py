@@ -165,6 +165,17 @@ def _draw_limits(rules: RuleSet) -> tuple[int, int]:
 class DealState:
     """The state of one deal. ``actor`` is the seat to act (None when ``phase == 'done'``)."""
 
+    __slots__ = ('_initial', '_limit_plain', '_limit_ace', '_seven_rule', 'actions', 'actor',
+                 'antes', 'aside', 'bet_size', 'bets', 'button', 'calls_round0',
+                 'capped_multiway', 'carried_in', 'checked_round0', 'committed', 'contributed',
+                 'dead_opener', 'dead_seat', 'deal_id', 'deck', 'declare_queue', 'draw_counts',
+                 'draw_number', 'draw_queue', 'events', 'folded', 'folded_any', 'hands',
+                 'last_aggressor', 'level', 'live', 'mucked', 'n', 'need', 'opener',
+                 'opener_cards', 'opener_genuine', 'order', 'order_t', 'outcome',
+                 'own_discards', 'phase', 'pile', 'pos', 'private', 'rebuilt', 'reopen',
+                 'reshuffle', 'result', 'round', 'rules', 'seen', 'show_queue', 'shown',
+                 'stacks', 'start_stacks', 'strength', 'stub', 'stub_pos', 'unmucked')
+
     def __init__(self, rules: RuleSet, stacks: Sequence[int], button: int, deck: Sequence[int], *,
                  carried: int = 0, antes: bool = True, deal_id: int = 0,
                  reshuffle: Callable[[list[int]], list[int]] | None = None) -> None:
