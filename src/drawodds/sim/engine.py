@@ -97,6 +97,7 @@ class Observation(NamedTuple):
         return False
 
 
+_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot path)
 LEGAL_FOLD, LEGAL_CHECK, LEGAL_SHOW_MUCK = Legal("fold"), Legal("check"), (Legal("show"), Legal("muck"))
 
 Policy = Callable[[Observation], Action]
@@ -332,16 +333,16 @@ class DealState:
         to_call = self.level - self.committed[seat]
         stack = self.stacks[seat]
         if to_call > 0:
-            acts = [LEGAL_FOLD, Legal("call", to_call if to_call < stack else stack)]
+            acts = [LEGAL_FOLD, _new_tuple(Legal, ("call", to_call if to_call < stack else stack))]
         else:
             acts = [LEGAL_CHECK]
         if self._may_raise(seat):
             amount = min(to_call + self.bet_size, stack)
             if self.level == 0:
                 if self._may_open(seat):
-                    acts.append(Legal("bet", amount))
+                    acts.append(_new_tuple(Legal, ("bet", amount)))
             else:
-                acts.append(Legal("raise", amount))
+                acts.append(_new_tuple(Legal, ("raise", amount)))
         return acts
 
     def _may_open(self, seat: int) -> bool:
@@ -564,42 +565,50 @@ class DealState:
         return self.mucked[seat] or (seat == self.opener and not self.opener_genuine)
 
     def _award(self, outcome: Outcome) -> None:
+        """Pay every pot layer to its best live hand(s); a layer nobody may win stays."""
         self._return_uncalled()
-        folded, mucked, contributed = self.folded, self.mucked, self.contributed
-        alive = [not folded[s] and not mucked[s] for s in range(self.n)]
+        n, folded, mucked, contributed = self.n, self.folded, self.mucked, self.contributed
+        alive = [not folded[s] and not mucked[s] for s in range(n)]
         if self.opener is not None and not self.opener_genuine and not folded[self.opener]:
             self.dead_opener = True
             self.dead_seat = self.opener
             alive[self.opener] = False
+        live = [s for s in range(n) if alive[s]]
         top = max(contributed)
-        if all(contributed[s] == top for s in range(self.n) if alive[s]):  # no side pots
-            pots: list[Pot] | tuple[Pot, ...] = [Pot(sum(contributed) + self.carried_in,
-                                                     tuple(s for s in range(self.n) if alive[s]))]
+        if all(contributed[s] == top for s in live):  # the common case: no side pots
+            pots: list[Pot] = [_new_tuple(Pot, (sum(contributed) + self.carried_in, tuple(live)))]
         else:
             pots = side_pots(contributed, alive, self.carried_in)
         carried = 0
-        paid = [0] * self.n
-        winners: set[int] = set()
+        paid = [0] * n
+        strength = self.strength
         contest = outcome == "showdown"
-        for pot in pots:
-            if not pot.eligible:
-                carried += pot.amount
+        carry_odd = self.rules.odd_chip == "carry"
+        for amount, eligible in pots:
+            if not eligible:
+                carried += amount
                 continue
-            best = max(self.strength[s] for s in pot.eligible) if contest else 0
-            won = [s for s in pot.eligible if not contest or self.strength[s] == best]
-            shares, odd = split_pot(pot.amount, won, self.button, self.n,
-                                    carry_odd=self.rules.odd_chip == "carry")
+            if contest and len(eligible) > 1:
+                best = max(strength[s] for s in eligible)
+                won = [s for s in eligible if strength[s] == best]
+            else:
+                won = list(eligible)
+            if len(won) == 1:
+                paid[won[0]] += amount
+                continue
+            shares, odd = split_pot(amount, won, self.button, n, carry_odd=carry_odd)
             carried += odd
             for s, chips in shares.items():
                 paid[s] += chips
-                winners.add(s)
-        for s in range(self.n):
+        winners = []
+        for s in range(n):
             if paid[s]:
                 self.stacks[s] += paid[s]
                 self.events.append((s, "win", paid[s]))
+                winners.append(s)
         if carried:
             self.events.append((-1, "carry", carried))
-        self._finish(outcome, carried, tuple(sorted(winners)), tuple(pots))
+        self._finish(outcome, carried, tuple(winners), tuple(pots))
 
     def _finish_uncontested(self) -> None:
         self._award("uncontested")
@@ -746,14 +755,14 @@ class DealState:
             seat = self.actor if self.actor is not None else self.order[0]
         acting = seat == self.actor
         phase = self.phase
-        return Observation(
+        return _new_tuple(Observation, (
             seat, phase, tuple(self.hands[seat]), self.legal() if acting else (), self.button,
             self.order_t, tuple(self.stacks), tuple(self.contributed), tuple(self.folded),
             sum(self.contributed) + self.carried_in,
             self.level - self.committed[seat] if phase == "bet" and self.level > self.committed[seat] else 0,
             self.bet_size, self.bets, self.round, self.opener, tuple(map(tuple, self.draw_counts)) if self.draw_counts else (),
             tuple(self.events), tuple(self.shown) if self.shown else (), self.draw_limit(seat) if phase == "draw" else 0,
-            self.deal_id, self.rules)
+            self.deal_id, self.rules))
 
 
 def play(state: DealState, policies: Sequence[Policy]) -> DealResult:
