@@ -511,30 +511,26 @@ def test_joker_deck_deals_the_bug_and_it_counts_as_an_ace() -> None:
 # ----- privacy, errors, histories ---------------------------------------------------------------
 
 def test_observation_shows_only_own_cards_and_public_facts() -> None:
-    rules = preset("morkpoker", players=3)
-    s = DealState(rules, [40] * 3, 2, stacked(["AsAhAdKc2c", "2s3h5d7c9c", "QsJd8c6h2h"]))
-    s.apply(BET)
-    s.apply(CALL)
-    s.apply(CALL)
-    s.apply(draw(*cards("Kc 2c")))
-    obs = s.observe()
-    assert obs.seat == 1 and list(obs.hand) == s.hands[1]
-    others = {c for seat in (0, 2) for c in s.hands[seat]} | s.own_discards[0]
-    flat: set[int] = set()
-
-    def collect(value: object) -> None:
-        if isinstance(value, tuple):
-            for v in value:
-                collect(v)
-        elif isinstance(value, int) and not isinstance(value, bool):
-            flat.add(value)
-    for name in Observation._fields:
-        if name not in ("hand", "rules"):
-            collect(getattr(obs, name))
-    # Public numbers (chips, seats, counts) are small; no other card code > 40 may leak.
-    leaked = {c for c in others if c in flat and c > 40}
-    assert not leaked
-    assert obs.draw_counts == ((2, -1, -1),) and obs.shown == ()
+    # Every field is either the own hand, hands already shown at showdown, or public numbers.
+    card_free = set(Observation._fields) - {"hand", "shown", "rules", "legal", "events"}
+    assert card_free == {"seat", "phase", "button", "seats", "stacks", "contributed", "folded", "pot",
+                         "to_call", "bet_size", "raises", "round", "opener", "draw_counts",
+                         "max_draw", "deal_id"}
+    rules = preset("jackpot", players=4, false_openers=True)
+    rng = np.random.default_rng(8)
+    policies = [RandomLegal(np.random.default_rng(i)) for i in range(4)]
+    for d in range(300):
+        s = DealState(rules, [400] * 4, d % 4, rng.permutation(52).tolist(), deal_id=d)
+        while s.actor is not None:
+            seat = s.actor
+            obs = s.observe(seat)
+            assert list(obs.hand) == s.hands[seat]
+            assert all(kind != "deal" and isinstance(x, int) for _, kind, x in obs.events)
+            shown_now = {seat_ for seat_, kind, *_ in s.private if kind == "show"}
+            assert {seat_ for seat_, _ in obs.shown} == shown_now
+            assert all(a.kind in {"fold", "check", "call", "bet", "raise", "draw", "show", "muck",
+                                  "declare", "pass"} for a in obs.legal)
+            s.apply(policies[seat](obs))
 
 
 def test_illegal_actions_raise_clear_errors() -> None:
@@ -752,3 +748,63 @@ def test_legal_amounts_are_what_the_action_costs() -> None:
     assert s.legal() == (Legal("fold"), Legal("call", 1))  # seat 1 has 1 chip: all-in to call
     s.apply(CALL)
     assert s.legal() == (Legal("fold"), Legal("call", 1), Legal("raise", 2))
+
+
+# ----- the command line ----------------------------------------------------------------------
+
+def _cli(capsys, *args: str) -> tuple[int, str, str]:
+    from drawodds.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    cap = capsys.readouterr()
+    return int(exc.value.code or 0), cap.out, cap.err
+
+
+def test_simulate_cli_json_contract_and_history(capsys, tmp_path) -> None:
+    path = tmp_path / "out.jsonl"
+    code, out, _ = _cli(capsys, "simulate", "--rules", "morkpoker", "--players", "4", "--deals", "200",
+                        "--seed", "1", "--policy", "rule,rule,station,random", "--history", str(path),
+                        "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert (d["rules"], d["players"], d["deals"], d["seed"]) == ("morkpoker", 4, 200, 1)
+    assert [s["policy"] for s in d["seats"]] == ["rule", "rule", "station", "random"]
+    assert sum(s["net"] for s in d["seats"]) + d["pot_carried_at_end"] == 0
+    for key in ("passed_out", "uncontested", "showdown", "average_pot"):
+        assert 0 <= d[key] and d[key + "_se"] >= 0
+    assert len(replay(path)) == 200
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["simulate", "--rules", "poengpoker", "--deals", "10"], "use --games"),
+    (["simulate", "--games", "10"], "--games is for"),
+    (["simulate", "--deals", "10", "--policy", "rule,station"], "one policy per seat"),
+    (["simulate", "--deals", "10", "--policy", "shark"], "unknown policy"),
+    (["simulate", "--deals", "0"], "deals must be positive"),
+])
+def test_simulate_cli_errors_are_one_line(capsys, args, fragment) -> None:
+    code, _, err = _cli(capsys, *args)
+    assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_simulate_cli_table(capsys) -> None:
+    code, out, _ = _cli(capsys, "simulate", "--rules", "jackpot", "--deals", "100", "--seed", "3",
+                        "--policy", "station")
+    assert code == 0 and "passed out" in out and "station" in out
+
+
+def test_exposed_false_opener_replays_from_its_record() -> None:
+    from drawodds.sim.history import deal_record, replay_deal
+
+    rules = preset("jackpot", players=4, false_openers=True)
+    s = DealState(rules, [400] * 4, 3, stacked([TENS, NOTHING, JJ, NOTHING]))
+    s.apply(BET)
+    s.apply(CALL)
+    s.expose_false_opener()
+    s.apply(Action("declare"))
+    policies = [CallingStation(rules, np.random.default_rng(i)) for i in range(4)]
+    play(s, policies)
+    record = json.loads(json.dumps(deal_record(s)))
+    again = replay_deal(rules, record)
+    assert again.result == s.result and again.events == s.events
