@@ -99,6 +99,7 @@ class Observation(NamedTuple):
 
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot path)
 LEGAL_FOLD, LEGAL_CHECK, LEGAL_SHOW_MUCK = Legal("fold"), Legal("check"), (Legal("show"), Legal("muck"))
+LEGAL_DRAW = tuple((Legal("draw", k),) for k in range(6))
 
 Policy = Callable[[Observation], Action]
 
@@ -192,9 +193,9 @@ class DealState:
         self.deck = deck
         self.antes = antes
         self.actions: list[tuple[int, str, tuple[int, ...]]] = []  # every action applied, for replays
-        self.order = [s % n for s in range(button + 1, button + 1 + n) if stacks[s % n] > 0]
-        self.pos = {s: i for i, s in enumerate(self.order)}
-        self.order_t = tuple(self.order)
+        self.order = order = [s for s in (*range(button + 1, n), *range(button + 1)) if stacks[s] > 0]
+        self.pos = dict(zip(order, range(n)))
+        self.order_t = tuple(order)
         self._limit_plain, self._limit_ace = _draw_limits(rules)
         self._seven_rule = rules.seven_player_limit and len(self.order) >= 7
         m = len(self.order)
@@ -203,8 +204,8 @@ class DealState:
         if stacks[button] <= 0:
             raise ValueError(f"the dealer (seat {button}) has no chips and cannot deal")
         self.contributed = [0] * n
-        self.committed = [0] * n
-        self.folded = [stacks[s] <= 0 for s in range(n)]
+        self.committed = [0] * n  # antes count here only until round 1 starts
+        self.folded = [c <= 0 for c in stacks]
         self.mucked = [False] * n
         self.live = m
         self.events: list[tuple[int, str, int]] = []          # public
@@ -721,11 +722,12 @@ class DealState:
         seat = self.actor
         if seat is None:
             return ()
-        if self.phase == "bet":
+        phase = self.phase
+        if phase == "bet":
             return tuple(self._bet_legal(seat))
-        if self.phase == "draw":
-            return (Legal("draw", self.draw_limit(seat)),)
-        if self.phase == "declare":
+        if phase == "draw":
+            return LEGAL_DRAW[self.draw_limit(seat)]
+        if phase == "declare":
             return (Legal("declare", max(0, self.level - self.committed[seat])), Legal("pass"))
         return LEGAL_SHOW_MUCK
 
@@ -753,26 +755,32 @@ class DealState:
         """What ``seat`` (default: the seat to act) may know now."""
         if seat is None:
             seat = self.actor if self.actor is not None else self.order[0]
-        acting = seat == self.actor
         phase = self.phase
+        legal = self.legal() if seat == self.actor else ()
+        if phase == "bet":
+            to_call, max_draw = max(0, self.level - self.committed[seat]), 0
+        elif phase == "draw":
+            to_call, max_draw = 0, self.draw_limit(seat)
+        else:
+            to_call = max_draw = 0
+        draw_counts = tuple(map(tuple, self.draw_counts)) if self.draw_counts else ()
         return _new_tuple(Observation, (
-            seat, phase, tuple(self.hands[seat]), self.legal() if acting else (), self.button,
-            self.order_t, tuple(self.stacks), tuple(self.contributed), tuple(self.folded),
-            sum(self.contributed) + self.carried_in,
-            self.level - self.committed[seat] if phase == "bet" and self.level > self.committed[seat] else 0,
-            self.bet_size, self.bets, self.round, self.opener, tuple(map(tuple, self.draw_counts)) if self.draw_counts else (),
-            tuple(self.events), tuple(self.shown) if self.shown else (), self.draw_limit(seat) if phase == "draw" else 0,
+            seat, phase, tuple(self.hands[seat]), legal, self.button, self.order_t,
+            tuple(self.stacks), tuple(self.contributed), tuple(self.folded),
+            sum(self.contributed) + self.carried_in, to_call, self.bet_size, self.bets, self.round,
+            self.opener, draw_counts, tuple(self.events), tuple(self.shown), max_draw,
             self.deal_id, self.rules))
 
 
 def play(state: DealState, policies: Sequence[Policy]) -> DealResult:
     """Run a deal to the end: each seat's policy is asked in turn with its own observation."""
+    apply, observe = state.apply, state.observe
     while state.actor is not None:
         seat = state.actor
         policy = policies[seat]
         if state.phase == "showdown" and getattr(policy, "always_shows", False):
-            state.apply(SHOW)
+            apply(SHOW)
         else:
-            state.apply(policy(state.observe(seat)))
+            apply(policy(observe(seat)))
     assert state.result is not None
     return state.result
