@@ -808,3 +808,18 @@ def test_exposed_false_opener_replays_from_its_record() -> None:
     record = json.loads(json.dumps(deal_record(s)))
     again = replay_deal(rules, record)
     assert again.result == s.result and again.events == s.events
+
+
+def test_jackpot_pass_out_rate_matches_the_chance_nobody_holds_openers() -> None:
+    # Rule players open whenever they hold jacks or better, so a deal is passed out exactly when
+    # no hand qualifies; compare with that chance from 60,000 dealt tables (Monte Carlo vs MC).
+    from drawodds.evaluate import jacks_or_better_floor
+
+    rng = np.random.default_rng(20)
+    decks = rng.permuted(np.tile(np.arange(52), (60_000, 1)), axis=1)[:, :20]
+    tables = np.stack([decks[:, k::4] for k in range(4)], axis=1)
+    p = float((evaluate(tables) < jacks_or_better_floor()).all(axis=1).mean())
+    r = simulate(preset("jackpot", stack=10**6), deals=1500, seed=5, policies="rule")
+    se = (r.passed_out_se ** 2 + p * (1 - p) / 60_000) ** 0.5
+    assert abs(r.passed_out - p) < 4 * se
+    assert r.dead_opener == 0

@@ -175,8 +175,9 @@ class RuleBased:
 
     Win chance is estimated as (share of hands it beats) ** (opponents still in); before the
     draw a four-flush counts as a medium pair. It opens at ``open_share`` and above (and only
-    with openers when the rules want them), raises at ``raise_share``, calls when the estimated
-    win chance pays the pot odds. With ``snow`` > 0 it sometimes stands pat on nothing and then
+    with openers when the rules want them), raises at ``raise_share`` (at most to bet + ``own_cap``
+    raises, so two strong hands heads-up do not raise until one is all-in), calls when the
+    estimated win chance pays the pot odds. With ``snow`` > 0 it sometimes stands pat on nothing and then
     bets as if it held a made hand.
     """
 
@@ -184,11 +185,13 @@ class RuleBased:
     always_shows = True
 
     def __init__(self, rules: RuleSet, rng: np.random.Generator, *, open_share: float = 0.62,
-                 raise_share: float = 0.85, snow: float = 0.0, draw_policy: str = "standard") -> None:
+                 raise_share: float = 0.85, snow: float = 0.0, draw_policy: str = "standard",
+                 own_cap: int = 4) -> None:
         self.rules = rules
         self.rng = rng
         self.open_share = open_share
         self.raise_share = raise_share
+        self.own_cap = own_cap  # never raises past bet + this many raises, even heads-up
         self.drawer = Drawer(rules, rng, draw_policy, snow=snow)
         self.pct = _percentiles()
         self.made = category_floor(STRAIGHT)
@@ -224,7 +227,8 @@ class RuleBased:
         win = share ** opponents
         if obs.can("bet") and share >= self.open_share:
             return Action("bet")
-        if obs.can("raise") and win >= self.raise_share ** 2 and share >= self.raise_share:
+        if obs.can("raise") and obs.raises <= self.own_cap and win >= self.raise_share ** 2 \
+                and share >= self.raise_share:
             return RAISE
         if obs.to_call <= 0:
             return CHECK
