@@ -354,7 +354,25 @@ class DealState:
 
     def _apply_bet(self, seat: int, kind: str) -> None:
         to_call = self.level - self.committed[seat]
-        if kind == "fold":
+        if kind == "call":
+            if to_call <= 0:
+                raise IllegalAction(f"seat {seat} has nothing to call")
+            if self.round == 0:
+                self.calls_round0 += 1
+            chips = self.stacks[seat]
+            if to_call < chips:
+                chips = to_call
+            self.stacks[seat] -= chips
+            self.contributed[seat] += chips
+            self.committed[seat] += chips
+            self.events.append((seat, "call", chips))
+        elif kind == "check":
+            if to_call > 0:
+                raise IllegalAction(f"seat {seat} cannot check facing a bet of {to_call}")
+            if self.round == 0:
+                self.checked_round0[seat] = True
+            self.events.append((seat, "check", 0))
+        elif kind == "fold":
             if to_call <= 0:
                 raise IllegalAction(f"seat {seat} cannot fold with nothing to call (check instead)")
             self.folded[seat] = True
@@ -365,18 +383,6 @@ class DealState:
             if self.live == 1:
                 self._finish_uncontested()
                 return
-        elif kind == "check":
-            if to_call > 0:
-                raise IllegalAction(f"seat {seat} cannot check facing a bet of {to_call}")
-            if self.round == 0:
-                self.checked_round0[seat] = True
-            self._put(seat, 0, "check")
-        elif kind == "call":
-            if to_call <= 0:
-                raise IllegalAction(f"seat {seat} has nothing to call")
-            if self.round == 0:
-                self.calls_round0 += 1
-            self._put(seat, min(to_call, self.stacks[seat]), "call")
         elif kind in ("bet", "raise"):
             if (kind == "bet") != (self.level == 0) or not self._may_raise(seat) or \
                     (kind == "bet" and not self._may_open(seat)):
@@ -533,17 +539,17 @@ class DealState:
 
     def _start_showdown(self) -> None:
         self.phase = "showdown"
-        for s in self.order:
-            if not self.folded[s]:
-                self.strength[s] = hand_strength(self.hands[s])
-        first = self.last_aggressor if self.level > 0 and self.last_aggressor is not None \
-            and not self.folded[self.last_aggressor] else self._lead_seat(self.opener)
-        first = self._lead_seat(first)
-        pos, m = self._pos(first), len(self.order)
-        self.show_queue = [self.order[(pos + k) % m] for k in range(m)
-                           if not self.folded[self.order[(pos + k) % m]]]
-        self.unmucked = len(self.show_queue)
-        self.actor = self.show_queue.pop(0)
+        folded, hands, strength = self.folded, self.hands, self.strength
+        live = [s for s in self.order if not folded[s]]
+        for s in live:
+            strength[s] = hand_strength(hands[s])
+        first = self.last_aggressor  # the last bettor of the final round shows first
+        if not self.level or first is None or folded[first]:
+            first = self._lead_seat(self.opener)
+        i = live.index(first)
+        self.show_queue = live[i + 1:] + live[:i]
+        self.unmucked = len(live)
+        self.actor = first
 
     def _apply_show(self, seat: int, kind: str) -> None:
         if kind == "show":
@@ -569,17 +575,21 @@ class DealState:
         """Pay every pot layer to its best live hand(s); a layer nobody may win stays."""
         self._return_uncalled()
         n, folded, mucked, contributed = self.n, self.folded, self.mucked, self.contributed
-        alive = [not folded[s] and not mucked[s] for s in range(n)]
-        if self.opener is not None and not self.opener_genuine and not folded[self.opener]:
+        live = [s for s in self.order if not folded[s] and not mucked[s]]
+        opener = self.opener
+        if opener is not None and not self.opener_genuine and not folded[opener]:
             self.dead_opener = True
-            self.dead_seat = self.opener
-            alive[self.opener] = False
-        live = [s for s in range(n) if alive[s]]
+            self.dead_seat = opener
+            if opener in live:
+                live.remove(opener)
         top = max(contributed)
-        if all(contributed[s] == top for s in live):  # the common case: no side pots
-            pots: list[Pot] = [_new_tuple(Pot, (sum(contributed) + self.carried_in, tuple(live)))]
-        else:
-            pots = side_pots(contributed, alive, self.carried_in)
+        for s in live:
+            if contributed[s] != top:
+                live_set = set(live)
+                pots = side_pots(contributed, [s in live_set for s in range(n)], self.carried_in)
+                break
+        else:  # the common case: no side pots
+            pots = [_new_tuple(Pot, (sum(contributed) + self.carried_in, tuple(sorted(live))))]
         carried = 0
         paid = [0] * n
         strength = self.strength
@@ -736,20 +746,19 @@ class DealState:
         seat = self.actor
         if seat is None:
             raise IllegalAction("the deal is over")
-        if isinstance(action, str):
-            action = Action(action)
+        kind, discards = (action, ()) if isinstance(action, str) else action
         phase = self.phase
         if phase == "bet":
-            self._apply_bet(seat, action.kind)
+            self._apply_bet(seat, kind)
         elif phase == "draw":
-            if action.kind != "draw":
-                raise IllegalAction(f"seat {seat} must draw (0 cards to stand pat), not {action.kind!r}")
-            self._apply_draw(seat, action.discards)
+            if kind != "draw":
+                raise IllegalAction(f"seat {seat} must draw (0 cards to stand pat), not {kind!r}")
+            self._apply_draw(seat, discards)
         elif phase == "declare":
-            self._apply_declare(seat, action.kind)
+            self._apply_declare(seat, kind)
         else:
-            self._apply_show(seat, action.kind)
-        self.actions.append((seat, action.kind, action.discards))
+            self._apply_show(seat, kind)
+        self.actions.append((seat, kind, discards))
 
     def observe(self, seat: int | None = None) -> Observation:
         """What ``seat`` (default: the seat to act) may know now."""
