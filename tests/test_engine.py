@@ -645,18 +645,22 @@ RULE_VARIANTS = st.fixed_dictionaries({
     "odd_chip": st.sampled_from(["left_of_dealer", "carry"]),
     "false_openers": st.booleans(),
     "max_raises": st.sampled_from([None, 0, 1, 3, 4]),
+    "first_after_draw": st.sampled_from(["opener", "left_of_button"]),
+    "all_check_redeal": st.booleans(),
 })
 
 
 def _rules_from(v: dict):
     overrides = {k: v[k] for k in ("players", "joker", "max_draw", "draws", "cap_heads_up",
-                                   "odd_chip", "max_raises")}
+                                   "odd_chip", "max_raises", "first_after_draw")}
     if v["max_draw"] in ("4", "5"):
         overrides["players"] = min(v["players"], 5)
     if v["name"] == "jackpot":
         overrides["false_openers"] = v["false_openers"]
-    elif v["blinds"] and len(v["blinds"]) < overrides["players"]:
-        overrides["blinds"] = v["blinds"]
+    else:
+        overrides["all_check_redeal"] = v["all_check_redeal"]
+        if v["blinds"] and len(v["blinds"]) < overrides["players"]:
+            overrides["blinds"] = v["blinds"]
     return preset(v["name"], **overrides)
 
 
@@ -823,3 +827,24 @@ def test_jackpot_pass_out_rate_matches_the_chance_nobody_holds_openers() -> None
     se = (r.passed_out_se ** 2 + p * (1 - p) / 60_000) ** 0.5
     assert abs(r.passed_out - p) < 4 * se
     assert r.dead_opener == 0
+
+
+@pytest.mark.parametrize("rebuy", [False, True])
+def test_sessions_bust_players_sit_out_or_rebuy(rebuy: bool) -> None:
+    rules = preset("morkpoker", stack=4, rebuy=rebuy)
+    policies = [RandomLegal(np.random.default_rng(i)) for i in range(4)]
+    session = Session(rules, policies, decks=DeckSupply(np.random.default_rng(1), 52))
+    sat_out = False
+    while session.deals_played < rules.deals and session.can_deal():
+        before = list(session.stacks)
+        result = session.play_deal()
+        busted = [s for s in range(4) if before[s] == 0]
+        sat_out |= bool(busted)
+        assert all(result.net[s] == 0 for s in busted)  # not dealt in
+    rows = session.standings()
+    assert sum(r.net for r in rows) + session.carried == 0
+    assert [r.chips for r in rows] == sorted((r.chips for r in rows), reverse=True)
+    if rebuy:
+        assert sum(r.rebuys for r in rows) > 0 and not sat_out
+    else:
+        assert sum(r.rebuys for r in rows) == 0 and sat_out
