@@ -97,9 +97,11 @@ class Observation(NamedTuple):
         return False
 
 
+_NO_CARDS: frozenset[int] = frozenset()
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot path)
 LEGAL_FOLD, LEGAL_CHECK, LEGAL_SHOW_MUCK = Legal("fold"), Legal("check"), (Legal("show"), Legal("muck"))
 LEGAL_DRAW = tuple((Legal("draw", k),) for k in range(6))
+LEGAL_CHECK_ONLY = (LEGAL_CHECK,)
 
 Policy = Callable[[Observation], Action]
 
@@ -190,6 +192,8 @@ class DealState:
         self.stacks = list(stacks)
         self.carried_in = carried
         self.reshuffle = reshuffle
+        if not isinstance(deck, list):  # tuples, numpy arrays: plain ints inside a deal
+            deck = [int(c) for c in deck]
         self.deck = deck
         self.antes = antes
         self.actions: list[tuple[int, str, tuple[int, ...]]] = []  # every action applied, for replays
@@ -209,13 +213,12 @@ class DealState:
         self.mucked = [False] * n
         self.live = m
         self.events: list[tuple[int, str, int]] = []          # public
-        self.private: list[tuple[int, str, tuple[int, ...], tuple[int, ...]]] = []  # for histories
         self.draw_counts: list[list[int]] = []
         self.shown: list[tuple[int, tuple[int, ...]]] = []
         self.opener: int | None = None
         self.opener_genuine = True
         self.opener_cards: frozenset[int] = frozenset()
-        self.aside: list[list[int]] = [[] for _ in range(n)]
+        self.aside: dict[int, list[int]] = {}     # split openers kept aside, by seat
         self.folded_any = False
         self.checked_round0 = [False] * n
         self.calls_round0 = 0
@@ -232,13 +235,14 @@ class DealState:
         if len(deck) < need:
             raise ValueError(f"the deck has {len(deck)} cards, {need} are needed")
         self.hands: list[list[int]] = [[] for _ in range(n)]
-        for k, s in enumerate(self.order):
-            self.hands[s] = hand = list(deck[k:need:m])
-            self.private.append((s, "deal", tuple(hand), ()))
-        self.stub = list(deck[need:])
+        hands = self.hands
+        for k, s in enumerate(order):
+            hands[s] = deck[k:need:m]
+        self.private = [(s, "deal", tuple(hands[s]), ()) for s in order]
+        self.stub = deck[need:]
         self.stub_pos = 0
         self.pile: list[int] = []                 # discards available to rebuild the stub
-        self.own_discards: list[set[int]] = [set() for _ in range(n)]
+        self.own_discards: list[frozenset[int]] = [_NO_CARDS] * n
         self.rebuilt = False
         self.strength = [0] * n            # final strengths, filled at the showdown
         self._initial: list[int | None] = [None] * n
@@ -330,21 +334,24 @@ class DealState:
                 return True
         return False
 
-    def _bet_legal(self, seat: int) -> list[Legal]:
+    def _bet_legal(self, seat: int) -> tuple[Legal, ...]:
         to_call = self.level - self.committed[seat]
         stack = self.stacks[seat]
+        if not self._may_raise(seat):
+            if to_call > 0:
+                return LEGAL_FOLD, _new_tuple(Legal, ("call", to_call if to_call < stack else stack))
+            return LEGAL_CHECK_ONLY
+        amount = to_call + self.bet_size
+        if amount > stack:
+            amount = stack
         if to_call > 0:
-            acts = [LEGAL_FOLD, _new_tuple(Legal, ("call", to_call if to_call < stack else stack))]
-        else:
-            acts = [LEGAL_CHECK]
-        if self._may_raise(seat):
-            amount = min(to_call + self.bet_size, stack)
-            if self.level == 0:
-                if self._may_open(seat):
-                    acts.append(_new_tuple(Legal, ("bet", amount)))
-            else:
-                acts.append(_new_tuple(Legal, ("raise", amount)))
-        return acts
+            return (LEGAL_FOLD, _new_tuple(Legal, ("call", to_call)),
+                    _new_tuple(Legal, ("raise", amount)))
+        if self.level:
+            return LEGAL_CHECK, _new_tuple(Legal, ("raise", amount))
+        if self._may_open(seat):
+            return LEGAL_CHECK, _new_tuple(Legal, ("bet", amount))
+        return LEGAL_CHECK_ONLY
 
     def _may_open(self, seat: int) -> bool:
         rules = self.rules
@@ -405,13 +412,18 @@ class DealState:
                     self.need[s] = True
         else:
             raise IllegalAction(f"unknown betting action {kind!r}")
-        self.need[seat] = False
+        need = self.need
+        need[seat] = False
         self.seen[seat] = self.reopen
-        nxt = self._next_needing(seat, inclusive=False)
-        if nxt is None:
-            self._end_betting()
-        else:
-            self.actor = nxt
+        order = self.order
+        m = len(order)
+        start = self.pos[seat] + 1
+        for k in range(start, start + m):
+            nxt = order[k % m]
+            if need[nxt]:
+                self.actor = nxt
+                return
+        self._end_betting()
 
     def _set_opener(self, seat: int) -> None:
         self.opener = seat
@@ -463,24 +475,33 @@ class DealState:
     def _apply_draw(self, seat: int, discards: tuple[int, ...]) -> None:
         hand = self.hands[seat]
         k = len(discards)
-        if len(set(discards)) != k or any(c not in hand for c in discards):
-            raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
+        for i, c in enumerate(discards):
+            if c not in hand or c in discards[:i]:
+                raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
         limit = self.draw_limit(seat)
-        if self.rules.max_draw == "4-ace" and k == 4:
+        if k == 4 and self.rules.max_draw == "4-ace":
             kept = [c for c in hand if c not in discards]
             if kept[0] // 4 < ACE_RANK:  # the joker (code 52, "rank 13") counts as an ace
                 limit = min(limit, 3)
         if k > limit:
             raise IllegalAction(f"seat {seat} may draw at most {limit} cards, asked for {k}")
-        if self.opener == seat and self.opener_cards and self.draw_number == 1:
-            split = tuple(c for c in discards if c in self.opener_cards)
-            if split:
-                self.aside[seat].extend(split)
-                self.events.append((seat, "split", len(split)))
-        drawn = self._take(seat, k)
-        self.own_discards[seat].update(discards)
-        self.pile.extend(c for c in discards if c not in self.aside[seat])
-        self.hands[seat] = [c for c in hand if c not in discards] + drawn
+        if k:
+            if self.opener == seat and self.opener_cards and self.draw_number == 1:
+                split = tuple(c for c in discards if c in self.opener_cards)
+                if split:
+                    self.aside.setdefault(seat, []).extend(split)
+                    self.events.append((seat, "split", len(split)))
+            if not self.rebuilt and self.stub_pos + k <= len(self.stub):
+                drawn = self.stub[self.stub_pos:self.stub_pos + k]
+                self.stub_pos += k
+            else:
+                drawn = self._take(seat, k)
+            self.own_discards[seat] = self.own_discards[seat].union(discards)
+            aside = self.aside.get(seat)
+            self.pile.extend([c for c in discards if c not in aside] if aside else discards)
+            self.hands[seat] = [c for c in hand if c not in discards] + drawn
+        else:
+            drawn = []
         self.draw_counts[-1][seat] = k
         self.events.append((seat, "draw", k))
         self.private.append((seat, "draw", tuple(discards), tuple(drawn)))
@@ -491,10 +512,6 @@ class DealState:
 
     def _take(self, seat: int, k: int) -> list[int]:
         """k cards from the stub; when it runs out, earlier discards (never this seat's) are reshuffled in."""
-        if not self.rebuilt and self.stub_pos + k <= len(self.stub):
-            got = self.stub[self.stub_pos:self.stub_pos + k]
-            self.stub_pos += k
-            return got
         mine = self.own_discards[seat]
         rest = self.stub[self.stub_pos:]
         if sum(1 for c in rest if c not in mine) < k:
@@ -555,7 +572,7 @@ class DealState:
         if kind == "show":
             self.shown.append((seat, tuple(self.hands[seat])))
             self.events.append((seat, "show", 0))
-            self.private.append((seat, "show", tuple(self.hands[seat]), tuple(self.aside[seat])))
+            self.private.append((seat, "show", tuple(self.hands[seat]), tuple(self.aside.get(seat, ()))))
         elif kind == "muck":
             self.mucked[seat] = True
             self.unmucked -= 1
@@ -734,7 +751,7 @@ class DealState:
             return ()
         phase = self.phase
         if phase == "bet":
-            return tuple(self._bet_legal(seat))
+            return self._bet_legal(seat)
         if phase == "draw":
             return LEGAL_DRAW[self.draw_limit(seat)]
         if phase == "declare":
