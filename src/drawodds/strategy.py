@@ -1,0 +1,533 @@
+"""Whole strategy tables: the exact value of all 32 holds of every deal, for any objective that
+depends only on the final hand.
+
+Method (subset sums + inclusion-exclusion). Give every final five-card hand ``F`` a value
+``v(F)``. For each k-subset ``U`` of the deck let ``S_k[U] = sum of v(F) over the hands F that
+contain U`` (indexed by the colex rank of U, the combinatorial number system). Keeping ``H``
+from deal ``D`` and drawing ``5-|H|`` of the ``n-5`` unseen cards reaches exactly the hands
+``F`` with ``F ∩ D = H``, so
+
+    value(H | D) = sum over T ⊆ D∖H of (-1)^|T| S[H ∪ T]  /  C(n-5, 5-|H|).
+
+Every term is an ``S`` value at a subset of ``D``: per deal that is 32 gathers and a 5-pass
+superset Möbius transform. ``S_4`` comes from one scatter over all hands and each lower level
+from the one above (each (k-1)-subset of a hand lies in ``5-(k-1)`` of its k-subsets). Deals are
+reduced to suit classes (134,459 for 52 cards), each weighted by the deals it stands for.
+
+Integer objectives (pay tables, points, category indicators) are summed in int64 and compared
+on a common denominator, so ties between holds are exact; the equity objective is float64.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from math import comb, lcm
+
+import numpy as np
+import numpy.typing as npt
+
+from drawodds.cards import JOKER, RANKS, format_hand
+from drawodds.combinatorics import combinations
+from drawodds.evaluate import (CATEGORIES, FIVE_ACES, FLUSH, FULL_HOUSE, ONE_PAIR, QUADS, STRAIGHT,
+                               STRAIGHT_FLUSH, TRIPS, TWO_PAIR, category_floor, category_of, evaluate,
+                               jacks_or_better_floor)
+from drawodds.rules import RuleSet, preset
+
+N_STRENGTHS = 7464            # strengths 1..7463; index 0 unused
+N_HOLDS = 32                  # bit i of a hold mask keeps the i-th card of the (sorted) deal
+POPCOUNT = np.array([bin(m).count("1") for m in range(N_HOLDS)], dtype=np.int64)
+JOB_96 = (800, 50, 25, 9, 6, 4, 3, 2, 1)   # royal, SF, quads, FH, flush, straight, trips, 2P, JJ+
+PAY_LINES = ("royal flush", "straight flush", "four of a kind", "full house", "flush", "straight",
+             "three of a kind", "two pair", "jacks or better")
+OBJECTIVE_NAMES = ("vp96", "vp:<pay table>", "jacks", "points", "equity",
+                   *(f"at_least:{c}" for c in CATEGORIES[1:9]))
+
+Progress = Callable[[str, float], None]   # (stage description, fraction done 0..1)
+
+
+def _no_progress(stage: str, done: float) -> None:
+    return None
+
+
+@functools.cache
+def _binom_table(n: int) -> npt.NDArray[np.int64]:
+    """B[c, j] = C(c, j) for c < n + 1, j <= 5: the colex rank of a sorted subset is sum B[c_i, i+1]."""
+    return np.array([[comb(c, j) for j in range(7)] for c in range(n + 1)], dtype=np.int64)
+
+
+# --- objectives -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Objective:
+    """A value for every final hand strength (index = evaluate()'s strength, 1..7463)."""
+
+    name: str
+    description: str
+    values: npt.NDArray[np.float64] = field(repr=False)
+    integer: bool                  # all values whole numbers: exact int64 arithmetic and ties
+    unit: str = "probability"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"name": self.name, "description": self.description, "integer": self.integer,
+                "unit": self.unit}
+
+
+def _category_vector() -> npt.NDArray[np.int8]:
+    cats = np.zeros(N_STRENGTHS, dtype=np.int8)
+    cats[1:] = category_of(np.arange(1, N_STRENGTHS))
+    return cats
+
+
+def paytable_objective(pays: tuple[int, ...] = JOB_96, name: str = "vp96") -> Objective:
+    """Video poker: coins returned per coin bet for royal, SF, quads, FH, flush, straight, trips,
+    two pair, jacks or better (nine whole numbers, best line first)."""
+    if len(pays) != 9 or any(int(p) != p or p < 0 for p in pays):
+        raise ValueError("a pay table is nine whole numbers >= 0: royal/SF/quads/FH/flush/"
+                         "straight/trips/two pair/jacks or better, e.g. vp:800/50/25/9/6/4/3/2/1")
+    royal, sf, quads, fh, fl, st, trips, two, jacks = (int(p) for p in pays)
+    cats = _category_vector()
+    by_cat = np.array([0, 0, two, trips, st, fl, fh, quads, sf, royal], dtype=np.float64)
+    values = by_cat[cats]
+    values[0] = 0.0
+    strengths = np.arange(N_STRENGTHS)
+    values[(cats == ONE_PAIR) & (strengths >= jacks_or_better_floor())] = jacks
+    values[N_STRENGTHS - 2] = royal          # 7462: the royal flush, top straight flush
+    values[N_STRENGTHS - 1] = royal          # five aces (joker decks only) pays as the royal
+    return Objective(name, f"video poker pay table {'/'.join(map(str, pays))} (return per coin)",
+                     values, True, "coins per coin bet")
+
+
+def at_least_objective(category: int) -> Objective:
+    """1 when the final hand is at least the category (e.g. at least a flush)."""
+    values = np.zeros(N_STRENGTHS)
+    values[category_floor(category):] = 1.0
+    return Objective(f"at_least:{CATEGORIES[category]}",
+                     f"probability of finishing with at least {CATEGORIES[category].replace('_', ' ')}",
+                     values, True)
+
+
+def jacks_objective() -> Objective:
+    """1 when the final hand is at least a pair of jacks (the Jacks-or-Better opening line)."""
+    values = np.zeros(N_STRENGTHS)
+    values[jacks_or_better_floor():] = 1.0
+    return Objective("jacks", "probability of finishing with at least a pair of jacks", values, True)
+
+
+def points_objective(rules: RuleSet) -> Objective:
+    """Poengpoker table points of the final hand (8 straight flush ... 0 high card).
+
+    Only the single best hand at the table scores in the game; this is the points of one's own
+    final hand, the quantity a player drawing alone maximises."""
+    table = np.array([*rules.hand_points, rules.hand_points[-1]], dtype=np.float64)  # five aces = SF
+    values = table[_category_vector()]
+    values[0] = 0.0
+    return Objective("points", f"Poengpoker table points of the final hand ({'/'.join(map(str, rules.hand_points[::-1]))})",
+                     values, True, "points")
+
+
+def equity_values(field_distribution: npt.NDArray[np.float64], opponents: int) -> npt.NDArray[np.float64]:
+    """Showdown equity of each final strength against ``opponents`` independent hands drawn from
+    ``field_distribution`` (probability per strength), ties split evenly."""
+    dist = np.asarray(field_distribution, dtype=np.float64)
+    dist = dist / dist.sum()
+    below = np.concatenate([[0.0], np.cumsum(dist)[:-1]])   # P(opponent strength < s)
+    equal = dist
+    n = opponents
+    # E = sum_j C(n, j) equal^j below^(n-j) / (j + 1): j opponents tie, the rest are beaten.
+    total = np.zeros_like(dist)
+    for j in range(n + 1):
+        total += comb(n, j) * equal**j * below**(n - j) / (j + 1)
+    total[0] = 0.0
+    return total
+
+
+def equity_objective(field_distribution: npt.NDArray[np.float64], opponents: int,
+                     policy: str = "field") -> Objective:
+    """Equity against N opponents whose final hands follow ``field_distribution``.
+
+    Card removal between our cards and theirs is ignored: the opponents' final hands are taken
+    as independent draws from the field's distribution (its size is measured by
+    ``equity_card_removal_error``)."""
+    if not 1 <= opponents <= 7:
+        raise ValueError(f"opponents must be 1..7, got {opponents}")
+    return Objective(f"equity:{opponents}", f"showdown equity against {opponents} opponent(s) "
+                     f"drawing by the '{policy}' policy (card removal between us and them ignored)",
+                     equity_values(field_distribution, opponents), False, "share of the pot")
+
+
+def parse_objective(text: str, rules: RuleSet, *, opponents: int = 1, policy: str = "default",
+                    rng: np.random.Generator | None = None) -> Objective:
+    """An objective from its CLI name: vp96, vp:800/50/25/9/6/4/3/2/1, jacks, points, equity,
+    at_least:<category>."""
+    name = text.strip().lower()
+    if name == "vp96":
+        return paytable_objective(JOB_96)
+    if name.startswith("vp:"):
+        parts = re.split(r"[/,]", name[3:])
+        try:
+            pays = tuple(int(p) for p in parts)
+        except ValueError:
+            raise ValueError(f"bad pay table {text[3:]!r}: nine whole numbers separated by '/'") from None
+        return paytable_objective(pays, name=name)
+    if name == "jacks":
+        return jacks_objective()
+    if name == "points":
+        return points_objective(rules)
+    if name.startswith("at_least:"):
+        cat = name.split(":", 1)[1]
+        if cat not in CATEGORIES[1:9]:
+            raise ValueError(f"unknown category {cat!r}; choose one of {', '.join(CATEGORIES[1:9])}")
+        return at_least_objective(CATEGORIES.index(cat))
+    if name == "equity":
+        dist = field_distribution(rules, policy, rng=rng)
+        return equity_objective(dist, opponents, policy)
+    raise ValueError(f"unknown objective {text!r}; choose one of: {', '.join(OBJECTIVE_NAMES)}")
+
+
+def default_rules(objective: str) -> RuleSet:
+    """The rule set an objective is usually played under: video poker draws any number of cards,
+    Poengpoker is its own preset, everything else the home game (draw at most 3)."""
+    name = objective.strip().lower()
+    if name.startswith("vp"):
+        return preset("morkpoker", max_draw="any")
+    if name == "points":
+        return preset("poengpoker")
+    return preset("morkpoker")
+
+
+# --- subset sums and inclusion-exclusion ------------------------------------------------------
+
+def _ranks_without_each(subsets: npt.NDArray[np.integer], n: int) -> list[npt.NDArray[np.int64]]:
+    """For sorted k-subsets (rows), the colex ranks of the k (k-1)-subsets dropping one element."""
+    b = _binom_table(n)
+    k = subsets.shape[1]
+    # Element j keeps its position j before the dropped one and moves down one place after it.
+    up = [b[:, j + 1].take(subsets[:, j]) for j in range(k)]
+    down = [b[:, j].take(subsets[:, j]) for j in range(k)]
+    prefix = [np.zeros(len(subsets), dtype=np.int64)]
+    for j in range(k - 1):
+        prefix.append(prefix[-1] + up[j])
+    suffix = [np.zeros(len(subsets), dtype=np.int64)]
+    for j in range(k - 1, 0, -1):
+        suffix.append(suffix[-1] + down[j])
+    return [prefix[drop] + suffix[k - 1 - drop] for drop in range(k)]
+
+
+def colex_rank(subsets: npt.NDArray[np.integer], n: int) -> npt.NDArray[np.int64]:
+    """Colex rank of sorted subsets (rows ascending), the index into ``S_k``."""
+    b = _binom_table(n)
+    c = np.asarray(subsets, dtype=np.int64)
+    r = np.zeros(c.shape[:-1], dtype=np.int64)
+    for j in range(c.shape[-1]):
+        r += b[c[..., j], j + 1]
+    return r
+
+
+@dataclass(frozen=True)
+class SubsetSums:
+    """``S_k[rank(U)]`` = total value of the five-card hands containing U, for k = 0..4."""
+
+    n: int                                   # deck size
+    levels: tuple[npt.NDArray, ...] = field(repr=False)   # levels[k], length C(n, k)
+    integer: bool
+
+    @property
+    def total(self) -> float:
+        """Sum of the value over all C(n, 5) hands (S_0)."""
+        return float(self.levels[0][0])
+
+
+def subset_sums(hand_values: npt.NDArray, n: int, *, integer: bool = True,
+                progress: Progress = _no_progress) -> SubsetSums:
+    """Subset sums from a value per hand, hands in ``combinations(n, 5)`` (lexicographic) order."""
+    hands = combinations(n, 5)
+    vals = np.asarray(hand_values, dtype=np.float64)
+    if vals.shape != (len(hands),):
+        raise ValueError(f"need one value per hand of combinations({n}, 5), got shape {vals.shape}")
+    levels: list[npt.NDArray] = [np.empty(0)] * 5
+    nonzero = vals != 0                  # most hands pay nothing in a pay table: skip them
+    current, weights = hands[nonzero], vals[nonzero]
+    for k in (4, 3, 2, 1, 0):
+        progress(f"subset sums, {k}-card subsets", (4 - k) / 5)
+        acc = np.zeros(comb(n, k), dtype=np.float64)
+        if k == 0:
+            acc[0] = weights.sum()
+        else:
+            for ranks in _ranks_without_each(current, n):
+                acc += np.bincount(ranks, weights=weights, minlength=comb(n, k))
+        # Each hand containing a k-subset U contains 5-k of the (k+1)-subsets above U.
+        acc /= 5 - k
+        levels[k] = np.rint(acc).astype(np.int64) if integer else acc
+        if k > 0:
+            current = combinations(n, k)
+            weights = acc[colex_rank(current, n)]
+            nonzero = weights != 0
+            current, weights = current[nonzero], weights[nonzero]
+    return SubsetSums(n, tuple(levels), integer)
+
+
+def hold_numerators(deals: npt.NDArray[np.integer], own_values: npt.NDArray, sums: SubsetSums
+                    ) -> npt.NDArray:
+    """Total value over all draws of each of the 32 holds of each deal, shape (N, 32).
+
+    ``deals`` are sorted rows (ascending card codes); ``own_values`` the value of each deal as
+    dealt (the hold that keeps all five). Hold mask bit i keeps the deal's i-th card.
+    """
+    d = np.asarray(deals)
+    b = _binom_table(sums.n)
+    dtype = np.int64 if sums.integer else np.float64
+    f = np.empty((N_HOLDS, len(d)), dtype=dtype)      # hold-major: each hold a contiguous row
+    f[0] = sums.levels[0][0]
+    f[N_HOLDS - 1] = own_values
+    ranks: list[npt.NDArray[np.int64]] = [np.zeros(len(d), dtype=np.int64)] * N_HOLDS
+    for m in range(1, N_HOLDS - 1):
+        top = m.bit_length() - 1                       # the subset's largest card is its last
+        k = int(POPCOUNT[m])
+        ranks[m] = ranks[m ^ (1 << top)] + b[:, k].take(d[:, top])
+        sums.levels[k].take(ranks[m], out=f[m])
+    # Superset Möbius transform: f[H] <- sum over T ⊇ H within the deal of (-1)^|T∖H| f[T].
+    for bit in range(5):
+        for m in range(N_HOLDS):
+            if not m >> bit & 1:
+                f[m] -= f[m | (1 << bit)]
+    return np.ascontiguousarray(f.T)
+
+
+def draw_denominators(n: int) -> npt.NDArray[np.int64]:
+    """C(n-5, cards drawn) for each hold mask: how many equally likely draws it has."""
+    return np.array([comb(n - 5, 5 - int(POPCOUNT[m])) for m in range(N_HOLDS)], dtype=np.int64)
+
+
+def legal_hold_masks(deals: npt.NDArray[np.integer], rules: RuleSet) -> npt.NDArray[np.bool_]:
+    """(N, 32) legality of each hold under the rule set's draw limit.
+
+    For "4 with an ace" only a real ace kept counts (the joker is no ace until the showdown)."""
+    d = np.asarray(deals)
+    draws = 5 - POPCOUNT
+    is_ace = (d // 4 == 12) & (d != JOKER)
+    ace_bits = (is_ace.astype(np.int64) << np.arange(5)).sum(axis=1)
+    keeps_ace = (ace_bits[:, None] & np.arange(N_HOLDS)[None, :]) != 0
+    limit = np.where(keeps_ace, rules.draw_limit(True), rules.draw_limit(False))
+    return draws[None, :] <= limit
+
+
+# --- suit classes ----------------------------------------------------------------------------
+
+@functools.cache
+def suit_classes(joker: bool = False) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
+    """One sorted representative hand per suit-isomorphism class and the deals it stands for.
+
+    Two hands are the same up to renaming suits iff they have the same multiset of per-suit
+    rank masks. Exactly one hand of each class has its masks non-increasing from clubs to spades
+    (equal masks swapped give the same hand), so a filter finds the representatives; a class's
+    weight is 24 / (permutations among equal masks). 52 cards: 134,459 classes, weights summing
+    to C(52, 5) = 2,598,960.
+    """
+    n = 52 + int(joker)
+    hands = combinations(n, 5)
+    card_bits = np.zeros(53, dtype=np.int64)
+    card_bits[:52] = np.left_shift(1, np.arange(13).repeat(4) + 13 * np.tile(np.arange(4), 13))
+    packed = card_bits.take(hands[:, 0])
+    for i in range(1, 5):
+        packed += card_bits.take(hands[:, i])
+    m = [(packed >> (13 * s)) & 0x1FFF for s in range(4)]
+    canonical = (m[0] >= m[1]) & (m[1] >= m[2]) & (m[2] >= m[3])
+    reps = np.ascontiguousarray(hands[canonical])
+    reps.setflags(write=False)
+    ms = [x[canonical] for x in m]
+    # Stabiliser size: product of factorials of the runs of equal masks (masks are sorted).
+    e01, e12, e23 = ms[0] == ms[1], ms[1] == ms[2], ms[2] == ms[3]
+    stab = np.ones(len(reps), dtype=np.int64)
+    run = np.ones(len(reps), dtype=np.int64)
+    for eq in (e01, e12, e23):
+        run = np.where(eq, run + 1, 1)
+        stab *= np.where(eq, run, 1)
+    weights = 24 // stab
+    weights.setflags(write=False)
+    return reps, weights
+
+
+def suit_orbit_sizes(hands: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+    """Number of distinct hands each hand becomes under the 24 suit permutations (a check on
+    ``suit_classes``'s weights, computed independently)."""
+    import itertools
+    h = np.asarray(hands, dtype=np.int64)
+    images = []
+    for perm in itertools.permutations(range(4)):
+        p = np.array(perm)
+        moved = np.where(h == JOKER, JOKER, (h // 4) * 4 + p[h % 4])
+        images.append(np.sort(moved, axis=1) @ (53 ** np.arange(5)))
+    stacked = np.sort(np.stack(images, axis=1), axis=1)
+    return 1 + (np.diff(stacked, axis=1) != 0).sum(axis=1)
+
+
+# --- the solver ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HoldValues:
+    """Exact values of the 32 holds of some deals (sorted rows), with legality and the best two."""
+
+    deals: npt.NDArray[np.int8] = field(repr=False)            # (N, 5) sorted
+    values: npt.NDArray[np.float64] = field(repr=False)        # (N, 32), NaN where illegal
+    legal: npt.NDArray[np.bool_] = field(repr=False)
+    numerators: npt.NDArray = field(repr=False)                # (N, 32) totals over the draws
+    best: npt.NDArray[np.int8] = field(repr=False)             # mask of the best legal hold
+    runner_up: npt.NDArray[np.int8] = field(repr=False)        # the best other legal hold
+
+    @property
+    def best_value(self) -> npt.NDArray[np.float64]:
+        return np.take_along_axis(self.values, self.best[:, None].astype(np.int64), axis=1)[:, 0]
+
+    @property
+    def runner_up_value(self) -> npt.NDArray[np.float64]:
+        return np.take_along_axis(self.values, self.runner_up[:, None].astype(np.int64), axis=1)[:, 0]
+
+
+def _rank_holds(numerators: npt.NDArray, legal: npt.NDArray[np.bool_], n: int, integer: bool
+                ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+    """Values, best and runner-up holds; exact comparisons for integer objectives.
+
+    Ties go to the lowest hold mask (a fixed, documented order)."""
+    den = draw_denominators(n)
+    if integer:
+        common = lcm(*(int(x) for x in den))
+        score = numerators * (common // den)[None, :]          # same denominator: exact order
+        worst = np.iinfo(np.int64).min
+    else:
+        score = numerators / den[None, :]
+        worst = -np.inf
+    score = np.where(legal, score, worst)
+    best = np.argmax(score, axis=1)
+    rows = np.arange(len(score))
+    masked = score.copy()
+    masked[rows, best] = worst
+    runner = np.argmax(masked, axis=1)
+    values = np.where(legal, numerators / den[None, :], np.nan)
+    return values, best.astype(np.int8), runner.astype(np.int8)
+
+
+@dataclass(frozen=True)
+class Solver:
+    """An objective's subset sums, ready to value the holds of any deals under a rule set."""
+
+    objective: Objective
+    rules: RuleSet
+    sums: SubsetSums = field(repr=False)
+
+    def hold_values(self, deals: npt.NDArray[np.integer]) -> HoldValues:
+        """Exact value of every hold of each deal (rows are sorted first; masks refer to the
+        sorted cards)."""
+        d = np.sort(np.asarray(deals, dtype=np.int8), axis=-1).reshape(-1, 5)
+        own = self.objective.values[evaluate(d, joker=self.rules.joker)]
+        if self.objective.integer:
+            own = np.rint(own).astype(np.int64)
+        num = hold_numerators(d, own, self.sums)
+        legal = legal_hold_masks(d, self.rules)
+        values, best, runner = _rank_holds(num, legal, self.sums.n, self.objective.integer)
+        return HoldValues(d, values, legal, num, best, runner)
+
+
+def make_solver(objective: Objective, rules: RuleSet, progress: Progress = _no_progress) -> Solver:
+    """Build the subset sums of an objective over the rule set's deck (one pass over all hands)."""
+    n = rules.deck_size
+    progress("evaluating every hand", 0.0)
+    strengths = evaluate(combinations(n, 5), joker=rules.joker)
+    hand_values = objective.values[strengths]
+    sums = subset_sums(hand_values, n, integer=objective.integer,
+                       progress=lambda s, f: progress(s, 0.1 + 0.6 * f))
+    return Solver(objective, rules, sums)
+
+
+@dataclass(frozen=True)
+class StrategyTable:
+    """Best hold of every suit class of deals for one objective under one rule set."""
+
+    objective: Objective
+    rules: RuleSet
+    holds: HoldValues = field(repr=False)
+    weights: npt.NDArray[np.int64] = field(repr=False)     # deals each class stands for
+
+    @property
+    def deals(self) -> int:
+        return int(self.weights.sum())
+
+    @property
+    def classes(self) -> int:
+        return len(self.weights)
+
+    @property
+    def value(self) -> float:
+        """Average value of optimal play over all deals."""
+        if self.objective.integer:
+            den = draw_denominators(self.rules.deck_size)
+            common = lcm(*(int(x) for x in den))
+            best = self.holds.best.astype(np.int64)
+            num = np.take_along_axis(self.holds.numerators, best[:, None], axis=1)[:, 0]
+            exact = int(((num * (common // den[best])) * self.weights).sum())   # fits in int64
+            return exact / (common * self.deals)
+        return float((self.holds.best_value * self.weights).sum() / self.deals)
+
+    def to_frame(self):  # -> polars.DataFrame
+        """One row per deal class: hand, class weight, best hold, its value, runner-up and gap."""
+        import polars as pl
+        h = self.holds
+        best_v, run_v = h.best_value, h.runner_up_value
+        return pl.DataFrame({
+            "hand": hand_strings(h.deals),
+            "weight": self.weights,
+            "best_hold": hold_strings(h.deals, h.best),
+            "best_cards_kept": POPCOUNT[h.best.astype(np.int64)],
+            "value": best_v,
+            "runner_up": hold_strings(h.deals, h.runner_up),
+            "runner_up_value": run_v,
+            "gap": best_v - run_v,
+        })
+
+    def write(self, path: str) -> None:
+        """Write the table to Parquet or CSV (chosen by the file extension)."""
+        frame = self.to_frame()
+        if path.endswith(".parquet"):
+            frame.write_parquet(path)
+        elif path.endswith(".csv"):
+            frame.write_csv(path)
+        else:
+            raise ValueError(f"output must end in .parquet or .csv, got {path!r}")
+
+    def to_dict(self) -> dict[str, object]:
+        return {"objective": self.objective.name, "rules": self.rules.name,
+                "max_draw": self.rules.max_draw, "value": self.value, "deals": self.deals,
+                "classes": self.classes}
+
+
+def solve(objective: Objective, rules: RuleSet, progress: Progress = _no_progress) -> StrategyTable:
+    """The exact strategy table over every deal (as suit classes) for an objective."""
+    solver = make_solver(objective, rules, progress)
+    progress("suit classes", 0.7)
+    reps, weights = suit_classes(rules.joker)
+    progress("valuing the 32 holds of every class", 0.85)
+    holds = solver.hold_values(reps)
+    progress("done", 1.0)
+    return StrategyTable(objective, rules, holds, weights)
+
+
+# --- formatting -------------------------------------------------------------------------------
+
+def hand_strings(deals: npt.NDArray[np.integer]) -> list[str]:
+    """Deals as text, highest card first (``As Ks 7h 3d 2c``)."""
+    return [format_hand(row[::-1]) for row in np.asarray(deals)]
+
+
+def hold_strings(deals: npt.NDArray[np.integer], masks: npt.NDArray[np.integer]) -> list[str]:
+    """The kept cards of each hold as text, highest first; '-' for discarding everything."""
+    out = []
+    for row, m in zip(np.asarray(deals), np.asarray(masks, dtype=np.int64)):
+        kept = [c for i, c in enumerate(row) if m >> i & 1]
+        out.append(format_hand(kept[::-1]) if kept else "-")
+    return out
+
+
+def rank_letters(cards: npt.NDArray[np.integer]) -> str:
+    return "".join(RANKS[int(c) // 4] if c != JOKER else "*" for c in cards)
