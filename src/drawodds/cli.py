@@ -146,6 +146,102 @@ def rules_cmd(
     out.print(table)
 
 
+# --- strategy -------------------------------------------------------------------------------
+
+@app.command("strategy")
+def strategy_cmd(
+    objective: Annotated[str, typer.Option("--objective", "-o", help=(
+        "vp96 (9/6 Jacks or Better), vp:800/50/25/9/6/4/3/2/1 (any pay table), jacks "
+        "(P at least jacks), points (Poengpoker table points), equity (vs --opponents), "
+        "at_least:<category>."))] = "vp96",
+    opponents: Annotated[int, typer.Option("--opponents", "-n", help="Opponents for --objective equity (1-7).")] = 1,
+    rules_name: Annotated[Optional[str], typer.Option("--rules", "-r", help=(
+        "Rule set preset (default: video poker draw-any for vp*, poengpoker for points, "
+        "morkpoker otherwise)."))] = None,
+    max_draw: MaxDrawOpt = None,
+    joker: JokerOpt = None,
+    policy: Annotated[str, typer.Option("--policy", help="Opponents' draw policy for equity.")] = "default",
+    out_path: Annotated[Optional[str], typer.Option("--out", help="Write the table (.parquet or .csv).")] = None,
+    lines: Annotated[int, typer.Option("--lines", help="Most lines in the condensed strategy.")] = 60,
+    check_removal: Annotated[int, typer.Option("--check-removal", help=(
+        "equity only: measure the card-removal error on this many random deals by Monte Carlo."))] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the policy and any Monte Carlo.")] = 1,
+    json_out: JsonOpt = False,
+) -> None:
+    """Exact strategy table for every deal, and a condensed strategy derived from it.
+
+    Examples: drawodds strategy --objective vp96;  drawodds strategy --objective equity
+    --opponents 3 --out table.parquet
+    """
+    import numpy as np
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from drawodds.condensed import condense
+    from drawodds.strategy import default_rules, parse_objective, solve
+
+    base = default_rules(objective) if rules_name is None else preset(rules_name)
+    given = {k: v for k, v in {"max_draw": max_draw, "joker": joker}.items() if v is not None}
+    rules = base.replace(**given) if given else base
+    if not 1 <= opponents <= 7:
+        raise UserError(f"--opponents must be 1..7, got {opponents}")
+    if out_path is not None and not out_path.endswith((".parquet", ".csv")):
+        raise UserError(f"--out must end in .parquet or .csv, got {out_path!r}")
+    rng = np.random.default_rng(seed)
+    with Progress(TextColumn("{task.description:<40}"), BarColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True, disable=json_out) as bar:
+        task = bar.add_task("objective", total=100)
+        bar.update(task, description="field distribution" if objective == "equity" else "objective")
+        obj = parse_objective(objective, rules, opponents=opponents, policy=policy, rng=rng)
+        table = solve(obj, rules, progress=lambda stage, f: bar.update(task, description=stage,
+                                                                       completed=80 * f))
+        bar.update(task, description="condensed strategy", completed=85)
+        condensed = condense(table, max_lines=lines)
+        removal = None
+        if check_removal and objective == "equity":
+            from drawodds.strategy import equity_card_removal_error, make_solver, policy_chooser
+            bar.update(task, description="card-removal check (Monte Carlo)", completed=92)
+            removal = equity_card_removal_error(make_solver(obj, rules), opponents,
+                                                policy_chooser(rules, policy, rng),
+                                                deals=check_removal, seed=seed)
+        if out_path:
+            table.write(out_path)
+        bar.update(task, completed=100)
+    payload: dict[str, Any] = {"objective": obj.name.split(":")[0] if obj.name.startswith("equity")
+                               else obj.name, **{k: v for k, v in table.to_dict().items() if k != "objective"}}
+    payload.update(condensed.to_dict())
+    payload["description"] = obj.description
+    if objective == "equity":
+        payload["opponents"], payload["policy"] = opponents, policy
+        payload["card_removal"] = "ignored: the opponents' final hands are independent of our cards"
+        if removal is not None:
+            payload["card_removal_check"] = removal.to_dict()
+    if out_path:
+        payload["out"] = out_path
+    if json_out:
+        emit_json(payload)
+        return
+    out.print(f"[bold]{obj.description}[/bold]; rules {rules.name} (max draw {rules.max_draw})")
+    out.print(f"optimal value over all {table.deals:,} deals ({table.classes:,} suit classes): "
+              f"[bold]{table.value:.6f}[/bold] {obj.unit}")
+    grid = Table(title=f"Condensed strategy: take the first line that matches "
+                       f"(loses {condensed.loss:.6f} {obj.unit} per deal vs the exact table)")
+    grid.add_column("#", justify="right")
+    grid.add_column("hold pattern", style="bold")
+    grid.add_column("play")
+    grid.add_column("deals", justify="right")
+    for i, line in enumerate(condensed.lines, start=1):
+        grid.add_row(str(i), line.pattern, line.hold, f"{100 * line.share:.2f}%")
+    out.print(grid)
+    if objective == "equity":
+        out.print("Card removal between our hand and the field is ignored in the table.")
+        if removal is not None:
+            out.print(f"Measured on {check_removal} random deals by Monte Carlo ({removal.trials} trials "
+                      f"each, seed {seed}): table - simulation = {removal.mean_error:+.4f} "
+                      f"± {removal.mean_error_se:.4f}; mean |error| {removal.mean_abs_error:.4f}")
+    if out_path:
+        out.print(f"table written to {out_path}")
+
+
 # --- entry point ----------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> None:

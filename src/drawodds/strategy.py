@@ -513,6 +513,164 @@ def solve(objective: Objective, rules: RuleSet, progress: Progress = _no_progres
     return StrategyTable(objective, rules, holds, weights)
 
 
+# --- the field: final-hand distribution of opponents drawing by a policy ------------------------
+
+HoldChooser = Callable[[npt.NDArray[np.int8]], npt.NDArray[np.bool_]]   # hands (T, 5) -> keep (T, 5)
+
+
+def mask_bits(keep: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """Boolean keep masks (T, 5) as hold numbers (bit i keeps card i)."""
+    return (np.asarray(keep, dtype=np.int64) << np.arange(5)).sum(axis=-1)
+
+
+def final_hand_distribution(deals: npt.NDArray[np.integer], holds: npt.NDArray[np.integer],
+                            weights: npt.NDArray, *, joker: bool = False) -> npt.NDArray[np.float64]:
+    """Probability of each final strength when deal ``i`` (weight ``weights[i]``) keeps hold
+    ``holds[i]`` (mask over its sorted cards) and draws the rest from the other cards.
+
+    The transpose of ``hold_numerators``: each deal spreads +-w / C(n-5, drawn) over the
+    supersets U of its hold within the deal (inclusion-exclusion), and a final hand's
+    probability is the sum over its 32 subsets.
+    """
+    n = 52 + int(joker)
+    d = np.sort(np.asarray(deals, dtype=np.int64), axis=1)
+    h = np.asarray(holds, dtype=np.int64)
+    w = np.asarray(weights, dtype=np.float64)
+    b = _binom_table(n)
+    den = draw_denominators(n).astype(np.float64)
+    base = w / den[h]
+    levels = [np.zeros(comb(n, k)) for k in range(6)]
+    ranks: list[npt.NDArray[np.int64]] = [np.zeros(len(d), dtype=np.int64)] * N_HOLDS
+    for u in range(1, N_HOLDS):
+        top = u.bit_length() - 1
+        ranks[u] = ranks[u ^ (1 << top)] + b[:, int(POPCOUNT[u])].take(d[:, top])
+    for u in range(N_HOLDS):
+        sel = (u & h) == h
+        if not sel.any():
+            continue
+        sign = np.where((POPCOUNT[u] - POPCOUNT[h[sel]]) % 2 == 0, 1.0, -1.0)
+        k = int(POPCOUNT[u])
+        levels[k] += np.bincount(ranks[u][sel], weights=sign * base[sel], minlength=comb(n, k))
+    hands = combinations(n, 5)
+    prob = np.full(len(hands), levels[0][0])
+    hr: list[npt.NDArray[np.int64]] = [np.zeros(len(hands), dtype=np.int64)] * N_HOLDS
+    for u in range(1, N_HOLDS):
+        top = u.bit_length() - 1
+        k = int(POPCOUNT[u])
+        hr[u] = hr[u ^ (1 << top)] + b[:, k].take(hands[:, top])
+        prob += levels[k].take(hr[u])
+    prob /= w.sum()
+    dist = np.bincount(evaluate(hands, joker=joker), weights=prob, minlength=N_STRENGTHS)
+    return np.clip(dist, 0.0, None)
+
+
+def policy_chooser(rules: RuleSet, policy: str, rng: np.random.Generator) -> HoldChooser:
+    """The hold choice of a named draw policy (``drawodds.sim.policies``)."""
+    from drawodds.sim.policies import choose_holds, draw_policy  # arrives from the reading work
+    pol = draw_policy(policy)
+    return lambda hands: np.asarray(choose_holds(pol, hands, rules, rng), dtype=bool)
+
+
+def field_distribution(rules: RuleSet, policy: str | HoldChooser = "default",
+                       rng: np.random.Generator | None = None) -> npt.NDArray[np.float64]:
+    """Final-hand distribution (per strength) of a player who draws by ``policy`` from a random
+    deal. The policy is asked once per suit class (weighted), so it should treat suits alike."""
+    rng = np.random.default_rng(0) if rng is None else rng
+    chooser = policy_chooser(rules, policy, rng) if isinstance(policy, str) else policy
+    reps, weights = suit_classes(rules.joker)
+    keep = chooser(np.asarray(reps))
+    holds = mask_bits(keep)
+    draws = 5 - POPCOUNT[holds]
+    if (draws > rules.max_draw_cards).any():
+        raise ValueError(f"the policy draws {int(draws.max())} cards; the rules allow {rules.max_draw_cards}")
+    return final_hand_distribution(reps, holds, weights, joker=rules.joker)
+
+
+@dataclass(frozen=True)
+class CardRemovalCheck:
+    """Table equity (field independent of our cards) vs a Monte Carlo that deals the opponents
+    from the cards we do not hold, per sampled deal, for the table's best hold."""
+
+    deals: npt.NDArray[np.int8] = field(repr=False)
+    holds: npt.NDArray[np.int64] = field(repr=False)
+    table: npt.NDArray[np.float64] = field(repr=False)
+    monte_carlo: npt.NDArray[np.float64] = field(repr=False)
+    standard_error: npt.NDArray[np.float64] = field(repr=False)
+    trials: int
+    seed: int | None
+
+    @property
+    def mean_error(self) -> float:
+        """Average of table minus Monte Carlo over the sampled deals."""
+        return float((self.table - self.monte_carlo).mean())
+
+    @property
+    def mean_error_se(self) -> float:
+        return float(np.sqrt((self.standard_error**2).sum()) / len(self.table))
+
+    @property
+    def mean_abs_error(self) -> float:
+        return float(np.abs(self.table - self.monte_carlo).mean())
+
+    def to_dict(self) -> dict[str, object]:
+        return {"deals": len(self.table), "trials_per_deal": self.trials, "seed": self.seed,
+                "mean_error": self.mean_error, "mean_error_se": self.mean_error_se,
+                "mean_abs_error": self.mean_abs_error,
+                "max_abs_error": float(np.abs(self.table - self.monte_carlo).max())}
+
+
+def simulate_equity(deal: npt.NDArray[np.integer], hold: int, opponents: int, chooser: HoldChooser,
+                    trials: int, rng: np.random.Generator, *, joker: bool = False
+                    ) -> tuple[float, float]:
+    """Monte Carlo equity (mean, standard error) of keeping ``hold`` from the sorted ``deal``
+    against opponents dealt from the remaining cards, who choose holds by ``chooser`` and draw
+    from the same stub (no card removal approximation)."""
+    d = np.sort(np.asarray(deal, dtype=np.int8))
+    n = 52 + int(joker)
+    stub = np.setdiff1d(np.arange(n, dtype=np.int8), d)
+    perm = rng.permuted(np.tile(stub, (trials, 1)), axis=1)
+    rest = perm[:, 5 * opponents:]
+    ptr = np.zeros(trials, dtype=np.int64)
+
+    def draw(hands: npt.NDArray[np.int8], keep: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
+        nonlocal ptr
+        order = np.argsort(~keep, axis=1, kind="stable")
+        kept_first = np.take_along_axis(hands, order, axis=1)
+        slot = np.arange(5)[None, :] - keep.sum(axis=1)[:, None]     # >= 0: a drawn card
+        if (ptr + 5 - keep.sum(axis=1) > rest.shape[1]).any():
+            raise ValueError("the stub runs out: too many opponents for these draw limits")
+        idx = np.clip(ptr[:, None] + slot, 0, rest.shape[1] - 1)
+        ptr = ptr + 5 - keep.sum(axis=1)
+        return np.where(slot >= 0, np.take_along_axis(rest, idx, axis=1), kept_first)
+
+    ours_keep = np.broadcast_to((hold >> np.arange(5)) & 1 == 1, (trials, 5))
+    finals = [draw(np.broadcast_to(d, (trials, 5)).copy(), ours_keep)]
+    for i in range(opponents):
+        hands = perm[:, 5 * i:5 * i + 5]
+        finals.append(draw(hands, np.asarray(chooser(hands), dtype=bool)))
+    strength = evaluate(np.stack(finals, axis=1), joker=joker)
+    ours, theirs = strength[:, 0], strength[:, 1:]
+    best = theirs.max(axis=1)
+    ties = (theirs == ours[:, None]).sum(axis=1)
+    share = np.where(ours > best, 1.0, np.where(ours == best, 1.0 / (1 + ties), 0.0))
+    return float(share.mean()), float(share.std(ddof=1) / np.sqrt(trials))
+
+
+def equity_card_removal_error(solver: Solver, opponents: int, chooser: HoldChooser, *, deals: int = 40,
+                              trials: int = 4000, seed: int = 1) -> CardRemovalCheck:
+    """Measure what ignoring card removal costs: the table's value of its best hold on random
+    deals against a Monte Carlo where the opponents are dealt from the cards we do not hold."""
+    rng = np.random.default_rng(seed)
+    n = solver.rules.deck_size
+    sample = np.sort(np.stack([rng.choice(n, 5, replace=False) for _ in range(deals)]), axis=1).astype(np.int8)
+    hv = solver.hold_values(sample)
+    mc, se = np.zeros(deals), np.zeros(deals)
+    for i in range(deals):
+        mc[i], se[i] = simulate_equity(sample[i], int(hv.best[i]), opponents, chooser, trials, rng,
+                                       joker=solver.rules.joker)
+    return CardRemovalCheck(sample, hv.best.astype(np.int64), hv.best_value, mc, se, trials, seed)
+
+
 # --- formatting -------------------------------------------------------------------------------
 
 def hand_strings(deals: npt.NDArray[np.integer]) -> list[str]:
