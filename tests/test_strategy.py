@@ -124,3 +124,115 @@ def test_objective_names_and_errors():
         parse_objective("vp:1/2/3", rules)
     with pytest.raises(ValueError, match="unknown objective"):
         parse_objective("bogus", rules)
+
+
+# --- the field and equity ---------------------------------------------------------------------
+
+from drawodds.cards import parse_hand  # noqa: E402
+from drawodds.condensed import (condense, first_match_holds, pattern_codes,  # noqa: E402
+                                pattern_label)
+from drawodds.strategy import (equity_objective, equity_values, final_hand_distribution,  # noqa: E402
+                               field_distribution, simulate_equity)
+
+
+def stand_pat(hands: np.ndarray) -> np.ndarray:
+    return np.ones(np.shape(hands), dtype=bool)
+
+
+def test_equity_values_match_brute_force_with_ties():
+    dist = np.zeros(6)
+    dist[[1, 3, 5]] = [0.5, 0.3, 0.2]
+    got = equity_values(dist, 2)
+    support = [1, 3, 5]
+    for s in support:
+        ref = 0.0
+        for a in support:
+            for b in support:
+                p = dist[a] * dist[b]
+                best = max(a, b)
+                if s > best:
+                    ref += p
+                elif s == best:
+                    ref += p / (1 + (a == s) + (b == s))
+        assert got[s] == pytest.approx(ref, abs=1e-15)
+
+
+def test_final_hand_distribution_matches_direct_draws():
+    deal = np.array([[0, 5, 13, 40, 51]])
+    hold = 0b00110                                   # keep 3c and 5d, draw three
+    dist = final_hand_distribution(deal, np.array([hold]), np.array([1.0]))
+    stub = np.setdiff1d(np.arange(52), deal[0])
+    draws = stub[combinations(47, 3)]
+    hands = np.hstack([np.broadcast_to(deal[0, [1, 2]], (len(draws), 2)), draws])
+    ref = np.bincount(evaluate(hands), minlength=len(dist)) / len(draws)
+    np.testing.assert_allclose(dist, ref, atol=1e-15)
+    # A field that always stands pat ends with the deal itself: the plain hand distribution.
+    pat = field_distribution(preset("morkpoker"), stand_pat)
+    np.testing.assert_allclose(pat * comb(52, 5), np.bincount(evaluate(combinations(52, 5)),
+                                                              minlength=len(pat)), atol=1e-6)
+
+
+def test_equity_solver_matches_direct_enumeration():
+    rules = preset("morkpoker")
+    dist = field_distribution(rules, stand_pat)
+    solver = make_solver(equity_objective(dist, 2, "pat"), rules)
+    rng = np.random.default_rng(4)
+    deals = random_deals(rng, 5)
+    got = solver.hold_values(deals)
+    for row, deal in enumerate(deals):
+        stub = np.setdiff1d(np.arange(52), deal)
+        for m in (0b11111, 0b00011, 0b10101, 0b11000):
+            kept = deal[[i for i in range(5) if m >> i & 1]]
+            draws = stub[combinations(47, 5 - len(kept))]
+            hands = np.hstack([np.broadcast_to(kept, (len(draws), len(kept))), draws])
+            assert got.values[row, m] == pytest.approx(solver.objective.values[evaluate(hands)].mean(), rel=1e-12)
+
+
+def test_simulated_equity_agrees_with_exact_pat_against_pat():
+    deal = np.sort(parse_hand("9s 9h 7d 4c 2s"))
+    rest = np.setdiff1d(np.arange(52), deal)
+    theirs = evaluate(rest[combinations(47, 5)])
+    ours = evaluate(deal)
+    exact = (theirs < ours).mean() + 0.5 * (theirs == ours).mean()
+    mean, se = simulate_equity(deal, 0b11111, 1, stand_pat, 20_000, np.random.default_rng(9))
+    assert abs(mean - exact) < 4 * se
+
+
+# --- condensed strategy -----------------------------------------------------------------------
+
+def code_of(hand: str, kept: str) -> str:
+    deal = np.sort(parse_hand(hand))
+    keep = set(parse_hand(kept, size=len(kept.split())).tolist()) if kept else set()
+    mask = sum(1 << i for i, c in enumerate(deal) if int(c) in keep)
+    return pattern_label(int(pattern_codes(deal[None, :])[0, mask]))
+
+
+def test_pattern_labels_of_known_holds():
+    assert code_of("As Ah Ks 7s 3s", "As Ah") == "pair of aces"
+    assert code_of("As Ah Ks 7s 3s", "As Ks 7s 3s") == "4 to a flush, 2 high cards"
+    assert code_of("Ts Js Qs Ks 2h", "Ts Js Qs Ks") == "4 to a royal flush"
+    assert code_of("5h 6d 7c 8s Kd", "5h 6d 7c 8s") == "4 to an open straight, 0 high cards"
+    assert code_of("Ah 2d 3c 4s Kd", "Ah 2d 3c 4s") == "4 to an inside straight, 1 high card"
+    assert code_of("Kh Qh 3c 4s 9d", "Kh Qh") == "KQ suited"
+    assert code_of("Kh Kd Kc 4s 9d", "Kh Kd Kc") == "three of a kind"
+    assert code_of("9h 8h 7h 6h 5h", "9h 8h 7h 6h 5h") == "straight flush (stand pat)"
+    assert code_of("9h 8h 7h 6h 5h", "") == "discard all five"
+
+
+def test_condensed_strategy_loss_is_measured_exactly():
+    table = solve(paytable_objective(), preset("morkpoker", max_draw="any"))
+    plan = condense(table)
+    codes = pattern_codes(table.holds.deals)
+    chosen = first_match_holds(table, plan.patterns, codes)
+    assert (chosen >= 0).all() and table.holds.legal[np.arange(len(chosen)), chosen].all()
+    # The chosen hold matches the first listed pattern present among the legal holds.
+    line = {c: i for i, c in enumerate(plan.patterns)}
+    uniq, inv = np.unique(codes, return_inverse=True)
+    pos = np.array([line.get(int(c), 10**6) for c in uniq])[inv].reshape(codes.shape)
+    pos = np.where(table.holds.legal, pos, 10**6)
+    np.testing.assert_array_equal(pos[np.arange(len(chosen)), chosen], pos.min(axis=1))
+    got = table.holds.values[np.arange(len(chosen)), chosen]
+    loss = ((table.holds.best_value - got) * table.weights).sum() / table.deals
+    assert plan.loss == pytest.approx(loss, abs=1e-12)
+    assert 0 <= plan.loss < 5e-4                    # within 0.05 % of the optimal 9/6 return
+    assert sum(plan.share) == pytest.approx(1.0)
