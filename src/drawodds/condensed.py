@@ -28,12 +28,13 @@ PLURAL = ("deuces", "threes", "fours", "fives", "sixes", "sevens", "eights", "ni
 NAME = ("deuce", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
         "jack", "queen", "king", "ace")
 
-# Pattern kinds (code = kind << 16 | x << 8 | y; x, y say which ranks / how many high cards).
+# Pattern kinds (code = kind << 8 | x << 4 | y, 13 bits; x, y say which ranks / how many high cards).
 (DISCARD, QUADS, QUADS_PAT, FULL_HOUSE, TRIPS, TRIPS_K, TRIPS_PAT, TWO_PAIR, TWO_PAIR_PAT,
  PAIR, PAIR_K, PAIR_KK, PAIR_PAT, PAT_SF, PAT_FLUSH, PAT_STRAIGHT, PAT_NOTHING, ROYAL_DRAW,
  SF_DRAW, FLUSH_DRAW, STRAIGHT_DRAW, UNRELATED, TWO_HIGH_SUITED, TWO_HIGH_OFFSUIT,
  CARD_PLUS_LOW, ONE_CARD) = range(26)
-JOKER_FLAG = 1 << 24
+JOKER_FLAG = 1 << 13
+N_CODES = 1 << 14
 
 
 def _hi(h: int) -> str:
@@ -44,8 +45,8 @@ def pattern_label(code: int) -> str:
     """A pattern code in words, e.g. ``'4 to a flush, 2 high cards'``."""
     if code & JOKER_FLAG:
         rest = code & ~JOKER_FLAG
-        return "joker alone" if rest >> 16 == DISCARD else f"joker + {pattern_label(rest)}"
-    kind, x, y = code >> 16, (code >> 8) & 0xFF, code & 0xFF
+        return "joker alone" if rest >> 8 == DISCARD else f"joker + {pattern_label(rest)}"
+    kind, x, y = code >> 8, (code >> 4) & 0xF, code & 0xF
     kicker = {12: "ace", 11: "king", 10: "queen", 9: "jack"}
     labels = {
         DISCARD: "discard all five",
@@ -119,9 +120,9 @@ def _codes_for(r: npt.NDArray[np.int64], s: npt.NDArray[np.int64], strength: npt
     """Codes for one hold shape: r, s are the kept ranks (ascending) and suits, (N, k)."""
     n, k = r.shape
     if k == 0:
-        return np.full(n, DISCARD << 16, dtype=np.int64)
+        return np.full(n, DISCARD << 8, dtype=np.int64)
     if k == 1:
-        return (ONE_CARD << 16 | r[:, 0] << 8).astype(np.int64)
+        return (ONE_CARD << 8 | r[:, 0] << 4).astype(np.int64)
     eq = r[:, 1:] == r[:, :-1]                       # adjacent equal ranks (sorted)
     extra = eq.sum(axis=1)                           # k - distinct ranks
     run3 = (r[:, 2:] == r[:, :-2]).any(axis=1) if k >= 3 else np.zeros(n, bool)
@@ -140,7 +141,7 @@ def _codes_for(r: npt.NDArray[np.int64], s: npt.NDArray[np.int64], strength: npt
 
     def put(cond: npt.NDArray[np.bool_], kind: int, x: npt.NDArray | int = 0, y: npt.NDArray | int = 0) -> None:
         todo = cond & (code == 0)
-        val = (kind << 16) | (np.asarray(x, dtype=np.int64) << 8) | np.asarray(y, dtype=np.int64)
+        val = (kind << 8) | (np.asarray(x, dtype=np.int64) << 4) | np.asarray(y, dtype=np.int64)
         code[todo] = np.broadcast_to(val, (n,))[todo]
 
     # Made hands among the kept cards.
@@ -190,7 +191,7 @@ def kept_cards(code: int) -> int:
     """How many cards a pattern keeps."""
     if code & JOKER_FLAG:
         return 1 + kept_cards(code & ~JOKER_FLAG)
-    kind, x = code >> 16, (code >> 8) & 0xFF
+    kind, x = code >> 8, (code >> 4) & 0xF
     fixed = {DISCARD: 0, QUADS: 4, TRIPS: 3, TRIPS_K: 4, TWO_PAIR: 4, PAIR: 2, PAIR_K: 3, PAIR_KK: 4,
              TWO_HIGH_SUITED: 2, TWO_HIGH_OFFSUIT: 2, CARD_PLUS_LOW: 2, ONE_CARD: 1}
     if kind in fixed:
@@ -214,7 +215,7 @@ def _rank_list(ranks: list[int], names: tuple[str, ...]) -> str:
 def _merge_key(code: int) -> tuple[int, ...] | None:
     if code & JOKER_FLAG:
         return None
-    kind, y = code >> 16, code & 0xFF
+    kind, y = code >> 8, code & 0xF
     if kind in (PAIR, ONE_CARD, CARD_PLUS_LOW, PAIR_K, PAIR_KK):
         return (kind, y)
     if kind in (TWO_HIGH_SUITED, TWO_HIGH_OFFSUIT):
@@ -225,8 +226,8 @@ def _merge_key(code: int) -> tuple[int, ...] | None:
 def _merged_label(codes: list[int]) -> str:
     if len(codes) == 1:
         return pattern_label(codes[0])
-    kind, y = codes[0] >> 16, codes[0] & 0xFF
-    xs = [(c >> 8) & 0xFF for c in codes]
+    kind, y = codes[0] >> 8, codes[0] & 0xF
+    xs = [(c >> 4) & 0xF for c in codes]
     if kind == PAIR:
         return f"pair of {_rank_list(xs, PLURAL)}" if len(set(xs)) < 13 else "any pair"
     if kind == PAIR_KK:
@@ -238,7 +239,7 @@ def _merged_label(codes: list[int]) -> str:
         return f"one card: {_rank_list(xs, NAME)}"
     if kind == CARD_PLUS_LOW:
         return f"{_rank_list(xs, NAME)} + a lower card{' of its suit' if y else ''}"
-    pairs = [f"{RANKS[(c >> 8) & 0xFF]}{RANKS[c & 0xFF]}" for c in codes]
+    pairs = [f"{RANKS[(c >> 4) & 0xF]}{RANKS[c & 0xF]}" for c in codes]
     return f"{', '.join(pairs[:-1])} or {pairs[-1]} {'suited' if kind == TWO_HIGH_SUITED else 'offsuit'}"
 
 
@@ -315,8 +316,11 @@ def _instances(table: StrategyTable, codes: npt.NDArray[np.int64]) -> _Instances
     h = table.holds
     deals = h.deals.astype(np.int64)
     n = len(deals)
-    uniq, dense = np.unique(np.where(h.legal, codes, -1), return_inverse=True)
-    dense = dense.reshape(n, N_HOLDS)
+    present = np.zeros(N_CODES + 1, dtype=bool)
+    legal_codes = np.where(h.legal, codes, N_CODES)            # N_CODES marks an illegal hold
+    present[legal_codes] = True
+    uniq = np.flatnonzero(present)
+    dense = (np.cumsum(present) - 1)[legal_codes]
     # Tie-break inside a pattern: keep the highest cards (ranks high to low), then the lowest mask.
     ranks = deals // 4
     key = np.zeros((n, N_HOLDS), dtype=np.int64)
@@ -330,7 +334,7 @@ def _instances(table: StrategyTable, codes: npt.NDArray[np.int64]) -> _Instances
     hold = composite & 31
     first = np.ones((n, N_HOLDS), dtype=bool)
     first[:, 1:] = cid[:, 1:] != cid[:, :-1]
-    first &= uniq[cid] >= 0                          # drop illegal holds
+    first &= uniq[cid] < N_CODES                     # drop illegal holds
     deal_idx = np.broadcast_to(np.arange(n)[:, None], (n, N_HOLDS))[first]
     hold_sel = hold[first]
     starts = np.searchsorted(deal_idx, np.arange(n))
@@ -402,7 +406,7 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
     rows_by_code = np.argsort(inst.code_id, kind="stable")
     code_starts = np.searchsorted(inst.code_id[rows_by_code], np.arange(n_codes + 1))
     open_deals = np.ones(n, dtype=bool)
-    available = inst.codes >= 0
+    available = inst.codes < N_CODES
     chosen: list[int] = []
     while open_deals.any():
         live = available & (cover > 0.5)
