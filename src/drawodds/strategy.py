@@ -158,7 +158,7 @@ def equity_objective(field_distribution: npt.NDArray[np.float64], opponents: int
                      equity_values(field_distribution, opponents), False, "share of the pot")
 
 
-def parse_objective(text: str, rules: RuleSet, *, opponents: int = 1, policy: str = "default",
+def parse_objective(text: str, rules: RuleSet, *, opponents: int = 1, policy: str = "standard",
                     rng: np.random.Generator | None = None) -> Objective:
     """An objective from its CLI name: vp96, vp:800/50/25/9/6/4/3/2/1, jacks, points, equity,
     at_least:<category>."""
@@ -571,7 +571,7 @@ def policy_chooser(rules: RuleSet, policy: str, rng: np.random.Generator) -> Hol
     return lambda hands: np.asarray(choose_holds(pol, hands, rules, rng), dtype=bool)
 
 
-def field_distribution(rules: RuleSet, policy: str | HoldChooser = "default",
+def field_distribution(rules: RuleSet, policy: str | HoldChooser = "standard",
                        rng: np.random.Generator | None = None) -> npt.NDArray[np.float64]:
     """Final-hand distribution (per strength) of a player who draws by ``policy`` from a random
     deal. The policy is asked once per suit class (weighted), so it should treat suits alike."""
