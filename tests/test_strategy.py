@@ -236,3 +236,57 @@ def test_condensed_strategy_loss_is_measured_exactly():
     assert plan.loss == pytest.approx(loss, abs=1e-12)
     assert 0 <= plan.loss < 5e-4                    # within 0.05 % of the optimal 9/6 return
     assert sum(plan.share) == pytest.approx(1.0)
+
+
+def test_chart_classifiers_on_known_hands():
+    from drawodds.charts_strategy import HOLD_TYPES, START_PATTERNS, hold_type, start_pattern
+    hands = np.sort(np.stack([parse_hand(h) for h in
+                              ("As Ah Ks 7s 3s", "7s 8d 9c Th 2s", "Ks 9s 7s 3s 2h", "Qh Jd 8c 4s 2d",
+                               "5h 5d 5c 4s 4d")]), axis=1)
+    assert [START_PATTERNS[i] for i in start_pattern(hands)] == [
+        "pair of aces", "open-ended straight draw", "four-flush", "queen high or less", "straight or better"]
+    codes = pattern_codes(hands)
+    assert HOLD_TYPES[hold_type(codes[0, 0])] == "draw five"
+    pair_mask = sum(1 << i for i, c in enumerate(hands[0]) if c // 4 == 12)
+    assert HOLD_TYPES[hold_type(codes[0, pair_mask])] == "keep the pair"
+    assert HOLD_TYPES[hold_type(codes[4, 31])] == "stand pat"
+
+
+# --- command line -----------------------------------------------------------------------------
+
+def run_cli(capsys, *args):
+    import drawodds.cli
+    with pytest.raises(SystemExit) as exc:
+        drawodds.cli.main(list(args))
+    cap = capsys.readouterr()
+    return exc.value.code, cap.out, cap.err
+
+
+def test_strategy_cli_json_contract_and_table(capsys, tmp_path):
+    import json
+
+    import polars as pl
+    out = tmp_path / "table.csv"
+    code, text, _ = run_cli(capsys, "strategy", "--objective", "vp96", "--json", "--out", str(out))
+    assert code == 0
+    payload = json.loads(text)
+    assert payload["objective"] == "vp96" and payload["rules"] == "morkpoker"
+    assert f"{payload['value']:.6f}" == "0.995439"
+    assert payload["deals"] == 2_598_960 and payload["classes"] == 134_459
+    assert all({"pattern", "hold"} <= set(line) for line in payload["strategy"])
+    assert 0 <= payload["strategy_loss"] < 5e-4
+    frame = pl.read_csv(out)
+    assert frame.height == 134_459 and frame["weight"].sum() == 2_598_960
+    assert (frame["gap"] >= 0).all()
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--objective", "bogus"], "unknown objective"),
+    (["--objective", "vp:1/2"], "pay table"),
+    (["--out", "table.txt"], ".parquet or .csv"),
+    (["--objective", "equity", "--opponents", "9"], "opponents"),
+    (["--objective", "equity", "--policy", "wild"], "unknown draw policy"),
+])
+def test_strategy_cli_errors_are_one_line(capsys, args, fragment):
+    code, _, err = run_cli(capsys, "strategy", *args)
+    assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1

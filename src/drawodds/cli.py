@@ -405,7 +405,8 @@ def strategy_cmd(
         if removal is not None:
             out.print(f"Measured on {check_removal} random deals by Monte Carlo ({removal.trials} trials "
                       f"each, seed {seed}): table - simulation = {removal.mean_error:+.4f} "
-                      f"± {removal.mean_error_se:.4f}; mean |error| {removal.mean_abs_error:.4f}")
+                      f"± {removal.mean_error_se:.4f}; per-deal RMS error {removal.rms_error:.4f} "
+                      f"(simulation noise removed)")
     if out_path:
         out.print(f"table written to {out_path}")
 

@@ -94,7 +94,7 @@ def pattern_label(code: int) -> str:
     if kind == CARD_PLUS_LOW:
         return f"{NAME[x]} + a lower card{' of its suit' if y else ''}"
     if kind == ONE_CARD:
-        return f"{NAME[x]} alone"
+        return f"one card: {NAME[x]}"
     raise ValueError(f"unknown pattern code {code}")
 
 

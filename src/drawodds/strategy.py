@@ -610,12 +610,19 @@ class CardRemovalCheck:
 
     @property
     def mean_abs_error(self) -> float:
+        """Mean |table - Monte Carlo| (includes the simulation noise, see ``rms_error``)."""
         return float(np.abs(self.table - self.monte_carlo).mean())
+
+    @property
+    def rms_error(self) -> float:
+        """Root mean square of table - Monte Carlo with the simulation noise (SE^2) taken out."""
+        excess = ((self.table - self.monte_carlo) ** 2 - self.standard_error**2).mean()
+        return float(np.sqrt(max(excess, 0.0)))
 
     def to_dict(self) -> dict[str, object]:
         return {"deals": len(self.table), "trials_per_deal": self.trials, "seed": self.seed,
                 "mean_error": self.mean_error, "mean_error_se": self.mean_error_se,
-                "mean_abs_error": self.mean_abs_error,
+                "mean_abs_error": self.mean_abs_error, "rms_error_noise_removed": self.rms_error,
                 "max_abs_error": float(np.abs(self.table - self.monte_carlo).max())}
 
 
