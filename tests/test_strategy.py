@@ -290,3 +290,21 @@ def test_strategy_cli_json_contract_and_table(capsys, tmp_path):
 def test_strategy_cli_errors_are_one_line(capsys, args, fragment):
     code, _, err = run_cli(capsys, "strategy", *args)
     assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_solver_matches_keep_exact_enumeration():
+    """The same numbers as `keep --exact` (holds.exact_holds): legal holds, totals, best hold."""
+    from drawodds.holds import exact_holds
+    rng = np.random.default_rng(21)
+    for rules, count in ((preset("morkpoker"), 60), (preset("morkpoker", max_draw="any"), 8),
+                         (preset("morkpoker", max_draw="4-ace"), 20)):
+        solver = make_solver(paytable_objective(), rules)
+        deals = random_deals(rng, count)
+        got = solver.hold_values(deals)
+        pay = solver.objective.values.astype(np.int64)
+        for row, deal in enumerate(deals):
+            ref = exact_holds(deal, rules)
+            masks = (ref.masks.astype(np.int64) << np.arange(5)).sum(axis=1)
+            assert set(masks.tolist()) == set(np.flatnonzero(got.legal[row]).tolist())
+            np.testing.assert_array_equal(got.numerators[row, masks], ref.counts @ pay)
+            assert got.best_value[row] == ref.value(solver.objective.values).max()
