@@ -249,7 +249,7 @@ def write_reports(out_dir: str | Path = "reports", *, policy: str = "standard", 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rules = preset("morkpoker") if rules is None else rules
-    dist = field_distribution(rules, policy, np.random.default_rng(seed))
+    dist = field_distribution(rules, policy)
     solvers = {n: make_solver(equity_objective(dist, n, policy), rules) for n in opponents}
     tables = {n: solve(s.objective, rules) for n, s in solvers.items()}
     paths = [out / "strategy_heatmap.png", out / "strategy_dilemmas.png"]

@@ -359,7 +359,7 @@ def strategy_cmd(
                   console=Console(stderr=True), transient=True, disable=json_out) as bar:
         task = bar.add_task("objective", total=100)
         bar.update(task, description="field distribution" if objective == "equity" else "objective")
-        obj = parse_objective(objective, rules, opponents=opponents, policy=policy, rng=rng)
+        obj = parse_objective(objective, rules, opponents=opponents, policy=policy)
         table = solve(obj, rules, progress=lambda stage, f: bar.update(task, description=stage,
                                                                        completed=80 * f))
         bar.update(task, description="condensed strategy", completed=85)

@@ -158,8 +158,7 @@ def equity_objective(field_distribution: npt.NDArray[np.float64], opponents: int
                      equity_values(field_distribution, opponents), False, "share of the pot")
 
 
-def parse_objective(text: str, rules: RuleSet, *, opponents: int = 1, policy: str = "standard",
-                    rng: np.random.Generator | None = None) -> Objective:
+def parse_objective(text: str, rules: RuleSet, *, opponents: int = 1, policy: str = "standard") -> Objective:
     """An objective from its CLI name: vp96, vp:800/50/25/9/6/4/3/2/1, jacks, points, equity,
     at_least:<category>."""
     name = text.strip().lower()
@@ -182,7 +181,7 @@ def parse_objective(text: str, rules: RuleSet, *, opponents: int = 1, policy: st
             raise ValueError(f"unknown category {cat!r}; choose one of {', '.join(CATEGORIES[1:9])}")
         return at_least_objective(CATEGORIES.index(cat))
     if name == "equity":
-        dist = field_distribution(rules, policy, rng=rng)
+        dist = field_distribution(rules, policy)
         return equity_objective(dist, opponents, policy)
     raise ValueError(f"unknown objective {text!r}; choose one of: {', '.join(OBJECTIVE_NAMES)}")
 
@@ -565,25 +564,39 @@ def final_hand_distribution(deals: npt.NDArray[np.integer], holds: npt.NDArray[n
 
 
 def policy_chooser(rules: RuleSet, policy: str, rng: np.random.Generator) -> HoldChooser:
-    """The hold choice of a named draw policy (``drawodds.sim.policies``)."""
-    from drawodds.sim.policies import choose_holds, draw_policy  # arrives from the reading work
+    """The hold choice of a named draw policy (``drawodds.sim.policies``), deviations drawn with rng."""
+    from drawodds.sim.policies import choose_holds, draw_policy
     pol = draw_policy(policy)
     return lambda hands: np.asarray(choose_holds(pol, hands, rules, rng), dtype=bool)
 
 
-def field_distribution(rules: RuleSet, policy: str | HoldChooser = "standard",
-                       rng: np.random.Generator | None = None) -> npt.NDArray[np.float64]:
-    """Final-hand distribution (per strength) of a player who draws by ``policy`` from a random
-    deal. The policy is asked once per suit class (weighted), so it should treat suits alike."""
-    rng = np.random.default_rng(0) if rng is None else rng
-    chooser = policy_chooser(rules, policy, rng) if isinstance(policy, str) else policy
+def field_distribution(rules: RuleSet, policy: object = "standard") -> npt.NDArray[np.float64]:
+    """Final-hand distribution (per strength) of a player dealt a random hand who draws by ``policy``.
+
+    ``policy`` is a policy name or ``DrawPolicy`` (``drawodds.sim.policies``): its usual hold and its
+    rare deviation (snowing, breaking) are mixed at their exact rates, and a known pre-draw range
+    (``min_hand``) restricts the deals. Or any callable hands (T, 5) -> keep mask (T, 5). The policy
+    is asked once per suit class, weighted by the class size, so it should treat suits alike.
+    """
     reps, weights = suit_classes(rules.joker)
-    keep = chooser(np.asarray(reps))
-    holds = mask_bits(keep)
+    deals = np.asarray(reps)
+    if callable(policy):
+        holds = mask_bits(policy(deals))
+        w = weights.astype(np.float64)
+    else:
+        from drawodds.sim.policies import DrawPolicy, draw_policy, hold_plan, in_range
+        pol = policy if isinstance(policy, DrawPolicy) else draw_policy(str(policy))
+        plan = hold_plan(pol, deals, rules)
+        w = weights * in_range(pol, deals, rules).astype(np.float64)
+        if not w.any():
+            raise ValueError("no deal is in the policy's pre-draw range")
+        holds = np.concatenate([mask_bits(plan.keep), mask_bits(plan.alt_keep)])
+        w = np.concatenate([w * (1.0 - plan.alt_rate), w * plan.alt_rate])
+        deals = np.concatenate([deals, deals])
     draws = 5 - POPCOUNT[holds]
     if (draws > rules.max_draw_cards).any():
         raise ValueError(f"the policy draws {int(draws.max())} cards; the rules allow {rules.max_draw_cards}")
-    return final_hand_distribution(reps, holds, weights, joker=rules.joker)
+    return final_hand_distribution(deals, holds, w, joker=rules.joker)
 
 
 @dataclass(frozen=True)
