@@ -202,13 +202,22 @@ def kept_cards(code: int) -> int:
 
 
 def _rank_list(ranks: list[int], names: tuple[str, ...]) -> str:
-    """'kings or aces', 'deuces to nines' (a run of three or more), 'any' (all thirteen)."""
+    """'kings or aces', 'deuces to nines' (runs of three or more), 'any rank' (all thirteen)."""
     r = sorted(set(ranks))
     if len(r) == 13:
         return "any rank"
-    if len(r) >= 3 and r[-1] - r[0] == len(r) - 1:
-        return f"{names[r[0]]} to {names[r[-1]]}"
-    words = [names[x] for x in r]
+    runs: list[list[int]] = []
+    for x in r:
+        if runs and x == runs[-1][-1] + 1:
+            runs[-1].append(x)
+        else:
+            runs.append([x])
+    words: list[str] = []
+    for run in runs:
+        if len(run) >= 3:
+            words.append(f"{names[run[0]]} to {names[run[-1]]}")
+        else:
+            words.extend(names[x] for x in run)
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 

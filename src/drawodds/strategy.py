@@ -37,6 +37,7 @@ from drawodds.evaluate import (CATEGORIES, FIVE_ACES, FLUSH, FULL_HOUSE, ONE_PAI
 from drawodds.rules import RuleSet, preset
 
 N_STRENGTHS = 7464            # strengths 1..7463; index 0 unused
+SCATTER_BLOCK = 1 << 16       # subsets per scatter block in subset_sums
 N_HOLDS = 32                  # bit i of a hold mask keeps the i-th card of the (sorted) deal
 POPCOUNT = np.array([bin(m).count("1") for m in range(N_HOLDS)], dtype=np.int64)
 JOB_96 = (800, 50, 25, 9, 6, 4, 3, 2, 1)   # royal, SF, quads, FH, flush, straight, trips, 2P, JJ+
@@ -255,8 +256,11 @@ def subset_sums(hand_values: npt.NDArray, n: int, *, integer: bool = True,
         if k == 0:
             acc[0] = weights.sum()
         else:
-            for ranks in _ranks_without_each(current, n):
-                acc += np.bincount(ranks, weights=weights, minlength=comb(n, k))
+            for start in range(0, len(current), SCATTER_BLOCK):   # blocks keep temporaries small
+                block = current[start:start + SCATTER_BLOCK]
+                wb = weights[start:start + SCATTER_BLOCK]
+                for ranks in _ranks_without_each(block, n):
+                    acc += np.bincount(ranks, weights=wb, minlength=comb(n, k))
         # Each hand containing a k-subset U contains 5-k of the (k+1)-subsets above U.
         acc /= 5 - k
         levels[k] = np.rint(acc).astype(np.int64) if integer else acc
@@ -332,7 +336,8 @@ def suit_classes(joker: bool = False) -> tuple[npt.NDArray[np.int8], npt.NDArray
     packed = card_bits.take(hands[:, 0])
     for i in range(1, 5):
         packed += card_bits.take(hands[:, i])
-    m = [(packed >> (13 * s)) & 0x1FFF for s in range(4)]
+    m = [((packed >> (13 * s)) & 0x1FFF).astype(np.int16) for s in range(4)]
+    del packed
     canonical = (m[0] >= m[1]) & (m[1] >= m[2]) & (m[2] >= m[3])
     reps = np.ascontiguousarray(hands[canonical])
     reps.setflags(write=False)
@@ -340,7 +345,7 @@ def suit_classes(joker: bool = False) -> tuple[npt.NDArray[np.int8], npt.NDArray
     # Stabiliser size: product of factorials of the runs of equal masks (masks are sorted).
     e01, e12, e23 = ms[0] == ms[1], ms[1] == ms[2], ms[2] == ms[3]
     stab = np.ones(len(reps), dtype=np.int64)
-    run = np.ones(len(reps), dtype=np.int64)
+    run = np.ones(len(reps), dtype=np.int64)  # length of the current run of equal masks
     for eq in (e01, e12, e23):
         run = np.where(eq, run + 1, 1)
         stab *= np.where(eq, run, 1)
@@ -398,13 +403,14 @@ def _rank_holds(numerators: npt.NDArray, legal: npt.NDArray[np.bool_], n: int, i
     else:
         score = numerators / den[None, :]
         worst = -np.inf
-    score = np.where(legal, score, worst)
+    score[~legal] = worst                                      # in place: tables are large
     best = np.argmax(score, axis=1)
     rows = np.arange(len(score))
-    masked = score.copy()
-    masked[rows, best] = worst
-    runner = np.argmax(masked, axis=1)
-    values = np.where(legal, numerators / den[None, :], np.nan)
+    score[rows, best] = worst
+    runner = np.argmax(score, axis=1)
+    del score
+    values = numerators / den[None, :]
+    values[~legal] = np.nan
     return values, best.astype(np.int8), runner.astype(np.int8)
 
 
@@ -550,17 +556,19 @@ def final_hand_distribution(deals: npt.NDArray[np.integer], holds: npt.NDArray[n
         sign = np.where((POPCOUNT[u] - POPCOUNT[h[sel]]) % 2 == 0, 1.0, -1.0)
         k = int(POPCOUNT[u])
         levels[k] += np.bincount(ranks[u][sel], weights=sign * base[sel], minlength=comb(n, k))
-    hands = combinations(n, 5)
-    prob = np.full(len(hands), levels[0][0])
-    hr: list[npt.NDArray[np.int64]] = [np.zeros(len(hands), dtype=np.int64)] * N_HOLDS
-    for u in range(1, N_HOLDS):
-        top = u.bit_length() - 1
-        k = int(POPCOUNT[u])
-        hr[u] = hr[u ^ (1 << top)] + b[:, k].take(hands[:, top])
-        prob += levels[k].take(hr[u])
-    prob /= w.sum()
-    dist = np.bincount(evaluate(hands, joker=joker), weights=prob, minlength=N_STRENGTHS)
-    return np.clip(dist, 0.0, None)
+    all_hands = combinations(n, 5)
+    dist = np.zeros(N_STRENGTHS)
+    for start in range(0, len(all_hands), SCATTER_BLOCK):     # blocks keep the 31 rank arrays small
+        hands = all_hands[start:start + SCATTER_BLOCK]
+        prob = np.full(len(hands), levels[0][0])
+        hr: list[npt.NDArray[np.int64]] = [np.zeros(len(hands), dtype=np.int64)] * N_HOLDS
+        for u in range(1, N_HOLDS):
+            top = u.bit_length() - 1
+            k = int(POPCOUNT[u])
+            hr[u] = hr[u ^ (1 << top)] + b[:, k].take(hands[:, top])
+            prob += levels[k].take(hr[u])
+        dist += np.bincount(evaluate(hands, joker=joker), weights=prob, minlength=N_STRENGTHS)
+    return np.clip(dist / w.sum(), 0.0, None)
 
 
 def policy_chooser(rules: RuleSet, policy: str, rng: np.random.Generator) -> HoldChooser:
