@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from drawodds.cards import JOKER, RANKS
 from drawodds.evaluate import evaluate
-from drawodds.strategy import N_HOLDS, POPCOUNT, StrategyTable
+from drawodds.strategy import N_HOLDS, StrategyTable
 
 HIGH = 9          # jack: "high cards" are J, Q, K, A (the Jacks-or-Better paying ranks)
 TEN = 8

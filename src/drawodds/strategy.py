@@ -29,11 +29,9 @@ from math import comb, lcm
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.cards import JOKER, RANKS, format_hand
+from drawodds.cards import JOKER, RANKS
 from drawodds.combinatorics import combinations
-from drawodds.evaluate import (CATEGORIES, FIVE_ACES, FLUSH, FULL_HOUSE, ONE_PAIR, QUADS, STRAIGHT,
-                               STRAIGHT_FLUSH, TRIPS, TWO_PAIR, category_floor, category_of, evaluate,
-                               jacks_or_better_floor)
+from drawodds.evaluate import CATEGORIES, ONE_PAIR, category_floor, category_of, evaluate, jacks_or_better_floor
 from drawodds.rules import RuleSet, preset
 
 N_STRENGTHS = 7464            # strengths 1..7463; index 0 unused
@@ -478,12 +476,17 @@ class StrategyTable:
     def to_frame(self):  # -> polars.DataFrame
         """One row per deal class: hand, class weight, best hold, its value, runner-up and gap."""
         import polars as pl
+
+        from drawodds.condensed import pattern_codes, pattern_label
         h = self.holds
         best_v, run_v = h.best_value, h.runner_up_value
+        codes = pattern_codes(h.deals, self.rules.joker)[np.arange(len(h.best)), h.best.astype(np.int64)]
+        uniq, inv = np.unique(codes, return_inverse=True)
         return pl.DataFrame({
             "hand": hand_strings(h.deals),
             "weight": self.weights,
             "best_hold": hold_strings(h.deals, h.best),
+            "best_pattern": np.array([pattern_label(int(c)) for c in uniq], dtype=object)[inv].tolist(),
             "best_cards_kept": POPCOUNT[h.best.astype(np.int64)],
             "value": best_v,
             "runner_up": hold_strings(h.deals, h.runner_up),
@@ -701,19 +704,16 @@ def equity_card_removal_error(solver: Solver, opponents: int, chooser: HoldChoos
 
 # --- formatting -------------------------------------------------------------------------------
 
+_CARD_NAMES = [f"{RANKS[c // 4]}{'cdhs'[c % 4]}" for c in range(52)] + ["Jk"]
+_KEPT_DESC = [[i for i in range(4, -1, -1) if m >> i & 1] for m in range(N_HOLDS)]   # high first
+
+
 def hand_strings(deals: npt.NDArray[np.integer]) -> list[str]:
-    """Deals as text, highest card first (``As Ks 7h 3d 2c``)."""
-    return [format_hand(row[::-1]) for row in np.asarray(deals)]
+    """Sorted deals as text, highest card first (``As Ks 7h 3d 2c``)."""
+    return [" ".join(_CARD_NAMES[c] for c in row[::-1]) for row in np.asarray(deals).tolist()]
 
 
 def hold_strings(deals: npt.NDArray[np.integer], masks: npt.NDArray[np.integer]) -> list[str]:
     """The kept cards of each hold as text, highest first; '-' for discarding everything."""
-    out = []
-    for row, m in zip(np.asarray(deals), np.asarray(masks, dtype=np.int64)):
-        kept = [c for i, c in enumerate(row) if m >> i & 1]
-        out.append(format_hand(kept[::-1]) if kept else "-")
-    return out
-
-
-def rank_letters(cards: npt.NDArray[np.integer]) -> str:
-    return "".join(RANKS[int(c) // 4] if c != JOKER else "*" for c in cards)
+    return [" ".join(_CARD_NAMES[row[i]] for i in _KEPT_DESC[m]) or "-"
+            for row, m in zip(np.asarray(deals).tolist(), np.asarray(masks).tolist())]
