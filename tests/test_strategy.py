@@ -89,6 +89,9 @@ def test_nine_six_jacks_or_better_returns_99_5439_percent():
     table = solve(paytable_objective(), preset("morkpoker", max_draw="any"))
     assert table.deals == 2_598_960 and table.classes == 134_459
     assert f"{table.value:.6f}" == "0.995439"
+    # 8/5 Jacks or Better (full house 8, flush 5): the published optimal return is 97.2984 %.
+    eight_five = solve(parse_objective("vp:800/50/25/8/5/4/3/2/1", table.rules), table.rules)
+    assert f"{eight_five.value:.6f}" == "0.972984"
 
 
 def test_inclusion_exclusion_identity_on_a_small_deck():
