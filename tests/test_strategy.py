@@ -289,6 +289,7 @@ def test_strategy_cli_json_contract_and_table(capsys, tmp_path):
     (["--out", "table.txt"], ".parquet or .csv"),
     (["--objective", "equity", "--opponents", "9"], "opponents"),
     (["--objective", "equity", "--policy", "wild"], "unknown draw policy"),
+    (["--objective", "jacks", "--check-removal", "5"], "--objective equity"),
 ])
 def test_strategy_cli_errors_are_one_line(capsys, args, fragment):
     code, _, err = run_cli(capsys, "strategy", *args)

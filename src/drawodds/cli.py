@@ -352,6 +352,8 @@ def strategy_cmd(
     rules = base.replace(**given) if given else base
     if not 1 <= opponents <= 7:
         raise UserError(f"--opponents must be 1..7, got {opponents}")
+    if check_removal and objective.strip().lower() != "equity":
+        raise UserError("--check-removal measures the equity objective: add --objective equity")
     if out_path is not None and not out_path.endswith((".parquet", ".csv")):
         raise UserError(f"--out must end in .parquet or .csv, got {out_path!r}")
     rng = np.random.default_rng(seed)
