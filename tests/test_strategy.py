@@ -335,3 +335,11 @@ def test_field_distribution_of_a_policy_matches_monte_carlo():
     sim = np.bincount(category_of(evaluate(final)), minlength=9)[:9] / trials
     se = np.sqrt(exact * (1 - exact) / trials)
     assert (np.abs(sim - exact) <= 4 * se + 1e-12).all(), (sim, exact)
+
+
+def test_category_probabilities_of_every_hold_sum_to_one():
+    from drawodds.strategy import category_objective, draw_denominators
+    rules = preset("morkpoker", max_draw="any")
+    deals = random_deals(np.random.default_rng(8), 50)
+    total = sum(make_solver(category_objective(c), rules).hold_values(deals).numerators for c in range(9))
+    np.testing.assert_array_equal(total, np.broadcast_to(draw_denominators(52), total.shape))

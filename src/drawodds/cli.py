@@ -321,7 +321,7 @@ def strategy_cmd(
     objective: Annotated[str, typer.Option("--objective", "-o", help=(
         "vp96 (9/6 Jacks or Better), vp:800/50/25/9/6/4/3/2/1 (any pay table), jacks "
         "(P at least jacks), points (Poengpoker table points), equity (vs --opponents), "
-        "at_least:<category>."))] = "vp96",
+        "at_least:<category>, category:<category>."))] = "vp96",
     opponents: Annotated[int, typer.Option("--opponents", "-n", help="Opponents for --objective equity (1-7).")] = 1,
     rules_name: Annotated[Optional[str], typer.Option("--rules", "-r", help=(
         "Rule set preset (default: video poker draw-any for vp*, poengpoker for points, "

@@ -39,10 +39,9 @@ SCATTER_BLOCK = 1 << 16       # subsets per scatter block in subset_sums
 N_HOLDS = 32                  # bit i of a hold mask keeps the i-th card of the (sorted) deal
 POPCOUNT = np.array([bin(m).count("1") for m in range(N_HOLDS)], dtype=np.int64)
 JOB_96 = (800, 50, 25, 9, 6, 4, 3, 2, 1)   # royal, SF, quads, FH, flush, straight, trips, 2P, JJ+
-PAY_LINES = ("royal flush", "straight flush", "four of a kind", "full house", "flush", "straight",
-             "three of a kind", "two pair", "jacks or better")
-OBJECTIVE_NAMES = ("vp96", "vp:<pay table>", "jacks", "points", "equity",
-                   *(f"at_least:{c}" for c in CATEGORIES[1:9]))
+MAX_PAY = 100_000                          # keeps every integer sum far inside int64 / float64
+OBJECTIVE_NAMES = ("vp96", "vp:<pay table>", "jacks", "points", "equity", "at_least:<category>",
+                   "category:<category>")
 
 Progress = Callable[[str, float], None]   # (stage description, fraction done 0..1)
 
@@ -83,8 +82,8 @@ def _category_vector() -> npt.NDArray[np.int8]:
 def paytable_objective(pays: tuple[int, ...] = JOB_96, name: str = "vp96") -> Objective:
     """Video poker: coins returned per coin bet for royal, SF, quads, FH, flush, straight, trips,
     two pair, jacks or better (nine whole numbers, best line first)."""
-    if len(pays) != 9 or any(int(p) != p or p < 0 for p in pays):
-        raise ValueError("a pay table is nine whole numbers >= 0: royal/SF/quads/FH/flush/"
+    if len(pays) != 9 or any(int(p) != p or not 0 <= p <= MAX_PAY for p in pays):
+        raise ValueError(f"a pay table is nine whole numbers 0..{MAX_PAY:,}: royal/SF/quads/FH/flush/"
                          "straight/trips/two pair/jacks or better, e.g. vp:800/50/25/9/6/4/3/2/1")
     royal, sf, quads, fh, fl, st, trips, two, jacks = (int(p) for p in pays)
     cats = _category_vector()
@@ -105,6 +104,15 @@ def at_least_objective(category: int) -> Objective:
     values[category_floor(category):] = 1.0
     return Objective(f"at_least:{CATEGORIES[category]}",
                      f"probability of finishing with at least {CATEGORIES[category].replace('_', ' ')}",
+                     values, True)
+
+
+def category_objective(category: int) -> Objective:
+    """1 when the final hand is exactly the category (e.g. a flush, not better)."""
+    values = (_category_vector() == category).astype(np.float64)
+    values[0] = 0.0
+    return Objective(f"category:{CATEGORIES[category]}",
+                     f"probability of finishing with exactly {CATEGORIES[category].replace('_', ' ')}",
                      values, True)
 
 
@@ -174,11 +182,13 @@ def parse_objective(text: str, rules: RuleSet, *, opponents: int = 1, policy: st
         return jacks_objective()
     if name == "points":
         return points_objective(rules)
-    if name.startswith("at_least:"):
-        cat = name.split(":", 1)[1]
-        if cat not in CATEGORIES[1:9]:
-            raise ValueError(f"unknown category {cat!r}; choose one of {', '.join(CATEGORIES[1:9])}")
-        return at_least_objective(CATEGORIES.index(cat))
+    if name.startswith(("at_least:", "category:")):
+        kind, cat = name.split(":", 1)
+        allowed = CATEGORIES[1:9] if kind == "at_least" else CATEGORIES[:9]
+        if cat not in allowed:
+            raise ValueError(f"unknown category {cat!r}; choose one of {', '.join(allowed)}")
+        make = at_least_objective if kind == "at_least" else category_objective
+        return make(CATEGORIES.index(cat))
     if name == "equity":
         dist = field_distribution(rules, policy)
         return equity_objective(dist, opponents, policy)
@@ -469,7 +479,8 @@ class StrategyTable:
             common = lcm(*(int(x) for x in den))
             best = self.holds.best.astype(np.int64)
             num = np.take_along_axis(self.holds.numerators, best[:, None], axis=1)[:, 0]
-            exact = int(((num * (common // den[best])) * self.weights).sum())   # fits in int64
+            scaled = (num * (common // den[best])).tolist()         # Python ints: no overflow
+            exact = sum(x * int(w) for x, w in zip(scaled, self.weights.tolist()))
             return exact / (common * self.deals)
         return float((self.holds.best_value * self.weights).sum() / self.deals)
 
