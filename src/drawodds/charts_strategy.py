@@ -230,6 +230,7 @@ def plot_condensed(plan: CondensedStrategy, title: str, unit: str, path: Path) -
     tab.set_fontsize(8.5)
     tab.scale(1, 1.15)
     for (row, col), c in tab.get_celld().items():
+        c.PAD = 0.03                                # matplotlib pads by a share of the cell width
         if row == 0:
             c.set_facecolor("#dddddd")
         elif row % 2 == 0:

@@ -330,7 +330,7 @@ def strategy_cmd(
     joker: JokerOpt = None,
     policy: Annotated[str, typer.Option("--policy", help="Opponents' draw policy for equity: standard, loose, tight.")] = "standard",
     out_path: Annotated[Optional[str], typer.Option("--out", help="Write the table (.parquet or .csv).")] = None,
-    lines: Annotated[int, typer.Option("--lines", help="Most lines in the condensed strategy.")] = 60,
+    lines: Annotated[int, typer.Option("--lines", help="Most patterns in the condensed strategy (before same-kind runs are merged).")] = 60,
     check_removal: Annotated[int, typer.Option("--check-removal", help=(
         "equity only: measure the card-removal error on this many random deals by Monte Carlo."))] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed for the policy and any Monte Carlo.")] = 1,
@@ -352,6 +352,8 @@ def strategy_cmd(
     rules = base.replace(**given) if given else base
     if not 1 <= opponents <= 7:
         raise UserError(f"--opponents must be 1..7, got {opponents}")
+    if rules.draws != 1:
+        raise UserError(f"strategy tables cover one draw; {rules.name} has {rules.draws} draws")
     if check_removal and objective.strip().lower() != "equity":
         raise UserError("--check-removal measures the equity objective: add --objective equity")
     if out_path is not None and not out_path.endswith((".parquet", ".csv")):

@@ -445,6 +445,9 @@ class Solver:
 
 def make_solver(objective: Objective, rules: RuleSet, progress: Progress = _no_progress) -> Solver:
     """Build the subset sums of an objective over the rule set's deck (one pass over all hands)."""
+    if rules.draws != 1:
+        raise ValueError(f"strategy tables cover one draw; {rules.name} has {rules.draws} "
+                         "(use --rules with a single-draw game)")
     n = rules.deck_size
     progress("evaluating every hand", 0.0)
     strengths = evaluate(combinations(n, 5), joker=rules.joker)
