@@ -203,11 +203,11 @@ def test_simulated_equity_agrees_with_exact_pat_against_pat():
 
 # --- condensed strategy -----------------------------------------------------------------------
 
-def code_of(hand: str, kept: str) -> str:
-    deal = np.sort(parse_hand(hand))
-    keep = set(parse_hand(kept, size=len(kept.split())).tolist()) if kept else set()
+def code_of(hand: str, kept: str, joker: bool = False) -> str:
+    deal = np.sort(parse_hand(hand, joker=joker))
+    keep = set(parse_hand(kept, size=len(kept.split()), joker=joker).tolist()) if kept else set()
     mask = sum(1 << i for i, c in enumerate(deal) if int(c) in keep)
-    return pattern_label(int(pattern_codes(deal[None, :])[0, mask]))
+    return pattern_label(int(pattern_codes(deal[None, :], joker=joker)[0, mask]))
 
 
 def test_pattern_labels_of_known_holds():
@@ -220,6 +220,8 @@ def test_pattern_labels_of_known_holds():
     assert code_of("Kh Kd Kc 4s 9d", "Kh Kd Kc") == "three of a kind"
     assert code_of("9h 8h 7h 6h 5h", "9h 8h 7h 6h 5h") == "straight flush (stand pat)"
     assert code_of("9h 8h 7h 6h 5h", "") == "discard all five"
+    assert code_of("As Ks Qs Js Jk", "As Ks Qs Js Jk", joker=True) == "straight flush with the joker (stand pat)"
+    assert code_of("As 7d 4c 2h Jk", "As Jk", joker=True) == "joker + one card: ace"
 
 
 def test_condensed_strategy_loss_is_measured_exactly():

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from drawodds.cards import format_hand, parse_hand
-from drawodds.condensed import (CARD_PLUS_LOW, DISCARD, FLUSH_DRAW, FULL_HOUSE, ONE_CARD, PAIR, PAIR_K,
+from drawodds.condensed import (CARD_PLUS_LOW, DISCARD, FLUSH_DRAW, FULL_HOUSE, JOKER_PAT, ONE_CARD, PAIR, PAIR_K,
                                 PAIR_KK, PAIR_PAT, PAT_FLUSH, PAT_NOTHING, PAT_SF, PAT_STRAIGHT, QUADS,
                                 QUADS_PAT, ROYAL_DRAW, SF_DRAW, STRAIGHT_DRAW, TRIPS, TRIPS_K, TRIPS_PAT,
                                 TWO_HIGH_OFFSUIT, TWO_HIGH_SUITED, TWO_PAIR, TWO_PAIR_PAT, UNRELATED,
@@ -44,7 +44,7 @@ def hold_type(codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     kind = (np.asarray(codes) >> 8) & 31
     table = np.full(32, len(HOLD_TYPES) - 1, dtype=np.int64)
     for k in (QUADS_PAT, FULL_HOUSE, TRIPS_PAT, TWO_PAIR_PAT, PAIR_PAT, PAT_SF, PAT_FLUSH, PAT_STRAIGHT,
-              PAT_NOTHING):
+              PAT_NOTHING, JOKER_PAT):
         table[k] = 0
     table[[QUADS, TRIPS, TRIPS_K, TWO_PAIR]] = 1
     table[PAIR] = 2

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from drawodds.cards import JOKER, RANKS
-from drawodds.evaluate import evaluate
+from drawodds.evaluate import CATEGORIES, category_of, evaluate
 from drawodds.strategy import N_HOLDS, StrategyTable
 
 HIGH = 9          # jack: "high cards" are J, Q, K, A (the Jacks-or-Better paying ranks)
@@ -32,7 +32,7 @@ NAME = ("deuce", "three", "four", "five", "six", "seven", "eight", "nine", "ten"
 (DISCARD, QUADS, QUADS_PAT, FULL_HOUSE, TRIPS, TRIPS_K, TRIPS_PAT, TWO_PAIR, TWO_PAIR_PAT,
  PAIR, PAIR_K, PAIR_KK, PAIR_PAT, PAT_SF, PAT_FLUSH, PAT_STRAIGHT, PAT_NOTHING, ROYAL_DRAW,
  SF_DRAW, FLUSH_DRAW, STRAIGHT_DRAW, UNRELATED, TWO_HIGH_SUITED, TWO_HIGH_OFFSUIT,
- CARD_PLUS_LOW, ONE_CARD) = range(26)
+ CARD_PLUS_LOW, ONE_CARD, JOKER_PAT) = range(27)
 JOKER_FLAG = 1 << 13
 N_CODES = 1 << 14
 
@@ -45,6 +45,8 @@ def pattern_label(code: int) -> str:
     """A pattern code in words, e.g. ``'4 to a flush, 2 high cards'``."""
     if code & JOKER_FLAG:
         rest = code & ~JOKER_FLAG
+        if rest >> 8 == JOKER_PAT:
+            return f"{CATEGORIES[rest & 0xF].replace('_', ' ')} with the joker (stand pat)"
         return "joker alone" if rest >> 8 == DISCARD else f"joker + {pattern_label(rest)}"
     kind, x, y = code >> 8, (code >> 4) & 0xF, code & 0xF
     kicker = {12: "ace", 11: "king", 10: "queen", 9: "jack"}
@@ -113,6 +115,8 @@ def pattern_codes(deals: npt.NDArray[np.integer], joker: bool = False) -> npt.ND
         # The joker sits last in a sorted deal: a hold with it is "joker + the rest".
         for m in range(16, N_HOLDS):
             out[has_joker, m] = out[has_joker, m - 16] | JOKER_FLAG
+        # Standing pat with the joker: name the made hand (y = its category).
+        out[has_joker, N_HOLDS - 1] = JOKER_FLAG | JOKER_PAT << 8 | category_of(strength[has_joker]).astype(np.int64)
     return out
 
 
@@ -190,7 +194,7 @@ def _codes_for(r: npt.NDArray[np.int64], s: npt.NDArray[np.int64], strength: npt
 def kept_cards(code: int) -> int:
     """How many cards a pattern keeps."""
     if code & JOKER_FLAG:
-        return 1 + kept_cards(code & ~JOKER_FLAG)
+        return 5 if (code & ~JOKER_FLAG) >> 8 == JOKER_PAT else 1 + kept_cards(code & ~JOKER_FLAG)
     kind, x = code >> 8, (code >> 4) & 0xF
     fixed = {DISCARD: 0, QUADS: 4, TRIPS: 3, TRIPS_K: 4, TWO_PAIR: 4, PAIR: 2, PAIR_K: 3, PAIR_KK: 4,
              TWO_HIGH_SUITED: 2, TWO_HIGH_OFFSUIT: 2, CARD_PLUS_LOW: 2, ONE_CARD: 1}
