@@ -256,7 +256,6 @@ def test_short_stub_exchanges_only_what_is_left_keeping_the_best_discards() -> N
 
 @pytest.mark.parametrize("name", ["poengpoker", "chicago"])
 def test_every_deal_awards_exactly_the_points_the_rules_give(name: str) -> None:
-    pytest.importorskip("drawodds.sim.policies")
     from drawodds.sim.policies import draw_policy
 
     rules = preset(name, players=5)
@@ -277,7 +276,6 @@ def test_every_deal_awards_exactly_the_points_the_rules_give(name: str) -> None:
 
 @pytest.mark.parametrize("name, players", [("poengpoker", 2), ("poengpoker", 6), ("chicago", 3)])
 def test_a_game_always_ends_with_a_winner_past_the_target(name: str, players: int) -> None:
-    pytest.importorskip("drawodds.sim.policies")
     rules = preset(name, players=players)
     record = pts.play_games(rules, 300, [pts.player_policy("sensible")] * players,
                             np.random.default_rng(4))
@@ -293,7 +291,6 @@ def test_a_game_always_ends_with_a_winner_past_the_target(name: str, players: in
 
 
 def test_simulate_points_summary_is_consistent_and_reproducible() -> None:
-    pytest.importorskip("drawodds.sim.policies")
     rules = preset("poengpoker", players=3)
     a = pts.simulate_points(rules, games=400, seed=9, policies=["sensible", "random", "random"])
     b = pts.simulate_points(rules, games=400, seed=9, policies=["sensible", "random", "random"])
@@ -312,7 +309,6 @@ def test_simulate_points_summary_is_consistent_and_reproducible() -> None:
 # --- what to keep ----------------------------------------------------------------------------------
 
 def test_points_by_hold_rows_and_common_random_numbers() -> None:
-    pytest.importorskip("drawodds.sim.policies")
     df = pts.points_by_hold("2c 2d As 9h 6c", POENG, opponents=2, trials=300, seed=3)
     assert len(df) == 32 and set(df["draw"]) == {0, 1, 2, 3, 4, 5}
     assert list(df.columns[:9]) == ["keep", "discard", "draw", "points_hand", "points_hand_se",
@@ -328,7 +324,6 @@ def test_points_by_hold_rows_and_common_random_numbers() -> None:
 
 
 def test_a_pat_royal_flush_scores_its_hand_and_chicago_skips_the_tricks() -> None:
-    pytest.importorskip("drawodds.sim.policies")
     royal = "Ts Js Qs Ks As"
     df = pts.points_by_hold(royal, POENG, opponents=3, trials=400, seed=1).set_index("keep")
     assert df.loc[royal, "points_hand"] == 8.0  # nobody else can tie an ace-high straight flush
@@ -345,3 +340,18 @@ def test_points_by_hold_rejects_bad_input() -> None:
         pts.points_by_hold("2c 2d As 9h 6c", POENG, opponents=6, trials=10, seed=1)
     with pytest.raises(ValueError):
         pts.points_by_hold("2c 2d As 9h", POENG, opponents=2, trials=10, seed=1)
+
+
+def test_pair_and_ace_sampler_and_the_chart_table() -> None:
+    hands = pts.sample_pair_and_ace(500, np.random.default_rng(0))
+    ranks = np.sort(hands // 4, axis=1)
+    assert all(len(set(h)) == 5 for h in hands.tolist())
+    for r in ranks.tolist():
+        counts = {x: r.count(x) for x in r}
+        pair = [x for x, c in counts.items() if c == 2]
+        assert sorted(counts.values()) == [1, 1, 1, 2] and pair[0] <= 5 and counts.get(12) == 1
+    df = pts.ace_vs_small_pair(POENG, players=(2, 4), trials=200, seed=1)
+    assert df["players"].tolist() == [2, 4]
+    assert ((df["ace_beats_pair"] + df["pair_beats_ace"]) <= 1).all()
+    assert np.allclose(df["ace_minus_pair"], df["points_ace"] - df["points_pair"])
+    assert (df["ace_minus_pair_se"] > 0).all()

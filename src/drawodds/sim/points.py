@@ -39,6 +39,7 @@ import pandas as pd
 
 from drawodds.cards import DECK_SIZE, format_cards, parse_hand
 from drawodds.evaluate import STRAIGHT_FLUSH, category_of, evaluate, strength_of
+from drawodds.holds import legal_holds
 from drawodds.rules import RuleError, RuleSet
 from drawodds.sim.tricks import TrickPolicy, TrickResult, play_tricks, trick_policy
 
@@ -473,17 +474,6 @@ def simulate_points(rules: RuleSet, *, games: int, seed: int,
 
 # --- which cards to keep when the last trick counts ---------------------------------------------
 
-def all_holds(rules: RuleSet, hand: npt.ArrayLike) -> BoolArray:
-    """Keep masks (H, 5) of every hold the rule set allows for this hand, most cards kept first."""
-    masks = ((np.arange(32)[:, None] >> np.arange(5)) & 1).astype(bool)
-    masks = masks[np.argsort(-masks.sum(axis=1), kind="stable")]
-    ace = np.asarray(hand) // 4 == 12
-    drawn = 5 - masks.sum(axis=1)
-    keeps_ace = (masks & ace).any(axis=1)
-    limit = np.where(keeps_ace, rules.draw_limit(True), rules.draw_limit(False))
-    return masks[drawn <= limit]
-
-
 def hold_points(hero: npt.ArrayLike, keeps: npt.ArrayLike, rules: RuleSet, *, trials: int, seed: int,
                 policy: str = "standard", trick_policy_name: str = "sensible",
                 seat: int | None = None) -> tuple[FloatArray, FloatArray]:
@@ -558,15 +548,19 @@ def _after_own_exchange(keep: KeepFn) -> KeepFn:
     return wrapped
 
 
+TRIAL_BLOCK = 20_000  # trials per block in points_by_hold (memory stays flat)
+
+
 def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int, trials: int,
                    seed: int, policy: str = "standard", trick_policy: str = "sensible",
-                   seat: int | None = None) -> pd.DataFrame:
+                   seat: int | None = None, progress: Progress | None = None) -> pd.DataFrame:
     """Expected points this deal (table points + last trick) of every legal hold, best first.
 
     Monte Carlo over ``trials`` deals with common random numbers across holds; opponents exchange
     by the draw ``policy`` and everyone plays the tricks by ``trick_policy``. Columns: keep,
     discard, draw, points_hand(_se), points_trick(_se), points(_se), and se_vs_best (standard
     error of the difference to the best hold, small thanks to the common random numbers).
+    Trials run in blocks of TRIAL_BLOCK; ``progress(done, total)`` is called after each block.
     """
     _check_points_game(rules)
     if trials < 2:
@@ -576,9 +570,17 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
         raise ValueError(f"a hand has five cards, got shape {cards.shape}")
     if rules.players != opponents + 1:
         rules = rules.replace(players=opponents + 1)
-    masks = all_holds(rules, cards)
-    hand_pts, trick_pts = hold_points(cards, masks, rules, trials=trials, seed=seed, policy=policy,
-                                      trick_policy_name=trick_policy, seat=seat)
+    masks = legal_holds(cards, rules)
+    sizes = [min(TRIAL_BLOCK, trials - start) for start in range(0, trials, TRIAL_BLOCK)]
+    blocks_h, blocks_t = [], []
+    for size, child in zip(sizes, np.random.SeedSequence(seed).spawn(len(sizes))):
+        h, t = hold_points(cards, masks, rules, trials=size, seed=int(child.generate_state(1)[0]),
+                           policy=policy, trick_policy_name=trick_policy, seat=seat)
+        blocks_h.append(h)
+        blocks_t.append(t)
+        if progress is not None:
+            progress(sum(b.shape[1] for b in blocks_h), trials)
+    hand_pts, trick_pts = np.concatenate(blocks_h, axis=1), np.concatenate(blocks_t, axis=1)
     total = hand_pts + trick_pts
     root = math.sqrt(trials)
     best = int(total.mean(axis=1).argmax())
@@ -597,4 +599,61 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
     df = df.sort_values("points", ascending=False, kind="stable").reset_index(drop=True)
     df.attrs.update(rules=rules.name, opponents=opponents, trials=trials, seed=seed,
                     policy=policy, trick_policy=trick_policy)
+    return df
+
+
+SMALL_PAIR_TOP = 5  # "small pair": deuces to sevens
+
+
+def sample_pair_and_ace(rows: int, rng: np.random.Generator) -> npt.NDArray[np.int8]:
+    """Random hands (rows, 5) with exactly one small pair (deuces to sevens), one ace, no more."""
+    found: list[npt.NDArray[np.int8]] = []
+    have = 0
+    while have < rows:
+        hands = np.argsort(rng.random((max(4 * rows, 1000) * 8, 52)), axis=1)[:, :5].astype(np.int8)
+        r = hands // 4
+        counts = (r[:, :, None] == r[:, None, :]).sum(axis=2)
+        pair_rank = np.where(counts == 2, r, -1).max(axis=1)
+        ok = ((counts == 2).sum(axis=1) == 2) & (counts.max(axis=1) == 2) \
+            & (pair_rank <= SMALL_PAIR_TOP) & (pair_rank >= 0) & ((r == 12).sum(axis=1) == 1)
+        found.append(hands[ok])
+        have += int(ok.sum())
+    return np.concatenate(found)[:rows]
+
+
+def ace_vs_small_pair(rules: RuleSet, *, players: Sequence[int] = (2, 3, 4, 5, 6), trials: int,
+                      seed: int, policy: str = "standard", trick_policy: str = "sensible"
+                      ) -> pd.DataFrame:
+    """Keep the ace (for the last trick) or the small pair? One row per table size.
+
+    Each trial is a fresh random hand with one small pair and an ace; the three holds (pair,
+    ace alone, pair + ace) meet the same deal. Columns: players, the share of deals where the
+    ace alone scores more / less than the pair (with standard errors), and mean points of each
+    hold (with standard errors).
+    """
+    rows = []
+    for i, p in enumerate(players):
+        table = rules.replace(players=p)
+        child = np.random.SeedSequence([seed, i])
+        hands = sample_pair_and_ace(trials, np.random.default_rng(child.spawn(1)[0]))
+        r = hands // 4
+        ace = r == 12
+        pair = (r[:, :, None] == r[:, None, :]).sum(axis=2) == 2
+        keeps = np.stack([pair, ace, pair | ace])
+        hand_pts, trick_pts = hold_points(hands, keeps, table, trials=trials,
+                                          seed=int(child.generate_state(1)[0]), policy=policy,
+                                          trick_policy_name=trick_policy)
+        total = hand_pts + trick_pts
+        row: dict[str, float | int] = {"players": p}
+        for name, event in (("ace_beats_pair", total[1] > total[0]),
+                            ("pair_beats_ace", total[0] > total[1])):
+            row[name], row[f"{name}_se"] = _mean_se(event)
+        for name, h in (("pair", 0), ("ace", 1), ("pair_ace", 2)):
+            row[f"points_{name}"], row[f"points_{name}_se"] = _mean_se(total[h])
+            row[f"trick_{name}"] = float(trick_pts[h].mean())
+        row["ace_minus_pair"], row["ace_minus_pair_se"] = _mean_se(total[1] - total[0])
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    df.attrs.update(rules=rules.name, trials=trials, seed=seed, policy=policy,
+                    trick_policy=trick_policy)
     return df

@@ -108,8 +108,9 @@ def keeper_index(hand: npt.ArrayLike, alive: npt.ArrayLike) -> IntArray:
     hand = np.asarray(hand, dtype=np.int16)
     alive = np.asarray(alive, dtype=bool)
     suit = hand % 4
-    counts = ((suit[:, :, None] == np.arange(4)) & alive[:, :, None]).sum(axis=1)
-    length = np.take_along_axis(counts, suit, axis=1)
+    length = np.zeros(hand.shape, dtype=np.int16)
+    for j in range(hand.shape[1]):  # five column ops beat a reduction over a short axis
+        length += (suit == suit[:, j:j + 1]) & alive[:, j:j + 1]
     score = (hand // 4) * 32 + length * 4 + suit  # rank first, then suit length; unique
     return np.where(alive, score, -1).argmax(axis=1)
 
@@ -316,3 +317,11 @@ class TrickGame:
         pts[self.winners[-1]] = self.rules.last_trick_points
         return pts
 
+
+def __getattr__(name: str) -> object:
+    """``points_by_hold`` and ``simulate_points`` live in ``drawodds.sim.points``; reachable here too."""
+    if name in ("points_by_hold", "simulate_points"):
+        from drawodds.sim import points
+
+        return getattr(points, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
