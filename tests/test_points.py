@@ -338,8 +338,14 @@ def test_points_by_hold_rejects_bad_input() -> None:
         pts.points_by_hold("2c 2d As 9h 6c", preset("morkpoker"), opponents=2, trials=10, seed=1)
     with pytest.raises(RuleError, match="2-6 players"):
         pts.points_by_hold("2c 2d As 9h 6c", POENG, opponents=6, trials=10, seed=1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="five cards|5 cards"):
         pts.points_by_hold("2c 2d As 9h", POENG, opponents=2, trials=10, seed=1)
+    with pytest.raises(ValueError, match="duplicate"):
+        pts.points_by_hold([0, 0, 5, 9, 13], POENG, opponents=2, trials=10, seed=1)
+    with pytest.raises(ValueError, match="not a card"):
+        pts.points_by_hold([0, 1, 5, 9, 60], POENG, opponents=2, trials=10, seed=1)
+    with pytest.raises(ValueError, match="DRAW:TRICK"):
+        pts.simulate_points(POENG, games=10, seed=1, policies="rule")
 
 
 def test_pair_and_ace_sampler_and_the_chart_table() -> None:

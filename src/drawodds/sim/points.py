@@ -280,8 +280,12 @@ def player_policy(name: str) -> PlayerPolicy:
     from drawodds.sim.policies import draw_policy
 
     draw, _, trick = name.partition(":") if ":" in name else ("standard", "", name)
-    trick_policy(trick)  # validates
-    draw_policy(draw)
+    try:
+        trick_policy(trick)
+        draw_policy(draw)
+    except ValueError as exc:
+        raise ValueError(f"points-game player {name!r}: {exc} (a player is TRICK or DRAW:TRICK, "
+                         "e.g. sensible, random, tight:random)") from None
     return PlayerPolicy(name, draw, trick)
 
 
@@ -565,9 +569,8 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
     _check_points_game(rules)
     if trials < 2:
         raise ValueError("trials must be at least 2")
-    cards = parse_hand(hand) if isinstance(hand, str) else np.asarray(hand, dtype=np.int8)
-    if cards.shape != (5,):
-        raise ValueError(f"a hand has five cards, got shape {cards.shape}")
+    # Card codes are re-parsed from text so they get the same checks as typed input.
+    cards = parse_hand(hand if isinstance(hand, str) else format_cards(np.asarray(hand)))
     if rules.players != opponents + 1:
         rules = rules.replace(players=opponents + 1)
     masks = legal_holds(cards, rules)

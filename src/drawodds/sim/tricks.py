@@ -48,7 +48,7 @@ class TrickView:
     legal: BoolArray                # (n, 5) True for cards that may be played now
     trick: int                      # 0..4; 4 is the last, scoring trick
     position: int                   # 0 = leading, 1 = second to play, ...
-    lead: IntArray                  # (n,) the led card, NO_CARD when leading
+    lead: IntArray                  # (n,) the led card, NO_CARD when leading (int16)
     winning: IntArray               # (n,) the card winning the trick so far, NO_CARD when leading
     players: int
     rng: np.random.Generator = field(repr=False)
@@ -214,14 +214,18 @@ def play_tricks(hands: npt.ArrayLike, leader: npt.ArrayLike, rules: RuleSet,
             hand = hands[rows, seat]
             live = alive[rows, seat]
             legal = legal_mask(hand, live, lead, rules.trick_rule)
-            choice = np.empty(t, dtype=np.int64)
-            for i, pol in enumerate(distinct):
-                sel = np.flatnonzero(policy_of_seat[seat] == i)
-                if len(sel) == 0:
-                    continue
-                view = TrickView(hand[sel], live[sel], legal[sel], k, j, lead[sel].astype(np.int64),
-                                 win_card[sel].astype(np.int64), p, rng)
-                choice[sel] = np.asarray(pol(view), dtype=np.int64)
+            if len(distinct) == 1:  # one policy for the table: no row selection
+                view = TrickView(hand, live, legal, k, j, lead, win_card, p, rng)
+                choice = np.asarray(distinct[0](view), dtype=np.int64)
+            else:
+                choice = np.empty(t, dtype=np.int64)
+                of_row = policy_of_seat[seat]
+                for i, pol in enumerate(distinct):
+                    sel = np.flatnonzero(of_row == i)
+                    if len(sel):
+                        view = TrickView(hand[sel], live[sel], legal[sel], k, j, lead[sel],
+                                         win_card[sel], p, rng)
+                        choice[sel] = np.asarray(pol(view), dtype=np.int64)
             ok = (choice >= 0) & (choice < 5)
             ok[ok] = legal[rows[ok], choice[ok]]
             if not ok.all():
