@@ -64,7 +64,7 @@ def legal_mask(hand: npt.ArrayLike, alive: npt.ArrayLike, lead: npt.ArrayLike,
     alive = np.asarray(alive, dtype=bool)
     lead = np.asarray(lead, dtype=np.int16)[..., None]
     leading = lead < 0
-    same_suit = alive & (hand % 4 == lead % 4)
+    same_suit = alive & ((hand & 3) == (lead & 3))  # & 3 and >> 2: much faster than % and //
     higher = same_suit & (hand > lead)  # same suit: the larger code is the higher rank
     if rule == "beat_or_any":
         forced = higher
@@ -107,11 +107,11 @@ def keeper_index(hand: npt.ArrayLike, alive: npt.ArrayLike) -> IntArray:
     against three random players the last-trick share fell from 39.6% to 38.8%.)"""
     hand = np.asarray(hand, dtype=np.int16)
     alive = np.asarray(alive, dtype=bool)
-    suit = hand % 4
+    suit = hand & 3
     length = np.zeros(hand.shape, dtype=np.int16)
     for j in range(hand.shape[1]):  # five column ops beat a reduction over a short axis
         length += (suit == suit[:, j:j + 1]) & alive[:, j:j + 1]
-    score = (hand // 4) * 32 + length * 4 + suit  # rank first, then suit length; unique
+    score = (hand >> 2) * 32 + length * 4 + suit  # rank first, then suit length; unique
     return np.where(alive, score, -1).argmax(axis=1)
 
 
@@ -122,14 +122,15 @@ def sensible_policy(view: TrickView) -> IntArray:
     leads the last one): lead the highest other card, or win as cheaply as possible when
     following, else drop the lowest. The saved card is played only when it is the one legal card.
     """
-    rows = np.arange(len(view.hand))
-    hand = view.hand.astype(np.int16)
+    hand = np.asarray(view.hand, dtype=np.int16)
     # The card is picked from the dealt five (suit length counts then) and kept while it lives.
     keeper = keeper_index(hand, np.ones_like(view.alive))
-    lost = ~view.alive[rows, keeper]
-    keeper[lost] = keeper_index(hand[lost], view.alive[lost])
-    spare = view.legal.copy()
-    spare[rows, keeper] = False
+    is_keeper = np.arange(5) == keeper[:, None]
+    lost = ~(view.alive & is_keeper).any(axis=1)
+    if lost.any():
+        keeper[lost] = keeper_index(hand[lost], view.alive[lost])
+        is_keeper[lost] = np.arange(5) == keeper[lost, None]
+    spare = view.legal & ~is_keeper
     has_spare = spare.any(axis=1)
     lowest = np.where(spare, hand, 99).argmin(axis=1)
     choice = lowest
@@ -138,7 +139,7 @@ def sensible_policy(view: TrickView) -> IntArray:
             choice = np.where(spare, hand, -1).argmax(axis=1)  # highest spare card
         else:
             win = view.winning[:, None]
-            beats = spare & (hand % 4 == win % 4) & (hand > win)
+            beats = spare & ((hand & 3) == (win & 3)) & (hand > win)
             cheapest = np.where(beats, hand, 99).argmin(axis=1)
             choice = np.where(beats.any(axis=1), cheapest, lowest)
     return np.where(has_spare, choice, keeper)
@@ -188,7 +189,7 @@ def play_tricks(hands: npt.ArrayLike, leader: npt.ArrayLike, rules: RuleSet,
     (the one left of the dealer). ``policies``: one per seat, or one for all. A policy answering
     with an illegal card raises IllegalPlay.
     """
-    hands = np.asarray(hands)
+    hands = np.ascontiguousarray(hands, dtype=np.int16)
     t, p, _ = hands.shape
     seat_policies = [policies] * p if callable(policies) else list(policies)
     if len(seat_policies) != p:
@@ -204,15 +205,19 @@ def play_tricks(hands: npt.ArrayLike, leader: npt.ArrayLike, rules: RuleSet,
     plays = np.full((t, TRICKS, p), NO_CARD, dtype=np.int8)
     leaders = np.empty((t, TRICKS), dtype=np.int8)
     winners = np.empty((t, TRICKS), dtype=np.int8)
+    flat_hands = hands.reshape(t * p, 5)
+    flat_alive = alive.reshape(t * p, 5)
     for k in range(TRICKS):
+        trick_plays = np.full((t, p), NO_CARD, dtype=np.int8)
         leaders[:, k] = lead_seat
         lead = np.full(t, NO_CARD, dtype=np.int16)
         win_card = np.full(t, NO_CARD, dtype=np.int16)
         win_seat = lead_seat.copy()
         for j in range(p):
             seat = (lead_seat + j) % p
-            hand = hands[rows, seat]
-            live = alive[rows, seat]
+            at = rows * p + seat  # flat (row, seat) index: 1-D takes beat 2-D fancy indexing
+            hand = flat_hands.take(at, axis=0)
+            live = flat_alive.take(at, axis=0)
             legal = legal_mask(hand, live, lead, rules.trick_rule)
             if len(distinct) == 1:  # one policy for the table: no row selection
                 view = TrickView(hand, live, legal, k, j, lead, win_card, p, rng)
@@ -226,8 +231,8 @@ def play_tricks(hands: npt.ArrayLike, leader: npt.ArrayLike, rules: RuleSet,
                         view = TrickView(hand[sel], live[sel], legal[sel], k, j, lead[sel],
                                          win_card[sel], p, rng)
                         choice[sel] = np.asarray(pol(view), dtype=np.int64)
-            ok = (choice >= 0) & (choice < 5)
-            ok[ok] = legal[rows[ok], choice[ok]]
+            cell = rows * 5 + np.clip(choice, 0, 4)
+            ok = (choice >= 0) & (choice < 5) & legal.reshape(-1).take(cell)
             if not ok.all():
                 r = int(np.flatnonzero(~ok)[0])
                 c = int(choice[r])
@@ -235,16 +240,17 @@ def play_tricks(hands: npt.ArrayLike, leader: npt.ArrayLike, rules: RuleSet,
                                      int(lead[r]), rules.trick_rule) if 0 <= c < 5
                         else f"card index {c} is not 0-4")
                 raise IllegalPlay(f"trick {k + 1}, seat {int(seat[r])}: {what}")
-            card = hand[rows, choice].astype(np.int16)
-            alive[rows, seat, choice] = False
-            plays[rows, k, seat] = card
+            card = hand.reshape(-1).take(cell)
+            flat_alive.reshape(-1)[at * 5 + choice] = False
+            trick_plays.reshape(-1)[at] = card
             if j == 0:
                 lead = card
                 win_card = card.copy()
             else:
-                beats = (card % 4 == lead % 4) & (card > win_card)
+                beats = ((card & 3) == (lead & 3)) & (card > win_card)
                 win_card = np.where(beats, card, win_card)
                 win_seat = np.where(beats, seat, win_seat)
+        plays[:, k] = trick_plays
         winners[:, k] = win_seat
         lead_seat = win_seat
     return TrickResult(plays, leaders, winners, lead_seat.astype(np.int8))
