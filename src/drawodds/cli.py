@@ -297,6 +297,8 @@ def render_keep(result: Any, top: int | None = None) -> None:
     out.print(table)
     notes = []
     if result.opponents:
+        if result.interrupted:
+            notes.append(f"[yellow]Interrupted: the figures cover the {result.trials:,} trials run so far.[/yellow]")
         notes.append(f"{result.trials:,} trials, seed {result.seed}"
                      + (f", {result.workers} workers" if result.workers > 1 else "")
                      + "; every hold is scored on the same deals, so 'behind best' is sharper than the equities. "
