@@ -275,7 +275,8 @@ def render_keep(result: Any, top: int | None = None) -> None:
     for i, row in enumerate(rows):
         dist = "  ".join(f"{_SHORT[c]} {_pct(row[c])}" for c in cats if row[c] >= 0.0005)
         keep_txt = " ".join(format_cards(parse_cards_list(row["keep"]), pretty=True)) or "(nothing)"
-        cells = [str(i + 1), keep_txt, " ".join(row["discard"]) or "-", str(row["draw"]), dist,
+        discard_txt = " ".join(format_cards(parse_cards_list(row["discard"]), pretty=True)) or "-"
+        cells = [str(i + 1), keep_txt, discard_txt, str(row["draw"]), dist,
                  _pct(row["p_jacks_or_better"]), _pct(row["p_improve"]), f"{row['points']:.3f}"]
         if result.opener:
             cells.append("yes" if row["splits_openers"] else "")
@@ -296,6 +297,8 @@ def render_keep(result: Any, top: int | None = None) -> None:
     out.print(table)
     notes = []
     if result.opponents:
+        if result.interrupted:
+            notes.append(f"[yellow]Interrupted: the figures cover the {result.trials:,} trials run so far.[/yellow]")
         notes.append(f"{result.trials:,} trials, seed {result.seed}"
                      + (f", {result.workers} workers" if result.workers > 1 else "")
                      + "; every hold is scored on the same deals, so 'behind best' is sharper than the equities. "

@@ -50,6 +50,7 @@ class KeepResult:
     against: tuple[str, ...] = ()
     opener: bool = False
     workers: int = 1
+    interrupted: bool = False
 
     @functools.cached_property
     def table(self) -> pd.DataFrame:
@@ -84,7 +85,7 @@ class KeepResult:
         return {"hand": format_cards(self.hand), "rules": self.rules.name, "opponents": self.opponents,
                 "policy": self.policy, "trials": self.trials, "seed": self.seed, "by": self.by,
                 "vs": list(self.vs) or None, "against": list(self.against) or None,
-                "workers": self.workers, "holds": holds}
+                "workers": self.workers, "interrupted": self.interrupted, "holds": holds}
 
     def flat(self) -> pd.DataFrame:
         """The rows flat, for CSV: cards joined by spaces."""
@@ -182,6 +183,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         cols["splits_openers"] = hold_openers_split(cards, masks)
 
     used_trials: int | None = None
+    interrupted = False
     nan = np.full(len(masks), np.nan)
     cols["equity"] = cols["equity_se"] = cols["equity_gap"] = cols["equity_diff_se"] = nan
     if opponents:
@@ -193,7 +195,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
                            se_target=se, progress=progress)
         cols["equity"], cols["equity_se"], cols["equity_diff_se"] = eq.equity, eq.equity_se, eq.diff_se
         cols["equity_gap"] = eq.equity.max() - eq.equity   # equity_diff_se is this gap's SE
-        used_trials = eq.trials
+        used_trials, interrupted = eq.trials, eq.interrupted
 
     # Best first: the objective, then the other objectives, then fewer cards drawn.
     primary = OBJECTIVE_COLUMNS[by]
@@ -202,6 +204,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     cols = {k: v[order] for k, v in cols.items()}
     return KeepResult(hand=cards, rules=rs, opponents=opponents, policy=policy, trials=used_trials,
                       seed=seed, by=by, columns=cols, vs=vs, opener=opener, workers=workers,
+                      interrupted=interrupted,
                       against=tuple(" ".join(format_cards(h)) for h in known))
 
 

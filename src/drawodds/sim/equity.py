@@ -83,6 +83,7 @@ class EquityResult:
     trials: int
     seed: int
     workers: int
+    interrupted: bool = False        # stopped by Ctrl-C: the figures cover the trials run so far
 
 
 def _final_strengths(hands: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_],
@@ -177,12 +178,20 @@ def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
     children = np.random.SeedSequence(seed).spawn(workers)
     states = [np.random.Generator(np.random.PCG64(c)).bit_generator.state for c in children]
     total = _Moments()
+    interrupted = False
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
     try:
         while total.n < trials:
             per_worker = min(BATCH, -(-(trials - total.n) // workers))
             jobs = [(hand, masks, rules, model, per_worker, s) for s in states]
-            results = list(pool.map(_worker, jobs)) if pool else [_worker(jobs[0])]
+            try:
+                results = list(pool.map(_worker, jobs)) if pool else [_worker(jobs[0])]
+            except KeyboardInterrupt:
+                # Keep what is done: the rounds so far are complete and unbiased.
+                if total.n == 0:
+                    raise
+                interrupted = True
+                break
             for m, _ in results:
                 total.merge(m)
             states = [s for _, s in results]
@@ -192,13 +201,13 @@ def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
                 break
     finally:
         if pool:
-            pool.shutdown()
+            pool.shutdown(cancel_futures=True)
     mean, cov = total.mean(), total.cov()
     best = int(np.argmax(mean))
     diff_var = np.diag(cov) + cov[best, best] - 2 * cov[:, best]
     return EquityResult(equity=mean, equity_se=np.sqrt(np.diag(cov) / total.n),
                         diff_se=np.sqrt(np.clip(diff_var, 0, None) / total.n), best=best,
-                        trials=total.n, seed=seed, workers=workers)
+                        trials=total.n, seed=seed, workers=workers, interrupted=interrupted)
 
 
 def _separated(m: _Moments, target: float) -> bool:
