@@ -260,36 +260,48 @@ def render_keep(result: Any, top: int | None = None) -> None:
     table = Table(title=title, title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("keep", no_wrap=True)
-    table.add_column("discard", style="dim")
+    table.add_column("discard", style="dim", no_wrap=True)
     table.add_column("draw", justify="right")
     table.add_column("final hand, % (exact)", no_wrap=True)
     table.add_column("J+ %", justify="right")
     table.add_column("improve %", justify="right")
-    table.add_column("points", justify="right")
+    points_mc = "points_hand" in result.columns   # Poengpoker / Chicago against opponents
+    table.add_column("table pts" if points_mc else "points", justify="right")
     if result.opener:
         table.add_column("splits openers")
-    if result.opponents:
-        table.add_column("equity % ± se", justify="right")
-        table.add_column("behind best ± se", justify="right")
+    if points_mc:
+        table.add_column("hand + trick pts", justify="right", no_wrap=True)
+        table.add_column("points ± se", justify="right", no_wrap=True)
+        table.add_column("behind best ± se", justify="right", no_wrap=True)
+    elif result.opponents:
+        table.add_column("equity % ± se", justify="right", no_wrap=True)
+        table.add_column("behind best ± se", justify="right", no_wrap=True)
     cats = [c for c in _SHORT if c in result.columns]
     for i, row in enumerate(rows):
         dist = "  ".join(f"{_SHORT[c]} {_pct(row[c])}" for c in cats if row[c] >= 0.0005)
         keep_txt = " ".join(format_cards(parse_cards_list(row["keep"]), pretty=True)) or "(nothing)"
         discard_txt = " ".join(format_cards(parse_cards_list(row["discard"]), pretty=True)) or "-"
         cells = [str(i + 1), keep_txt, discard_txt, str(row["draw"]), dist,
-                 _pct(row["p_jacks_or_better"]), _pct(row["p_improve"]), f"{row['points']:.3f}"]
+                 _pct(row["p_jacks_or_better"]), _pct(row["p_improve"]),
+                 f"{row['table_points' if points_mc else 'points']:.3f}"]
         if result.opener:
             cells.append("yes" if row["splits_openers"] else "")
         style = None
         if result.opponents:
-            gap, gap_se = row["equity_gap"], row["equity_diff_se"]
-            cells.append(f"{100 * row['equity']:.2f} ± {100 * row['equity_se']:.2f}")
+            if points_mc:
+                scale, gap, gap_se = 1.0, row["points_gap"], row["points_diff_se"]
+                cells.append(f"{row['points_hand']:.3f} + {row['points_trick']:.3f}")
+                cells.append(f"{row['points']:.3f} ± {row['points_se']:.3f}")
+            else:
+                scale, gap, gap_se = 100.0, row["equity_gap"], row["equity_diff_se"]
+                cells.append(f"{100 * row['equity']:.2f} ± {100 * row['equity_se']:.2f}")
             near = gap <= 2 * gap_se
             if gap == 0:
                 cells.append("★ best")
                 style = "bold green"
             else:
-                cells.append(f"{'≈ ' if near else ''}{100 * gap:.2f} ± {100 * gap_se:.2f}")
+                digits = 3 if points_mc else 2
+                cells.append(f"{'≈ ' if near else ''}{scale * gap:.{digits}f} ± {scale * gap_se:.{digits}f}")
                 style = "green" if near else None
         elif i == 0:
             style = "bold green"
@@ -301,10 +313,13 @@ def render_keep(result: Any, top: int | None = None) -> None:
             notes.append(f"[yellow]Interrupted: the figures cover the {result.trials:,} trials run so far.[/yellow]")
         notes.append(f"{result.trials:,} trials, seed {result.seed}"
                      + (f", {result.workers} workers" if result.workers > 1 else "")
-                     + "; every hold is scored on the same deals, so 'behind best' is sharper than the equities. "
-                     "≈ marks holds within 2 standard errors of the best.")
+                     + "; every hold is scored on the same deals, so 'behind best' is sharper than "
+                     "the values themselves. ≈ marks holds within 2 standard errors of the best.")
     notes.append("Exact columns enumerate every possible draw. J+ = at least a pair of jacks; "
-                 "points = Poengpoker table points (8 for a straight flush .. 0).")
+                 + ("table pts = expected table points of our hand alone (8 for a straight flush .. 0); "
+                    "points = expected points this deal: the single best hand's table points plus "
+                    f"the last trick ({rs.last_trick_points}), opponents exchanging and playing tricks."
+                    if points_mc else "points = Poengpoker table points (8 for a straight flush .. 0)."))
     for n in notes:
         out.print(f"[dim]{n}[/dim]")
 
