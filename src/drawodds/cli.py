@@ -263,9 +263,10 @@ def render_keep(result: Any, top: int | None = None) -> None:
     table.add_column("discard", style="dim", no_wrap=True)
     table.add_column("draw", justify="right")
     table.add_column("final hand, % (exact)", no_wrap=True)
-    table.add_column("J+ %", justify="right")
-    table.add_column("improve %", justify="right")
     points_mc = "points_hand" in result.columns   # Poengpoker / Chicago against opponents
+    if not points_mc:   # openers and "improve" mean little where only the best hand scores
+        table.add_column("J+ %", justify="right")
+        table.add_column("improve %", justify="right")
     table.add_column("table pts" if points_mc else "points", justify="right")
     if result.opener:
         table.add_column("splits openers")
@@ -281,9 +282,10 @@ def render_keep(result: Any, top: int | None = None) -> None:
         dist = "  ".join(f"{_SHORT[c]} {_pct(row[c])}" for c in cats if row[c] >= 0.0005)
         keep_txt = " ".join(format_cards(parse_cards_list(row["keep"]), pretty=True)) or "(nothing)"
         discard_txt = " ".join(format_cards(parse_cards_list(row["discard"]), pretty=True)) or "-"
-        cells = [str(i + 1), keep_txt, discard_txt, str(row["draw"]), dist,
-                 _pct(row["p_jacks_or_better"]), _pct(row["p_improve"]),
-                 f"{row['table_points' if points_mc else 'points']:.3f}"]
+        cells = [str(i + 1), keep_txt, discard_txt, str(row["draw"]), dist]
+        if not points_mc:
+            cells += [_pct(row["p_jacks_or_better"]), _pct(row["p_improve"])]
+        cells.append(f"{row['table_points' if points_mc else 'points']:.3f}")
         if result.opener:
             cells.append("yes" if row["splits_openers"] else "")
         style = None
@@ -315,11 +317,12 @@ def render_keep(result: Any, top: int | None = None) -> None:
                      + (f", {result.workers} workers" if result.workers > 1 else "")
                      + "; every hold is scored on the same deals, so 'behind best' is sharper than "
                      "the values themselves. ≈ marks holds within 2 standard errors of the best.")
-    notes.append("Exact columns enumerate every possible draw. J+ = at least a pair of jacks; "
+    notes.append("Exact columns enumerate every possible draw. "
                  + ("table pts = expected table points of our hand alone (8 for a straight flush .. 0); "
                     "points = expected points this deal: the single best hand's table points plus "
                     f"the last trick ({rs.last_trick_points}), opponents exchanging and playing tricks."
-                    if points_mc else "points = Poengpoker table points (8 for a straight flush .. 0)."))
+                    if points_mc else "J+ = at least a pair of jacks; "
+                    "points = Poengpoker table points (8 for a straight flush .. 0)."))
     for n in notes:
         out.print(f"[dim]{n}[/dim]")
 
