@@ -45,7 +45,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.cards import JOKER, RANKS
+from drawodds.cards import JOKER, RANK_PLURALS, RANKS
 from drawodds.evaluate import (FLUSH, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_floor, category_of,
                                evaluate, jacks_or_better_floor)
 from drawodds.rules import RuleSet
@@ -308,7 +308,7 @@ def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: 
     # Deviations: snow (a drawing hand stands pat) and break (pat straight/flush -> SF draw).
     drawing = _sum_cols(keep) < 5
     if policy.snow_hands == "nothing":
-        snow_ok = drawing & np.isin(pattern, (FOUR_FLUSH, OPEN_ENDED, INSIDE, HIGH_CARDS))
+        snow_ok = drawing & (max_count == 1) & np.isin(pattern, (FOUR_FLUSH, OPEN_ENDED, INSIDE, HIGH_CARDS))
     else:
         snow_ok = drawing
     suited_mask = _or_cols(np.where(in_flush_suit, bits, 0))
@@ -382,7 +382,7 @@ def describe_policy(policy: DrawPolicy, rules: RuleSet | None = None) -> list[tu
     def pair_rule(letter: str | None, what: str) -> tuple[str, str] | None:
         if letter is None:
             return None
-        return (f"{what} + a pair of {letter}s or lower", f"the {what}, draw 1")
+        return (f"{what} + a pair of {RANK_PLURALS[RANKS.index(letter.upper())]} or lower", f"the {what}, draw 1")
     rows: list[tuple[str, str] | None] = [
         ("straight, flush, full house, four of a kind, straight flush", "all five: stand pat"),
         ("three of a kind", "the three, draw 2"),

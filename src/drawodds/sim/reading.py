@@ -339,11 +339,15 @@ def posterior(held: Holdings, draw: int) -> tuple[dict[str, float], float]:
     return {LABELS[i]: float(mass[i] / total) for i in order if mass[i] > 0}, float(total / prior)
 
 
-def _final_exact(held: Holdings, draw: int, rules: RuleSet) -> npt.NDArray[np.float64]:
-    """Exact distribution over categories (10) of the final hand by enumerating every draw."""
+def final_exact(held: Holdings, draw: int, rules: RuleSet,
+                where: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.float64]:
+    """Exact distribution over categories (10) of the final hand by enumerating every draw.
+
+    ``where`` restricts the holdings (e.g. to one posterior label); weights stay the posterior's.
+    """
     usual, alt = held.weights(draw)
     w = usual + alt
-    rows = np.flatnonzero(w)
+    rows = np.flatnonzero(w if where is None else w * where)
     out = np.zeros(len(CATEGORIES))
     if draw == 0:
         np.add.at(out, held.category[rows], w[rows])
@@ -426,7 +430,7 @@ def read_draw(draw: int, *, policy: DrawPolicy | str = "standard", rules: RuleSe
     cost = int(np.count_nonzero(usual + alt)) * comb(rs.deck_size, draw)
     names = CATEGORIES if rs.joker else CATEGORIES[:9]
     if draw == 0 or cost <= exact_budget:
-        probs = _final_exact(held, draw, rs)
+        probs = final_exact(held, draw, rs)
         se = np.zeros_like(probs)
         method, n_final, final_seed = "exact", None, None
     else:
