@@ -178,3 +178,17 @@ def test_cli_read_json_contract_and_errors(capsys):
     assert set(json.loads(out)) == {"standard", "loose", "tight"}
     code, out, _ = _run(["read", "2", "--rules", "jackpot", "--opener", "--trials", "2000"], capsys)
     assert code == 0 and "trips" in out
+
+
+@pytest.mark.parametrize("rules", [preset(joker=True), preset(joker=True, max_draw="any")], ids=["joker", "joker-any"])
+def test_class_table_matches_hold_plan_with_the_joker(rules):
+    policy = draw_policy("loose", snow=0.2, snow_hands="any", break_rate=0.5)
+    held = holdings(rules, policy, ())
+    rows = np.random.default_rng(2).choice(len(held.cards), 40_000)
+    rows = np.concatenate([rows, np.flatnonzero((held.cards == 52).any(1))[::50]])
+    plan = hold_plan(policy, held.cards[rows], rules)
+    np.testing.assert_array_equal(held.usual_draw[rows], 5 - plan.keep.sum(1))
+    np.testing.assert_allclose(held.alt_w[rows], plan.alt_rate)
+    deviates = plan.alt_rate > 0
+    np.testing.assert_array_equal(held.alt_draw[rows][deviates], 5 - plan.alt_keep[deviates].sum(1))
+    np.testing.assert_array_equal(held.category[rows], plan.category)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
@@ -81,32 +80,28 @@ def _representatives(joker: bool) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.
     counting the joker in every suit. Within one such class a policy's pattern, draw count and
     label do not depend on the suits (the break deviation does, and is handled separately).
     """
-    hands, index = [], []
-    multisets = [m for m in itertools.combinations_with_replacement(range(13), 4 if joker else 5)
-                 if max(Counter(m).values()) <= 4]
-    for m in multisets:
-        key = sum(RANK_KEYS[r] for r in m)
-        distinct = sorted(set(m))
-        extra = [JOKER] if joker else []
-        # State 0: suits dealt round-robin over the sorted ranks (equal ranks get distinct suits).
-        hands.append([r * 4 + i % 4 for i, r in enumerate(m)] + extra)
-        index.append(key * 3)
-        suited = 5 - len(extra)
-        for state, n_suited in ((1, suited - 1), (2, suited)):
-            if len(distinct) < n_suited:
-                continue
-            in_suit = distinct[:n_suited]
-            rest = list(m)
-            for r in in_suit:
-                rest.remove(r)
-            cards = [r * 4 for r in in_suit]
-            used: Counter[int] = Counter()
-            for r in rest:
-                used[r] += 1
-                cards.append(r * 4 + used[r])       # suits 1..3, never the flush suit
-            hands.append(cards + extra)
-            index.append(key * 3 + state)
-    return np.asarray(hands, dtype=np.int8), np.asarray(index, dtype=np.int64)
+    k = 4 if joker else 5
+    m = np.array(list(itertools.combinations_with_replacement(range(13), k)), dtype=np.int64)
+    m = m[(m[:, :1] != m[:, 4:5]).ravel()] if k == 5 else m        # at most four of a rank
+    first = np.ones(m.shape, dtype=bool)
+    first[:, 1:] = m[:, 1:] != m[:, :-1]
+    occurrence = np.zeros(m.shape, dtype=np.int64)                  # copies of the rank before it
+    for i in range(1, k):
+        occurrence[:, i] = np.where(first[:, i], 0, occurrence[:, i - 1] + 1)
+    distinct_index = np.cumsum(first, axis=1) - 1
+    distinct = first.sum(1)
+    key = np.asarray(RANK_KEYS, dtype=np.int64)[m].sum(1)
+    extra = np.full((len(m), 5 - k), JOKER, dtype=np.int64)
+    # State 0: suits dealt round-robin over the sorted ranks (equal ranks get distinct suits).
+    hands = [np.hstack([m * 4 + np.arange(k) % 4, extra])]
+    index = [key * 3]
+    for state, n_suited in ((1, k - 1), (2, k)):
+        ok = distinct >= n_suited
+        # The first n_suited distinct ranks in suit 0; further copies and other ranks in suits 1-3.
+        suit = np.where(distinct_index < n_suited, occurrence, occurrence + 1)
+        hands.append(np.hstack([m * 4 + suit, extra])[ok])
+        index.append(key[ok] * 3 + state)
+    return np.vstack(hands).astype(np.int8), np.concatenate(index)
 
 
 _TABLE_KEYS = (4 * RANK_KEYS[12] + RANK_KEYS[11] + 1) * 3
