@@ -31,6 +31,7 @@ from drawodds.sim.policies import (FOUR_FLUSH, HIGH_CARDS, INSIDE, OPEN_ENDED, P
 
 EXACT_BUDGET = 30_000_000   # most five-card evaluations an exact final-hand enumeration may cost
 FINAL_TRIALS = 200_000      # Monte Carlo samples of the final hand when enumeration is too big
+MAX_ROUNDS = 20_000         # redraw rounds before sample_conditioned gives up
 
 # Posterior labels: 13 pair sizes, 13 pair + ace kicker sizes, then the other patterns.
 _PAIR_LABELS = tuple(f"pair_of_{p}" for p in RANK_PLURALS)
@@ -216,7 +217,7 @@ def _card_bits(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.uint64]:
 
 def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence[int], our_cards: Sequence[int],
                        n: int, rng: np.random.Generator, *,
-                       method: Literal["auto", "joint", "sequential"] = "auto",
+                       method: Literal["auto", "joint", "gibbs"] = "auto", sweeps: int = 2,
                        ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
     """Opponents' dealt hands and holds, each conditioned on its public draw count.
 
@@ -226,11 +227,14 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence
     counts such as pat cost the same as common ones). Shared cards are then resolved:
 
     - ``joint``: a row whose opponents share a card is redrawn in full. Exact. Expected draws per
-      row = 1 / P(disjoint): about 1.8 with two opponents, 6 with three, 50 with four.
-    - ``sequential``: only the later of two colliding opponents is redrawn. Costs about the same
-      as ``joint`` for two opponents and stays cheap for five, but the earlier opponents are then
-      not reweighted by how much room they leave the later ones (a small bias).
-    - ``auto`` (default): joint for up to three opponents, sequential beyond.
+      row = 1 / P(disjoint): about 1.8 with two opponents, 6 with three, 50 with four, ~900 with five.
+    - ``gibbs``: a sequential deal (each opponent redrawn until it avoids the earlier ones), then
+      ``sweeps`` Gibbs passes redrawing each opponent given the others. Each row is its own short
+      chain, so rows stay independent. The sequential start alone is biased (it ignores how much
+      room an early hand leaves the later ones: the first of three pat opponents shows ~3 points
+      more straights); one sweep already removes that to within Monte Carlo noise (tested against
+      ``joint``). Cost with two sweeps: 0.5 s CPU per 20,000 rows of four opponents (joint: 1.2 s).
+    - ``auto`` (default): joint for up to three opponents, gibbs beyond.
 
     Cost: the first call per (rules, policy, our cards) builds the weights of all C(47, 5)
     holdings, about a second; later calls reuse them (cached) and cost ~1 us per opponent-hand.
@@ -246,13 +250,17 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence
     held = holdings(rules, policy, known)
     cdfs = [_draw_cdf(rules, policy, known, d) for d in counts]
     if method == "auto":
-        method = "joint" if m <= 3 else "sequential"
-    if method not in ("joint", "sequential"):
-        raise ValueError(f"method must be auto, joint or sequential, got {method!r}")
+        method = "joint" if m <= 3 else "gibbs"
+    if method not in ("joint", "gibbs"):
+        raise ValueError(f"method must be auto, joint or gibbs, got {method!r}")
     rows = np.zeros((n, m), dtype=np.intp)
+    rounds = 0
     if method == "joint":
         pending = np.arange(n)
         while len(pending):
+            rounds += 1
+            if rounds > MAX_ROUNDS:
+                raise ValueError("these draw counts leave almost no deals without shared cards")
             for j in range(m):
                 rows[pending, j] = _sample_rows(cdfs[j], len(pending), rng)
             bits = _card_bits(held.cards[rows[pending]])           # (p, m)
@@ -263,15 +271,23 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence
                 seen |= bits[:, j]
             pending = pending[clash]
     else:
-        seen = np.zeros(n, dtype=np.uint64)
-        for j in range(m):
-            pending = np.arange(n)
-            while len(pending):
-                rows[pending, j] = _sample_rows(cdfs[j], len(pending), rng)
-                bits = _card_bits(held.cards[rows[pending, j]])
-                ok = (seen[pending] & bits) == 0
-                seen[pending[ok]] |= bits[ok]
-                pending = pending[~ok]
+        # Start from a sequential deal (each opponent avoids the earlier ones), then Gibbs sweeps:
+        # each opponent is redrawn from its weights given the others' cards.
+        bits = np.zeros((n, m), dtype=np.uint64)
+        for sweep in range(sweeps + 1):
+            for j in range(m):
+                others = np.bitwise_or.reduce(np.delete(bits, j, axis=1), axis=1) if m > 1 else np.zeros(n, np.uint64)
+                pending = np.arange(n)
+                while len(pending):
+                    rounds += 1
+                    if rounds > MAX_ROUNDS:
+                        raise ValueError("these draw counts leave almost no deals without shared cards")
+                    cand = _sample_rows(cdfs[j], len(pending), rng)
+                    cb = _card_bits(held.cards[cand])
+                    ok = (others[pending] & cb) == 0
+                    rows[pending[ok], j] = cand[ok]
+                    bits[pending[ok], j] = cb[ok]
+                    pending = pending[~ok]
     hands = held.cards[rows]
     keeps = np.stack([held.hold_for(rows[:, j], counts[j]) for j in range(m)], axis=1)
     return hands, keeps
