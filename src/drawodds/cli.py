@@ -11,7 +11,6 @@ import json
 import sys
 from typing import Annotated, Any, Optional
 
-import click
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -188,6 +187,7 @@ def keep_cmd(
     workers: Annotated[int, typer.Option("--workers", "-w", help="Processes for the Monte Carlo.")] = 1,
     by: Annotated[Optional[str], typer.Option("--by", help="Rank by equity, jacks, improve or points.")] = None,
     vs: Annotated[Optional[list[int]], typer.Option("--vs", help="An opponent's draw count (repeat per opponent).")] = None,
+    against: Annotated[Optional[list[str]], typer.Option("--against", help="A known opponent hand that stands pat (repeat per opponent).")] = None,
     opener: Annotated[bool, typer.Option("--opener", help="Jacks or Better: we opened; show holds that split openers.")] = False,
     exact: Annotated[bool, typer.Option("--exact", help="Exact odds only (no opponents, no sampling).")] = False,
     top: Annotated[Optional[int], typer.Option("--top", help="Show only the best N holds.")] = None,
@@ -210,12 +210,14 @@ def keep_cmd(
       drawodds keep "AsAhKs7s3s" --rules jackpot --opener
 
       drawodds keep "9c9d5h5s2c" --vs 3 --vs 1
+
+      drawodds keep "AsAhKs7s3s" --against "QcQdJhJd2c"
     """
     from drawodds.keep import keep
 
     if exact:
-        if opponents or vs:
-            raise UserError("--exact computes the exact odds alone: drop --opponents/--vs")
+        if opponents or vs or against:
+            raise UserError("--exact computes the exact odds alone: drop --opponents/--vs/--against")
         opponents = 0
     quiet = json_out or csv == "-"
     n_trials = trials if trials is not None else (1_000_000 if se is not None else 100_000)
@@ -224,7 +226,8 @@ def keep_cmd(
     bar, update = progress_bar("simulating", enabled=not quiet and opponents != 0)
     with bar:
         result = keep(hand, rules=rules, opponents=opponents, policy=policy, trials=n_trials, seed=seed,
-                      se=se, workers=workers, by=by, vs=vs or (), opener=opener, progress=update,
+                      se=se, workers=workers, by=by, vs=vs or (), against=against or (), opener=opener,
+                      progress=update,
                       **overrides)
     if csv:
         result.flat().to_csv(sys.stdout if csv == "-" else csv, index=False)
@@ -241,12 +244,17 @@ def render_keep(result: Any, top: int | None = None) -> None:
     from drawodds.cards import format_hand
     from drawodds.evaluate import describe, evaluate
 
-    df = result.table if top is None else result.table.head(top)
+    rows = result.rows()[:top] if top is not None else result.rows()
     rs = result.rules
     strength = int(evaluate(result.hand, joker=rs.joker))
-    who = (f"{result.opponents} opponent{'s' * (result.opponents != 1)} drawing by '{result.policy}'"
-           + (f" (draw counts {', '.join(map(str, result.vs))})" if result.vs else "")
-           if result.opponents else "no opponents: exact odds only")
+    plural = "s" * (result.opponents != 1)
+    if not result.opponents:
+        who = "no opponents: exact odds only"
+    elif result.against:
+        who = f"{result.opponents} opponent{plural} standing pat with {'; '.join(result.against)}"
+    else:
+        who = (f"{result.opponents} opponent{plural} drawing by '{result.policy}'"
+               + (f" (draw counts {', '.join(map(str, result.vs))})" if result.vs else ""))
     title = (f"{format_hand(result.hand, pretty=True)}  ({describe(strength)})  rules {rs.name}, "
              f"max draw {rs.max_draw}; {who}; ranked by {result.by}")
     table = Table(title=title, title_justify="left")
@@ -263,23 +271,25 @@ def render_keep(result: Any, top: int | None = None) -> None:
     if result.opponents:
         table.add_column("equity % ± se", justify="right")
         table.add_column("behind best ± se", justify="right")
-    cats = [c for c in _SHORT if c in df.columns]
-    for i, row in enumerate(df.itertuples(index=False)):
-        dist = "  ".join(f"{_SHORT[c]} {_pct(getattr(row, c))}" for c in cats if getattr(row, c) >= 0.0005)
-        keep_txt = " ".join(format_cards(parse_cards_list(row.keep), pretty=True)) or "(nothing)"
-        cells = [str(i + 1), keep_txt, " ".join(row.discard) or "-", str(row.draw), dist,
-                 _pct(row.p_jacks_or_better), _pct(row.p_improve), f"{row.points:.3f}"]
+    cats = [c for c in _SHORT if c in result.columns]
+    for i, row in enumerate(rows):
+        dist = "  ".join(f"{_SHORT[c]} {_pct(row[c])}" for c in cats if row[c] >= 0.0005)
+        keep_txt = " ".join(format_cards(parse_cards_list(row["keep"]), pretty=True)) or "(nothing)"
+        discard_txt = " ".join(format_cards(parse_cards_list(row["discard"]), pretty=True)) or "-"
+        cells = [str(i + 1), keep_txt, discard_txt, str(row["draw"]), dist,
+                 _pct(row["p_jacks_or_better"]), _pct(row["p_improve"]), f"{row['points']:.3f}"]
         if result.opener:
-            cells.append("yes" if row.splits_openers else "")
+            cells.append("yes" if row["splits_openers"] else "")
         style = None
         if result.opponents:
-            cells.append(f"{100 * row.equity:.2f} ± {100 * row.equity_se:.2f}")
-            near = row.equity_gap <= 2 * row.equity_diff_se
-            if row.equity_gap == 0:
+            gap, gap_se = row["equity_gap"], row["equity_diff_se"]
+            cells.append(f"{100 * row['equity']:.2f} ± {100 * row['equity_se']:.2f}")
+            near = gap <= 2 * gap_se
+            if gap == 0:
                 cells.append("★ best")
                 style = "bold green"
             else:
-                cells.append(f"{'≈ ' if near else ''}{100 * row.equity_gap:.2f} ± {100 * row.equity_diff_se:.2f}")
+                cells.append(f"{'≈ ' if near else ''}{100 * gap:.2f} ± {100 * gap_se:.2f}")
                 style = "green" if near else None
         elif i == 0:
             style = "bold green"
@@ -287,6 +297,8 @@ def render_keep(result: Any, top: int | None = None) -> None:
     out.print(table)
     notes = []
     if result.opponents:
+        if result.interrupted:
+            notes.append(f"[yellow]Interrupted: the figures cover the {result.trials:,} trials run so far.[/yellow]")
         notes.append(f"{result.trials:,} trials, seed {result.seed}"
                      + (f", {result.workers} workers" if result.workers > 1 else "")
                      + "; every hold is scored on the same deals, so 'behind best' is sharper than the equities. "
@@ -423,16 +435,20 @@ def policies_cmd(
 
 # --- entry point ----------------------------------------------------------------------------
 
+# typer may bundle its own click: take its ClickException from the class typer raises.
+_CLICK_ERROR: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the app; user errors print one line and exit 2, never a traceback."""
     try:
         app(args=argv, standalone_mode=False, prog_name="drawodds")
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.ClickException as exc:
+    except _CLICK_ERROR as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
+    except typer.Abort:
         print("drawodds: aborted", file=sys.stderr)
         sys.exit(130)
     except KeyboardInterrupt:

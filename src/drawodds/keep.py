@@ -9,14 +9,17 @@ hold carries its own (much smaller) one.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
-from drawodds.cards import format_cards, parse_hand
+if TYPE_CHECKING:
+    import pandas as pd
+
+from drawodds.cards import CardError, format_cards, parse_hand
 from drawodds.evaluate import CATEGORIES, evaluate
 from drawodds.holds import exact_holds, hold_openers_split, legal_holds
 from drawodds.rules import RuleError, RuleSet, preset
@@ -29,7 +32,11 @@ NINE = CATEGORIES[:9]
 
 @dataclass(frozen=True)
 class KeepResult:
-    """The ranked holds of one hand: a DataFrame (one row per hold, best first) and the set-up."""
+    """The ranked holds of one hand (best first) and the set-up that produced them.
+
+    ``columns`` holds one array per column; ``table`` is the same as a pandas DataFrame (built
+    on first use, so the command line never pays for importing pandas).
+    """
 
     hand: npt.NDArray[np.int8]
     rules: RuleSet
@@ -38,36 +45,47 @@ class KeepResult:
     trials: int | None
     seed: int
     by: str
-    table: pd.DataFrame
+    columns: dict[str, npt.NDArray[Any]]
     vs: tuple[int, ...] = ()
+    against: tuple[str, ...] = ()
     opener: bool = False
     workers: int = 1
-    notes: tuple[str, ...] = field(default=())
+    interrupted: bool = False
+
+    @functools.cached_property
+    def table(self) -> pd.DataFrame:
+        """One row per hold, best first."""
+        import pandas as pd
+
+        return pd.DataFrame(self.columns)
 
     @property
     def best(self) -> pd.Series:
         """The top-ranked hold."""
         return self.table.iloc[0]
 
+    def rows(self) -> list[dict[str, Any]]:
+        """The holds as plain dicts, best first."""
+        names = list(self.columns)
+        return [dict(zip(names, values)) for values in zip(*self.columns.values())]
+
     def to_dict(self) -> dict[str, Any]:
         """The `--json` shape (a contract read by other tools; extra fields are additive)."""
         holds = []
-        for row in self.table.itertuples(index=False):
+        for row in self.rows():
             item: dict[str, Any] = {
-                "keep": list(row.keep), "discard": list(row.discard), "draw": int(row.draw),
-                "exact": {c: float(getattr(row, c)) for c in self._categories()},
-                "p_jacks_or_better": float(row.p_jacks_or_better),
-                "p_improve": float(row.p_improve),
-                "points": float(row.points),
-                "equity": _maybe(row.equity), "equity_se": _maybe(row.equity_se),
-                "equity_gap": _maybe(row.equity_gap), "equity_diff_se": _maybe(row.equity_diff_se),
+                "keep": list(row["keep"]), "discard": list(row["discard"]), "draw": int(row["draw"]),
+                "exact": {c: float(row[c]) for c in self._categories()},
+                **{k: float(row[k]) for k in ("p_jacks_or_better", "p_improve", "points")},
+                **{k: _maybe(row[k]) for k in ("equity", "equity_se", "equity_gap", "equity_diff_se")},
             }
             if self.opener:
-                item["splits_openers"] = bool(row.splits_openers)
+                item["splits_openers"] = bool(row["splits_openers"])
             holds.append(item)
         return {"hand": format_cards(self.hand), "rules": self.rules.name, "opponents": self.opponents,
                 "policy": self.policy, "trials": self.trials, "seed": self.seed, "by": self.by,
-                "vs": list(self.vs) or None, "workers": self.workers, "holds": holds}
+                "vs": list(self.vs) or None, "against": list(self.against) or None,
+                "workers": self.workers, "interrupted": self.interrupted, "holds": holds}
 
     def flat(self) -> pd.DataFrame:
         """The rows flat, for CSV: cards joined by spaces."""
@@ -93,13 +111,14 @@ def _as_rules(rules: str | RuleSet, overrides: dict[str, Any]) -> RuleSet:
 def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | RuleSet = "morkpoker",
          opponents: int | None = None, policy: str = "standard", trials: int = 100_000, seed: int = 1,
          se: float | None = None, workers: int = 1, by: Objective | None = None,
-         vs: Sequence[int] = (), opener: bool = False,
+         vs: Sequence[int] = (), against: Sequence[str] = (), opener: bool = False,
          progress: Callable[[int, int], None] | None = None, **rule_overrides: Any) -> KeepResult:
     """Rank every legal hold of ``hand``.
 
     ``opponents`` defaults to the rule set's table size less one (``len(vs)`` when draw counts
     are given); 0 gives the exact odds alone. ``vs`` conditions each opponent on the number of
-    cards they drew. ``by`` picks the ranking (default: equity with opponents, else points).
+    cards they drew; ``against`` gives opponents known hands that stand pat (each a hand text).
+    ``by`` picks the ranking (default: equity with opponents, else points).
     Remaining keywords override single rule options (e.g. ``max_draw="4-ace"``).
     """
     rs = _as_rules(rules, rule_overrides)
@@ -116,6 +135,16 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         if bad:
             raise RuleError(f"an opponent cannot draw {bad[0]} cards under {rs.name} "
                             f"(max draw {rs.max_draw})")
+    known = tuple(tuple(int(c) for c in parse_hand(h, joker=rs.joker)) for h in against)
+    if known:
+        if vs or (opponents is not None and opponents != len(known)):
+            raise RuleError("--against gives the opponents' hands: do not combine it with --vs or "
+                            "a different --opponents")
+        opponents = len(known)
+        seen = [c for h in (tuple(int(c) for c in cards), *known) for c in h]
+        dup = next((c for c in seen if seen.count(c) > 1), None)
+        if dup is not None:
+            raise CardError(f"card {format_cards([dup])[0]} is in two hands")
     if opponents is None:
         opponents = rs.players - 1
     if not 0 <= opponents <= 5:
@@ -140,39 +169,49 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     masks = legal_holds(cards, rs)
     ex = exact_holds(cards, rs, masks=masks)
     cat = ex.category_probabilities()
-    df = pd.DataFrame({
-        "keep": [format_cards(cards[m]) for m in masks],
-        "discard": [format_cards(cards[~m]) for m in masks],
+    cols: dict[str, npt.NDArray[Any]] = {
+        "keep": _object_array([format_cards(cards[m]) for m in masks]),
+        "discard": _object_array([format_cards(cards[~m]) for m in masks]),
         "draw": ex.draws,
-    })
+    }
     for i, name in enumerate(CATEGORIES if rs.joker else NINE):
-        df[name] = cat[:, i]
-    df["p_jacks_or_better"] = ex.p_jacks_or_better()
-    df["p_improve"] = ex.p_improve(dealt)
-    df["points"] = ex.expected_points(rs.hand_points)
+        cols[name] = cat[:, i]
+    cols["p_jacks_or_better"] = ex.p_jacks_or_better()
+    cols["p_improve"] = ex.p_improve(dealt)
+    cols["points"] = ex.expected_points(rs.hand_points)
     if opener:
-        df["splits_openers"] = hold_openers_split(cards, masks)
+        cols["splits_openers"] = hold_openers_split(cards, masks)
 
     used_trials: int | None = None
+    interrupted = False
+    nan = np.full(len(masks), np.nan)
+    cols["equity"] = cols["equity_se"] = cols["equity_gap"] = cols["equity_diff_se"] = nan
     if opponents:
         from drawodds.sim.equity import OpponentModel, hold_equities
 
-        model = OpponentModel(opponents=opponents, policy=policy, draw_counts=vs or None)
+        model = OpponentModel(opponents=opponents, policy=policy, draw_counts=vs or None,
+                              known=known or None)
         eq = hold_equities(cards, masks, rs, model, trials=trials, seed=seed, workers=workers,
                            se_target=se, progress=progress)
-        df["equity"], df["equity_se"], df["equity_diff_se"] = eq.equity, eq.equity_se, eq.diff_se
-        df["equity_gap"] = eq.equity.max() - eq.equity   # equity_diff_se is this gap's SE
-        used_trials = eq.trials
-    else:
-        df["equity"] = df["equity_se"] = df["equity_diff_se"] = df["equity_gap"] = np.nan
+        cols["equity"], cols["equity_se"], cols["equity_diff_se"] = eq.equity, eq.equity_se, eq.diff_se
+        cols["equity_gap"] = eq.equity.max() - eq.equity   # equity_diff_se is this gap's SE
+        used_trials, interrupted = eq.trials, eq.interrupted
 
+    # Best first: the objective, then the other objectives, then fewer cards drawn.
     primary = OBJECTIVE_COLUMNS[by]
-    order = ["p_jacks_or_better", "points", "p_improve"]
-    keys = [primary] + [k for k in order if k != primary] + ["draw"]
-    df = df.sort_values(keys, ascending=[False] * (len(keys) - 1) + [True], kind="stable")
-    df = df.reset_index(drop=True)
+    tiebreak = [k for k in ("p_jacks_or_better", "points", "p_improve") if k != primary]
+    order = np.lexsort([cols["draw"]] + [-cols[k] for k in reversed(tiebreak)] + [-cols[primary]])
+    cols = {k: v[order] for k, v in cols.items()}
     return KeepResult(hand=cards, rules=rs, opponents=opponents, policy=policy, trials=used_trials,
-                      seed=seed, by=by, table=df, vs=vs, opener=opener, workers=workers)
+                      seed=seed, by=by, columns=cols, vs=vs, opener=opener, workers=workers,
+                      interrupted=interrupted,
+                      against=tuple(" ".join(format_cards(h)) for h in known))
+
+
+def _object_array(items: list[list[str]]) -> npt.NDArray[np.object_]:
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out
 
 
 def _checked(hand: Sequence[int] | npt.NDArray[np.integer], rs: RuleSet) -> npt.NDArray[np.int8]:

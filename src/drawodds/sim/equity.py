@@ -27,13 +27,15 @@ class OpponentModel:
     """How the opponents are dealt and draw: a draw policy and, optionally, their draw counts.
 
     ``draw_counts`` (one per opponent) switches to hands conditioned on the public draw count
-    (see ``sim/reading.py``); otherwise opponents get random hands and draw by ``policy``.
+    (see ``sim/reading.py``); ``known`` gives each opponent a fixed hand they stand pat with;
+    otherwise opponents get random hands and draw by ``policy``.
     """
 
     opponents: int
     policy: str = "standard"
     policy_params: tuple[tuple[str, float], ...] = ()
     draw_counts: tuple[int, ...] | None = None
+    known: tuple[tuple[int, ...], ...] | None = None
 
 
 @dataclass
@@ -81,6 +83,7 @@ class EquityResult:
     trials: int
     seed: int
     workers: int
+    interrupted: bool = False        # stopped by Ctrl-C: the figures cover the trials run so far
 
 
 def _final_strengths(hands: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_],
@@ -100,10 +103,15 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
     from drawodds.sim.policies import choose_holds, draw_policy
 
     policy = draw_policy(model.policy, **dict(model.policy_params))
-    stub = unseen(hand.tolist(), joker=rules.joker)
     n = model.opponents
-    layout = layout_for(rules, n, len(stub))
-    if model.draw_counts is None:
+    known = [c for h in model.known or () for c in h]
+    stub = unseen([*hand.tolist(), *known], joker=rules.joker)
+    layout = layout_for(rules, n, len(stub) + len(known))
+    if model.known is not None:
+        hands = np.broadcast_to(np.array(model.known, dtype=np.int8), (trials, n, 5))
+        masks = np.ones((trials, n, 5), dtype=bool)
+        rest = shuffled_stubs(stub, trials, layout.max_draw * (n + 1), rng)
+    elif model.draw_counts is None:
         perm = shuffled_stubs(stub, trials, layout.cards_needed, rng)
         hands = np.stack([perm[:, layout.opponent_hand(i)] for i in range(n)], axis=1)
         masks = choose_holds(policy, hands.reshape(-1, 5), rules, rng).reshape(trials, n, 5)
@@ -170,12 +178,20 @@ def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
     children = np.random.SeedSequence(seed).spawn(workers)
     states = [np.random.Generator(np.random.PCG64(c)).bit_generator.state for c in children]
     total = _Moments()
+    interrupted = False
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
     try:
         while total.n < trials:
             per_worker = min(BATCH, -(-(trials - total.n) // workers))
             jobs = [(hand, masks, rules, model, per_worker, s) for s in states]
-            results = list(pool.map(_worker, jobs)) if pool else [_worker(jobs[0])]
+            try:
+                results = list(pool.map(_worker, jobs)) if pool else [_worker(jobs[0])]
+            except KeyboardInterrupt:
+                # Keep what is done: the rounds so far are complete and unbiased.
+                if total.n == 0:
+                    raise
+                interrupted = True
+                break
             for m, _ in results:
                 total.merge(m)
             states = [s for _, s in results]
@@ -185,13 +201,13 @@ def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
                 break
     finally:
         if pool:
-            pool.shutdown()
+            pool.shutdown(cancel_futures=True)
     mean, cov = total.mean(), total.cov()
     best = int(np.argmax(mean))
     diff_var = np.diag(cov) + cov[best, best] - 2 * cov[:, best]
     return EquityResult(equity=mean, equity_se=np.sqrt(np.diag(cov) / total.n),
                         diff_se=np.sqrt(np.clip(diff_var, 0, None) / total.n), best=best,
-                        trials=total.n, seed=seed, workers=workers)
+                        trials=total.n, seed=seed, workers=workers, interrupted=interrupted)
 
 
 def _separated(m: _Moments, target: float) -> bool:
