@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from drawodds.cards import JOKER, RANK_PLURALS, format_cards, unseen
 from drawodds.combinatorics import combinations
-from drawodds.evaluate import (CATEGORIES, FLUSH, RANK_KEYS, STRAIGHT, category_of, evaluate, key_sums,
+from drawodds.evaluate import (CATEGORIES, FLUSH, RANK_KEYS, STRAIGHT, category_of, key_sums,
                                strength_from_keys)
 from drawodds.rules import RuleSet, preset
 from drawodds.sim.policies import (FOUR_FLUSH, HIGH_CARDS, INSIDE, OPEN_ENDED, PAIR, PAIR_KICKER, SNOW, TRIPS_P,
