@@ -432,7 +432,11 @@ def read_draw(draw: int, *, policy: DrawPolicy | str = "standard", rules: RuleSe
         pol = draw_policy(pol.name, **{k: v for k, v in pol.to_dict().items() if k != "name"} | {"min_hand": "jacks"})
     if trials < 1:
         raise ValueError("trials must be at least 1")
-    ours = None if hand is None else np.asarray(hand, dtype=np.int8)
+    ours = None if hand is None else np.asarray(hand, dtype=np.int64).ravel()
+    if ours is not None:
+        if len(ours) != 5 or len(set(ours.tolist())) != 5 or ours.min() < 0 or ours.max() >= rs.deck_size:
+            raise ValueError(f"our hand must be five distinct cards of this {rs.deck_size}-card deck")
+        ours = ours.astype(np.int8)
     known = () if ours is None else tuple(sorted(int(c) for c in ours))
     held = holdings(rs, pol, known)
     holding, p_draw = posterior(held, draw)
@@ -443,13 +447,12 @@ def read_draw(draw: int, *, policy: DrawPolicy | str = "standard", rules: RuleSe
     if draw == 0 or cost <= exact_budget:
         probs = final_exact(held, draw, rs)
         se = np.zeros_like(probs)
-        method, n_final, final_seed = "exact", None, None
+        method, n_final = "exact", None
     else:
-        rng = np.random.default_rng(seed)
-        counts = _final_sampled(rs, pol, held, draw, trials, rng)
+        counts = _final_sampled(rs, pol, held, draw, trials, np.random.default_rng(seed))
         probs = counts / trials
         se = np.sqrt(probs * (1 - probs) / trials)
-        method, n_final, final_seed = "monte carlo", trials, seed
+        method, n_final = "monte carlo", trials
     if not rs.joker:
         probs, se = probs[:9], se[:9]
     final = {name: float(p) for name, p in zip(names, probs)}
@@ -460,7 +463,7 @@ def read_draw(draw: int, *, policy: DrawPolicy | str = "standard", rules: RuleSe
         equities = _equities(ours, rs, pol, draw, equity_trials, seed)
     return DrawReading(draw=draw, policy=pol.name, rules=rs.name, range=pol.min_hand, p_draw=p_draw,
                        holding=holding, final=final, final_se=final_se, final_method=method,
-                       trials=n_final, seed=seed if (n_final or ours is not None) else final_seed,
+                       trials=n_final, seed=seed if (n_final or ours is not None) else None,
                        hand=None if ours is None else format_cards(ours), equity=equities,
                        equity_trials=equity_trials if ours is not None else None)
 
