@@ -334,6 +334,123 @@ def parse_cards_list(cards: list[str]) -> list[int]:
     return parse_cards(cards, joker=True)
 
 
+# --- read / policies -------------------------------------------------------------------------
+
+@app.command("read")
+def read_cmd(
+    draw: Annotated[int, typer.Argument(help="How many cards the opponent drew (0 = stood pat).")],
+    policy: Annotated[str, typer.Option("--policy", help="The opponent's draw policy: standard, loose or tight.")] = "standard",
+    snow: Annotated[float, typer.Option("--snow", help="Rate at which a weak hand stands pat anyway (a bluff).")] = 0.0,
+    break_rate: Annotated[float, typer.Option("--break-rate", help="Rate of breaking a pat straight/flush to draw to a straight flush.")] = 0.0,
+    rules: RulesOpt = "morkpoker",
+    opener: Annotated[bool, typer.Option("--opener", help="Jacks or Better: the opponent opened (holds jacks or better).")] = False,
+    hand: Annotated[Optional[str], typer.Option("--hand", help="Our five cards: card removal, and our equity per hold.")] = None,
+    trials: Annotated[int, typer.Option("--trials", "-t", help="Monte Carlo trials (final hand when not exact; equity).")] = 100_000,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same numbers.")] = 1,
+    joker: JokerOpt = None,
+    max_draw: MaxDrawOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """What an opponent's draw count says: their holding before the draw, their final hand, our equity.
+
+    Examples:
+
+      drawodds read 3
+
+      drawodds read 1 --policy loose
+
+      drawodds read 0 --snow 0.05
+
+      drawodds read 2 --rules jackpot --opener
+
+      drawodds read 3 --hand "AsAhKs7s3s" --json
+    """
+    from drawodds.sim.policies import draw_policy
+    from drawodds.sim.reading import read_draw
+
+    rs = build_rules(rules, joker=joker, max_draw=max_draw)
+    pol = draw_policy(policy, snow=snow, break_rate=break_rate)
+    cards = None if hand is None else parse_hand(hand, joker=rs.joker)
+    if trials < 1:
+        raise UserError("--trials must be at least 1")
+    import contextlib
+
+    with out.status("reading the draw...", spinner="dots") if not json_out else contextlib.nullcontext():
+        result = read_draw(draw, policy=pol, rules=rs, hand=cards, opener=opener, trials=trials,
+                           seed=seed, equity_trials=trials)
+    if json_out:
+        emit_json(result.to_dict())
+        return
+    render_read(result)
+
+
+def render_read(result: Any) -> None:
+    """The reading as three rich tables: holding before the draw, final hand, our equity."""
+    who = f"policy '{result.policy}'" + (f", range {result.range.replace('_', ' ')}+" if result.range != "any" else "")
+    out.print(f"[bold]Opponent drew {result.draw}[/bold] ({who}, rules {result.rules}). "
+              f"A player like this draws {result.draw} with probability {_pct(result.p_draw)}%.")
+    table = Table(title="Their hand before the draw (exact posterior)", title_justify="left")
+    table.add_column("holding")
+    table.add_column("%", justify="right")
+    table.add_column("", no_wrap=True)
+    for name, p in result.holding.items():
+        table.add_row(name.replace("_", " "), _pct(p), "█" * int(round(40 * p)))
+    out.print(table)
+    exact = result.final_method == "exact"
+    table = Table(title="Their final hand", title_justify="left")
+    table.add_column("category")
+    table.add_column("%" if exact else "% ± se", justify="right")
+    for name, p in result.final.items():
+        se = result.final_se[name]
+        table.add_row(name.replace("_", " "), f"{100 * p:.2f}" if exact else f"{100 * p:.2f} ± {100 * se:.2f}")
+    out.print(table)
+    out.print("[dim]" + ("Exact: every holding and every draw enumerated." if exact else
+                         f"Sampled from the exact posterior: {result.trials:,} trials, seed {result.seed}.") + "[/dim]")
+    if result.equity:
+        table = Table(title=f"Our holds from {' '.join(format_cards(parse_cards_list(result.hand), pretty=True))} "
+                            f"against them ({result.equity_trials:,} trials, seed {result.seed})",
+                      title_justify="left")
+        table.add_column("#", justify="right")
+        table.add_column("keep", no_wrap=True)
+        table.add_column("discard", style="dim")
+        table.add_column("draw", justify="right")
+        table.add_column("equity % ± se", justify="right")
+        for i, e in enumerate(result.equity):
+            keep_txt = " ".join(format_cards(parse_cards_list(e.keep), pretty=True)) or "(nothing)"
+            table.add_row(str(i + 1), keep_txt, " ".join(e.discard) or "-", str(e.draw),
+                          f"{100 * e.equity:.2f} ± {100 * e.equity_se:.2f}", style="bold green" if i == 0 else None)
+        out.print(table)
+
+
+@app.command("policies")
+def policies_cmd(
+    name: Annotated[Optional[str], typer.Argument(help="One policy to show (default: all).")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The draw policies as tables of hand patterns -> hold (first matching row wins).
+
+    Examples: drawodds policies;  drawodds policies loose --json
+    """
+    from drawodds.sim.policies import POLICY_DESCRIPTIONS, describe_policy, draw_policy, policy_names
+
+    names = [draw_policy(name).name] if name else list(policy_names())
+    if json_out:
+        emit_json({n: {"description": POLICY_DESCRIPTIONS[n], "parameters": draw_policy(n).to_dict(),
+                       "rows": [{"pattern": p, "hold": h} for p, h in describe_policy(draw_policy(n))]}
+                   for n in names})
+        return
+    for n in names:
+        table = Table(title=f"{n}: {POLICY_DESCRIPTIONS[n]}", title_justify="left")
+        table.add_column("#", justify="right")
+        table.add_column("hand pattern (first match wins)")
+        table.add_column("keeps")
+        for i, (pattern, hold) in enumerate(describe_policy(draw_policy(n)), start=1):
+            table.add_row(str(i), pattern, hold)
+        out.print(table)
+    out.print("[dim]Options: --snow S (weak hands stand pat at rate S), --break-rate B (pat straights/flushes "
+              "break to a straight-flush draw at rate B). Every hold respects the rule set's draw limit.[/dim]")
+
+
 # --- entry point ----------------------------------------------------------------------------
 
 # typer may bundle its own click: take its ClickException from the class typer raises.

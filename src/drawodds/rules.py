@@ -82,7 +82,7 @@ class RuleSet:
         return {"3": 3, "4-ace": 4, "4": 4, "5": 5, "any": 5}[self.max_draw]
 
     def draw_limit(self, keeps_ace: bool) -> int:
-        """Cards a player may draw, given whether the kept cards include an ace (or the joker)."""
+        """Cards a player may draw, given whether the kept cards include an ace (the joker does not count)."""
         if self.max_draw == "4-ace":
             return 4 if keeps_ace else 3
         return self.max_draw_cards
