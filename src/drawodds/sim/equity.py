@@ -120,11 +120,13 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
         from drawodds.sim.reading import sample_conditioned
 
         hands, masks = sample_conditioned(rules, policy, model.draw_counts, hand, trials, rng)
-        # The replacement cards come from the stub less the opponents' hands: shuffle the whole
-        # stub, then move their cards to the back, keeping the order of the rest (still uniform).
-        perm = shuffled_stubs(stub, trials, len(stub), rng)
-        dealt = hands.reshape(trials, -1)
-        in_hands = (perm[:, :, None] == dealt[:, None, :]).any(axis=2)
+        # The replacement cards come from the stub less the opponents' hands: draw enough
+        # cards that, after dropping any of theirs, the draws are still served, keeping order.
+        need = layout.max_draw * (n + 1)
+        perm = shuffled_stubs(stub, trials, min(len(stub), need + 5 * n), rng)
+        taken = np.zeros((trials, 53), dtype=bool)
+        np.put_along_axis(taken, hands.reshape(trials, -1).astype(np.intp), True, axis=1)
+        in_hands = np.take_along_axis(taken, perm.astype(np.intp), axis=1)
         rest = np.take_along_axis(perm, np.argsort(in_hands, axis=1, kind="stable"), axis=1)
     d = layout.max_draw
     ours = rest[:, :d]
