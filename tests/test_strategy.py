@@ -135,7 +135,7 @@ from drawodds.cards import parse_hand  # noqa: E402
 from drawodds.condensed import (condense, first_match_holds, pattern_codes,  # noqa: E402
                                 pattern_label)
 from drawodds.strategy import (equity_objective, equity_values, final_hand_distribution,  # noqa: E402
-                               field_distribution, simulate_equity)
+                               field_distribution, simulate_equities, simulate_equity)
 
 
 def stand_pat(hands: np.ndarray) -> np.ndarray:
@@ -199,6 +199,11 @@ def test_simulated_equity_agrees_with_exact_pat_against_pat():
     exact = (theirs < ours).mean() + 0.5 * (theirs == ours).mean()
     mean, se = simulate_equity(deal, 0b11111, 1, stand_pat, 20_000, np.random.default_rng(9))
     assert abs(mean - exact) < 4 * se
+    # Common random numbers: two holds meet the same opponents, so their difference is sharper.
+    means, ses, diff_se = simulate_equities(deal, [0b11111, 0b11111, 0b00011], 2, stand_pat, 5_000,
+                                            np.random.default_rng(9))
+    assert means[0] == means[1] and diff_se[1] == 0.0
+    assert 0 < diff_se[2] < np.hypot(ses[0], ses[2])
 
 
 # --- condensed strategy -----------------------------------------------------------------------

@@ -547,7 +547,9 @@ def strategy_cmd(
             out.print(f"Measured on {check_removal} random deals by Monte Carlo ({removal.trials} trials "
                       f"each, seed {seed}): table - simulation = {removal.mean_error:+.4f} "
                       f"± {removal.mean_error_se:.4f}; per-deal RMS error {removal.rms_error:.4f} "
-                      f"(simulation noise removed)")
+                      f"(simulation noise removed); best-minus-runner-up gap RMS error "
+                      f"{removal.gap_error_rms:.4f}; decisions reversed beyond 2 SE: "
+                      f"{removal.flips} of {check_removal}")
     if out_path:
         out.print(f"table written to {out_path}")
 

@@ -627,13 +627,17 @@ def field_distribution(rules: RuleSet, policy: object = "standard") -> npt.NDArr
 @dataclass(frozen=True)
 class CardRemovalCheck:
     """Table equity (field independent of our cards) vs a Monte Carlo that deals the opponents
-    from the cards we do not hold, per sampled deal, for the table's best hold."""
+    from the cards we do not hold, per sampled deal, for the table's best and runner-up holds
+    (the two share every simulated deal: common random numbers)."""
 
     deals: npt.NDArray[np.int8] = field(repr=False)
-    holds: npt.NDArray[np.int64] = field(repr=False)
-    table: npt.NDArray[np.float64] = field(repr=False)
-    monte_carlo: npt.NDArray[np.float64] = field(repr=False)
+    holds: npt.NDArray[np.int64] = field(repr=False)            # table's best hold
+    table: npt.NDArray[np.float64] = field(repr=False)          # its table value
+    monte_carlo: npt.NDArray[np.float64] = field(repr=False)    # its simulated equity
     standard_error: npt.NDArray[np.float64] = field(repr=False)
+    table_gap: npt.NDArray[np.float64] = field(repr=False)      # best - runner-up, table
+    mc_gap: npt.NDArray[np.float64] = field(repr=False)         # best - runner-up, simulated
+    mc_gap_se: npt.NDArray[np.float64] = field(repr=False)
     trials: int
     seed: int | None
 
@@ -657,63 +661,94 @@ class CardRemovalCheck:
         excess = ((self.table - self.monte_carlo) ** 2 - self.standard_error**2).mean()
         return float(np.sqrt(max(excess, 0.0)))
 
+    @property
+    def flips(self) -> int:
+        """Deals where the simulation puts the runner-up ahead of the table's best hold by more
+        than two standard errors: card removal changes the decision."""
+        return int((self.mc_gap < -2 * self.mc_gap_se).sum())
+
+    @property
+    def gap_error_rms(self) -> float:
+        """RMS of the table's best-vs-runner-up gap minus the simulated gap, noise removed."""
+        excess = ((self.table_gap - self.mc_gap) ** 2 - self.mc_gap_se**2).mean()
+        return float(np.sqrt(max(excess, 0.0)))
+
     def to_dict(self) -> dict[str, object]:
         return {"deals": len(self.table), "trials_per_deal": self.trials, "seed": self.seed,
                 "mean_error": self.mean_error, "mean_error_se": self.mean_error_se,
                 "mean_abs_error": self.mean_abs_error, "rms_error_noise_removed": self.rms_error,
-                "max_abs_error": float(np.abs(self.table - self.monte_carlo).max())}
+                "max_abs_error": float(np.abs(self.table - self.monte_carlo).max()),
+                "gap_error_rms_noise_removed": self.gap_error_rms,
+                "decision_flips": self.flips}
 
 
-def simulate_equity(deal: npt.NDArray[np.integer], hold: int, opponents: int, chooser: HoldChooser,
-                    trials: int, rng: np.random.Generator, *, joker: bool = False
-                    ) -> tuple[float, float]:
-    """Monte Carlo equity (mean, standard error) of keeping ``hold`` from the sorted ``deal``
-    against opponents dealt from the remaining cards, who choose holds by ``chooser`` and draw
-    from the same stub (no card removal approximation)."""
+def simulate_equities(deal: npt.NDArray[np.integer], holds: list[int], opponents: int, chooser: HoldChooser,
+                      trials: int, rng: np.random.Generator, *, joker: bool = False
+                      ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Monte Carlo equity of each of ``holds`` (masks over the sorted ``deal``) against opponents
+    dealt from the remaining cards, who choose holds by ``chooser`` and draw from the same stub
+    (no card-removal approximation). The opponents draw first, so every hold of ours meets the
+    same opponents' final hands: returns means, standard errors, and the standard error of each
+    hold's difference to the first."""
     d = np.sort(np.asarray(deal, dtype=np.int8))
     n = 52 + int(joker)
     stub = np.setdiff1d(np.arange(n, dtype=np.int8), d)
     perm = rng.permuted(np.tile(stub, (trials, 1)), axis=1)
     rest = perm[:, 5 * opponents:]
-    ptr = np.zeros(trials, dtype=np.int64)
 
-    def draw(hands: npt.NDArray[np.int8], keep: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
-        nonlocal ptr
+    def draw(hands: npt.NDArray[np.int8], keep: npt.NDArray[np.bool_], ptr: npt.NDArray[np.int64]
+             ) -> npt.NDArray[np.int8]:
         order = np.argsort(~keep, axis=1, kind="stable")
         kept_first = np.take_along_axis(hands, order, axis=1)
         slot = np.arange(5)[None, :] - keep.sum(axis=1)[:, None]     # >= 0: a drawn card
         if (ptr + 5 - keep.sum(axis=1) > rest.shape[1]).any():
             raise ValueError("the stub runs out: too many opponents for these draw limits")
         idx = np.clip(ptr[:, None] + slot, 0, rest.shape[1] - 1)
-        ptr = ptr + 5 - keep.sum(axis=1)
         return np.where(slot >= 0, np.take_along_axis(rest, idx, axis=1), kept_first)
 
-    ours_keep = np.broadcast_to((hold >> np.arange(5)) & 1 == 1, (trials, 5))
-    finals = [draw(np.broadcast_to(d, (trials, 5)).copy(), ours_keep)]
+    ptr = np.zeros(trials, dtype=np.int64)
+    theirs = []
     for i in range(opponents):
         hands = perm[:, 5 * i:5 * i + 5]
-        finals.append(draw(hands, np.asarray(chooser(hands), dtype=bool)))
-    strength = evaluate(np.stack(finals, axis=1), joker=joker)
-    ours, theirs = strength[:, 0], strength[:, 1:]
-    best = theirs.max(axis=1)
-    ties = (theirs == ours[:, None]).sum(axis=1)
-    share = np.where(ours > best, 1.0, np.where(ours == best, 1.0 / (1 + ties), 0.0))
-    return float(share.mean()), float(share.std(ddof=1) / np.sqrt(trials))
+        keep = np.asarray(chooser(hands), dtype=bool)
+        theirs.append(draw(hands, keep, ptr))
+        ptr = ptr + 5 - keep.sum(axis=1)
+    their_strength = evaluate(np.stack(theirs, axis=1), joker=joker)
+    best = their_strength.max(axis=1)
+    shares = []
+    for hold in holds:
+        keep = np.broadcast_to((hold >> np.arange(5)) & 1 == 1, (trials, 5))
+        ours = evaluate(draw(np.broadcast_to(d, (trials, 5)).copy(), keep, ptr), joker=joker)
+        ties = (their_strength == ours[:, None]).sum(axis=1)
+        shares.append(np.where(ours > best, 1.0, np.where(ours == best, 1.0 / (1 + ties), 0.0)))
+    s = np.stack(shares)
+    root = np.sqrt(trials)
+    return s.mean(axis=1), s.std(axis=1, ddof=1) / root, (s - s[0]).std(axis=1, ddof=1) / root
+
+
+def simulate_equity(deal: npt.NDArray[np.integer], hold: int, opponents: int, chooser: HoldChooser,
+                    trials: int, rng: np.random.Generator, *, joker: bool = False) -> tuple[float, float]:
+    """Monte Carlo equity (mean, standard error) of one hold; see ``simulate_equities``."""
+    mean, se, _ = simulate_equities(deal, [hold], opponents, chooser, trials, rng, joker=joker)
+    return float(mean[0]), float(se[0])
 
 
 def equity_card_removal_error(solver: Solver, opponents: int, chooser: HoldChooser, *, deals: int = 40,
                               trials: int = 4000, seed: int = 1) -> CardRemovalCheck:
-    """Measure what ignoring card removal costs: the table's value of its best hold on random
-    deals against a Monte Carlo where the opponents are dealt from the cards we do not hold."""
+    """Measure what ignoring card removal costs: the table's values of its best and runner-up
+    holds on random deals against a Monte Carlo where the opponents are dealt from the cards we
+    do not hold."""
     rng = np.random.default_rng(seed)
     n = solver.rules.deck_size
     sample = np.sort(np.stack([rng.choice(n, 5, replace=False) for _ in range(deals)]), axis=1).astype(np.int8)
     hv = solver.hold_values(sample)
-    mc, se = np.zeros(deals), np.zeros(deals)
+    mc, se, gap, gap_se = (np.zeros(deals) for _ in range(4))
     for i in range(deals):
-        mc[i], se[i] = simulate_equity(sample[i], int(hv.best[i]), opponents, chooser, trials, rng,
-                                       joker=solver.rules.joker)
-    return CardRemovalCheck(sample, hv.best.astype(np.int64), hv.best_value, mc, se, trials, seed)
+        m, e, de = simulate_equities(sample[i], [int(hv.best[i]), int(hv.runner_up[i])], opponents,
+                                     chooser, trials, rng, joker=solver.rules.joker)
+        mc[i], se[i], gap[i], gap_se[i] = m[0], e[0], m[0] - m[1], de[1]
+    return CardRemovalCheck(sample, hv.best.astype(np.int64), hv.best_value, mc, se,
+                            hv.best_value - hv.runner_up_value, gap, gap_se, trials, seed)
 
 
 # --- formatting -------------------------------------------------------------------------------
