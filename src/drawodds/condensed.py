@@ -165,7 +165,6 @@ def _codes_for(r: npt.NDArray[np.int64], s: npt.NDArray[np.int64], strength: npt
         put(run4, QUADS)
         put(run3, TRIPS_K)
         put(extra == 2, TWO_PAIR)
-        kick = np.where(top == pair_rank, r[:, 0], top)
         put(extra == 1, PAIR_KK, pair_rank)
     if k == 3:
         put(run3, TRIPS)
