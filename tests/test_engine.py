@@ -848,3 +848,9 @@ def test_sessions_bust_players_sit_out_or_rebuy(rebuy: bool) -> None:
         assert sum(r.rebuys for r in rows) > 0 and not sat_out
     else:
         assert sum(r.rebuys for r in rows) == 0 and sat_out
+
+
+def test_simulate_cli_plays_points_games_with_games(capsys) -> None:
+    code, out, _ = _cli(capsys, "simulate", "--rules", "poengpoker", "--games", "20", "--seed", "2",
+                        "--json")
+    assert code == 0 and json.loads(out)["games"] == 20
