@@ -14,7 +14,7 @@ from drawodds.evaluate import evaluate
 from drawodds.rules import preset
 from drawodds.sim.engine import (BET, CALL, CHECK, FOLD, RAISE, STAND_PAT, Action, DealState,
                                  IllegalAction, Legal, Observation, draw, play)
-from drawodds.sim.history import HistoryWriter, replay, text_log
+from drawodds.sim.history import replay, text_log
 from drawodds.sim.players import CallingStation, RandomLegal, RuleBased
 from drawodds.sim.pots import side_pots, uncalled_excess
 from drawodds.sim.session import Session, DeckSupply, simulate
@@ -854,3 +854,14 @@ def test_simulate_cli_plays_points_games_with_games(capsys) -> None:
     code, out, _ = _cli(capsys, "simulate", "--rules", "poengpoker", "--games", "20", "--seed", "2",
                         "--json")
     assert code == 0 and json.loads(out)["games"] == 20
+
+
+@pytest.mark.parametrize("hand, proof", [
+    ("AsAhKs7s3s", "AsAh"), ("5s5h3d3cTc", "5s5h3d3c"), ("KsKhKd7c2c", "KsKhKd"),
+    ("9s9h9d9c2c", "9s9h9d9c"), ("9sTdJcQhKh", "9sTdJcQhKh"), ("QsQh8s5h2d", "QsQh"),
+])
+def test_openers_cards_are_what_proves_the_opening(hand: str, proof: str) -> None:
+    from drawodds.sim.engine import openers_cards
+
+    cards_ = cards(hand)
+    assert openers_cards(cards_, int(evaluate(np.array(cards_)))) == frozenset(cards(proof))

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
 
 from drawodds.cards import JOKER
-from drawodds.evaluate import ONE_PAIR, TWO_PAIR, TRIPS, category_floor
+from drawodds.evaluate import ONE_PAIR, QUADS, STRAIGHT, STRAIGHT_FLUSH, TRIPS, TWO_PAIR, category_floor
 from drawodds.rules import RuleSet
 from drawodds.sim.pots import Pot, side_pots, split_pot, uncalled_excess
 from drawodds.sim.scalar_eval import hand_strength, openers_floor
@@ -124,35 +124,27 @@ class DealResult(NamedTuple):
 def openers_cards(hand: Sequence[int], strength: int) -> frozenset[int]:
     """The cards that prove Jacks-or-Better openers in ``hand`` (what a split must keep aside).
 
-    A pair of jacks or better: the pair; two pair: both pairs; trips: the three; anything
-    better uses all five (four of a kind: the four). The joker counts with the group it completes.
+    A pair of jacks or better: the pair; two pair: both pairs; trips: the three; four of a kind:
+    the four; a straight, flush or full house uses all five. With the joker the whole hand counts
+    (the joker's role depends on the rest), so any discard from it is kept aside.
     """
-    if strength >= category_floor(STRAIGHT_CATEGORY):
-        by_rank: dict[int, list[int]] = {}
-        for c in hand:
-            by_rank.setdefault(c // 4, []).append(c)
-        quads = [cs for cs in by_rank.values() if len(cs) == 4]
-        return frozenset(quads[0]) if quads and strength < category_floor(STRAIGHT_FLUSH_CATEGORY) \
-            else frozenset(hand)
-    by_rank = {}
+    if JOKER in hand or strength >= category_floor(STRAIGHT):
+        if category_floor(QUADS) <= strength < category_floor(STRAIGHT_FLUSH) and JOKER not in hand:
+            ranks = [c // 4 for c in hand]
+            quad = max(set(ranks), key=ranks.count)
+            return frozenset(c for c in hand if c // 4 == quad)
+        return frozenset(hand)
+    by_rank: dict[int, list[int]] = {}
     for c in hand:
-        if c != JOKER:
-            by_rank.setdefault(c // 4, []).append(c)
-    jokers = [c for c in hand if c == JOKER]
+        by_rank.setdefault(c // 4, []).append(c)
     groups = sorted(by_rank.values(), key=lambda cs: (len(cs), cs[0] // 4), reverse=True)
     if strength >= category_floor(TRIPS):
-        return frozenset(groups[0] + jokers)
+        return frozenset(groups[0])
     if strength >= category_floor(TWO_PAIR):
-        return frozenset(groups[0] + groups[1] + jokers)
+        return frozenset(groups[0] + groups[1])
     if strength >= category_floor(ONE_PAIR):
-        if jokers:  # joker pairs with the highest card (as an ace it pairs an ace)
-            return frozenset([groups[0][0], *jokers])
         return frozenset(groups[0])
     return frozenset()
-
-
-STRAIGHT_CATEGORY = 4
-STRAIGHT_FLUSH_CATEGORY = 8
 
 
 _LIMITS: dict[int, tuple[RuleSet, int, int]] = {}
