@@ -524,7 +524,7 @@ def test_observation_shows_only_own_cards_and_public_facts() -> None:
         while s.actor is not None:
             seat = s.actor
             obs = s.observe(seat)
-            assert list(obs.hand) == s.hands[seat]
+            assert obs.hand == s.hands[seat]
             assert all(kind != "deal" and isinstance(x, int) for _, kind, x in obs.events)
             shown_now = {seat_ for seat_, kind, *_ in s.private if kind == "show"}
             assert {seat_ for seat_, _ in obs.shown} == shown_now

@@ -220,17 +220,21 @@ class DealState:
         self.dead_seat: int | None = None  # the opener who could not prove openers
         # Forced bets.
         if antes and rules.ante and not rules.blinds:  # blinds replace the ante
-            for s in self.order:
-                self._put(s, min(rules.ante, self.stacks[s]), "ante")
+            ante, my_stacks, contributed, events = rules.ante, self.stacks, self.contributed, self.events
+            for s in order:
+                chips = ante if ante < my_stacks[s] else my_stacks[s]
+                my_stacks[s] -= chips
+                contributed[s] += chips
+                events.append((s, "ante", chips))
         # The deal: one card at a time clockwise from the dealer's left.
         need = 5 * m
         if len(deck) < need:
             raise ValueError(f"the deck has {len(deck)} cards, {need} are needed")
-        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.hands: list[tuple[int, ...]] = [()] * n  # a tuple per seat, replaced at each draw
         hands = self.hands
         for k, s in enumerate(order):
-            hands[s] = deck[k:need:m]
-        self.private = [(s, "deal", tuple(hands[s]), ()) for s in order]
+            hands[s] = tuple(deck[k:need:m])
+        self.private = [(s, "deal", hands[s], ()) for s in order]
         self.stub = deck[need:]
         self.stub_pos = 0
         self.pile: list[int] = []                 # discards available to rebuild the stub
@@ -491,7 +495,7 @@ class DealState:
             self.own_discards[seat] = self.own_discards[seat].union(discards)
             aside = self.aside.get(seat)
             self.pile.extend([c for c in discards if c not in aside] if aside else discards)
-            self.hands[seat] = [c for c in hand if c not in discards] + drawn
+            self.hands[seat] = (*[c for c in hand if c not in discards], *drawn)
         else:
             drawn = []
         self.draw_counts[-1][seat] = k
@@ -562,9 +566,9 @@ class DealState:
 
     def _apply_show(self, seat: int, kind: str) -> None:
         if kind == "show":
-            self.shown.append((seat, tuple(self.hands[seat])))
+            self.shown.append((seat, self.hands[seat]))
             self.events.append((seat, "show", 0))
-            self.private.append((seat, "show", tuple(self.hands[seat]), tuple(self.aside.get(seat, ()))))
+            self.private.append((seat, "show", self.hands[seat], tuple(self.aside.get(seat, ()))))
         elif kind == "muck":
             self.mucked[seat] = True
             self.unmucked -= 1
@@ -783,7 +787,7 @@ class DealState:
             to_call = max_draw = 0
         draw_counts = tuple(map(tuple, self.draw_counts)) if self.draw_counts else ()
         return _new_tuple(Observation, (
-            seat, phase, tuple(self.hands[seat]), legal, self.button, self.order_t,
+            seat, phase, self.hands[seat], legal, self.button, self.order_t,
             tuple(self.stacks), tuple(self.contributed), tuple(self.folded),
             sum(self.contributed) + self.carried_in, to_call, self.bet_size, self.bets, self.round,
             self.opener, draw_counts, tuple(self.events), tuple(self.shown), max_draw,
