@@ -865,3 +865,22 @@ def test_openers_cards_are_what_proves_the_opening(hand: str, proof: str) -> Non
 
     cards_ = cards(hand)
     assert openers_cards(cards_, int(evaluate(np.array(cards_)))) == frozenset(cards(proof))
+
+
+def test_rule_player_can_snow_stand_pat_on_nothing_then_bet() -> None:
+    rules = preset("morkpoker", players=2)
+    snowman = RuleBased(rules, np.random.default_rng(0), snow=1.0)
+    honest = RuleBased(rules, np.random.default_rng(0))
+    for player, pat in ((snowman, True), (honest, False)):
+        s = DealState(rules, [40, 40], 0, stacked([NOTHING, "QsJd8c6h2h"]))
+        s.apply(CHECK)
+        s.apply(BET)
+        s.apply(CALL)
+        act = player(s.observe())           # seat 1 (the non-dealer) draws first
+        assert (act.discards == ()) is pat
+        s.apply(act)
+        s.apply(draw(*cards("8c 6h 2h")))
+        assert s.phase == "bet" and s.actor == 0
+        s.apply(CHECK)
+        if pat:  # the snow: nothing in hand, yet it bets into the opener
+            assert s.hands[1] == tuple(cards(NOTHING)) and player(s.observe()).kind == "bet"
