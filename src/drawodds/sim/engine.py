@@ -778,13 +778,16 @@ class DealState:
         if seat is None:
             seat = self.actor if self.actor is not None else self.order[0]
         phase = self.phase
-        legal = self.legal() if seat == self.actor else ()
+        acting = seat == self.actor
+        to_call = max_draw = 0
         if phase == "bet":
-            to_call, max_draw = max(0, self.level - self.committed[seat]), 0
+            to_call = max(0, self.level - self.committed[seat])
+            legal = self._bet_legal(seat) if acting else ()
         elif phase == "draw":
-            to_call, max_draw = 0, self.draw_limit(seat)
+            max_draw = self.draw_limit(seat)
+            legal = LEGAL_DRAW[max_draw] if acting else ()
         else:
-            to_call = max_draw = 0
+            legal = self.legal() if acting else ()
         draw_counts = tuple(map(tuple, self.draw_counts)) if self.draw_counts else ()
         return _new_tuple(Observation, (
             seat, phase, self.hands[seat], legal, self.button, self.order_t,
@@ -795,14 +798,17 @@ class DealState:
 
 
 def play(state: DealState, policies: Sequence[Policy]) -> DealResult:
-    """Run a deal to the end: each seat's policy is asked in turn with its own observation."""
+    """Run a deal to the end: each seat's policy is asked in turn with its own observation.
+
+    A policy with ``always_shows = True`` is not asked at the showdown: it shows.
+    """
     apply, observe = state.apply, state.observe
+    shows = [getattr(p, "always_shows", False) for p in policies]
     while state.actor is not None:
         seat = state.actor
-        policy = policies[seat]
-        if state.phase == "showdown" and getattr(policy, "always_shows", False):
+        if shows[seat] and state.phase == "showdown":
             apply(SHOW)
         else:
-            apply(policy(observe(seat)))
+            apply(policies[seat](observe(seat)))
     assert state.result is not None
     return state.result
