@@ -664,6 +664,46 @@ def strategy_cmd(
         out.print(f"table written to {out_path}")
 
 
+# --- lesson ---------------------------------------------------------------------------------
+
+@app.command("lesson")
+def lesson_cmd(
+    topic: Annotated[str, typer.Argument(help="The lesson: 'pat' (standing pat is a move).")] = "pat",
+    deals: Annotated[int, typer.Option("--deals", help="Two-pair deals played per opponent type and line.")] = 20_000,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same numbers.")] = 1,
+    rules: RulesOpt = "morkpoker",
+    out_md: Annotated[Optional[str], typer.Option("--markdown", help="Also write the lesson as Markdown to this file.")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """A strategy claim from the rule documents, tested with numbers.
+
+    Examples:
+
+      drawodds lesson pat
+
+      drawodds lesson pat --deals 5000 --seed 2 --json
+    """
+    if topic != "pat":
+        raise UserError(f"unknown lesson {topic!r}; lessons: pat")
+    if deals < 100:
+        raise UserError("use at least 100 deals")
+    from drawodds.lessons import standing_pat
+
+    bar, update = progress_bar("playing deals", enabled=not json_out)
+    with bar:
+        lesson = standing_pat(deals=deals, seed=seed, rules=rules, progress=update)
+    text = lesson.to_markdown()
+    if out_md:
+        with open(out_md, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    if json_out:
+        emit_json(lesson.to_dict())
+        return
+    from rich.markdown import Markdown
+
+    out.print(Markdown(text))
+
+
 # --- entry point ----------------------------------------------------------------------------
 
 # typer may bundle its own click: take its ClickException from the class typer raises.

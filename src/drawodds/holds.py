@@ -151,3 +151,18 @@ def exact_holds(hand: npt.NDArray[np.integer], rules: RuleSet, *,
                 counts[i] += np.bincount(strength_from_keys(ds + kept_sums[i]), minlength=N_STRENGTHS)
     totals = np.array([comb(len(stub), int(d)) for d in draws], dtype=np.int64)
     return ExactHolds(hand, masks, counts, totals)
+
+
+def final_strengths(hands: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_],
+                    draw_cards: npt.NDArray[np.int8]) -> npt.NDArray[np.int16]:
+    """Strengths after each hand (..., 5) keeps ``masks`` and fills up from ``draw_cards`` in order.
+
+    ``draw_cards`` (..., k) must hold at least as many cards as any hand draws; the hand that
+    draws ``d`` takes the first ``d`` of its row (prefix sums of the card keys).
+    """
+    kept = (key_sums(hands[..., None]) * masks).sum(axis=-1, dtype=np.uint32)
+    drawn = 5 - masks.sum(axis=-1)
+    prefix = np.zeros((*draw_cards.shape[:-1], draw_cards.shape[-1] + 1), dtype=np.uint32)
+    np.cumsum(key_sums(draw_cards[..., None]), axis=-1, out=prefix[..., 1:])
+    sums = kept + np.take_along_axis(prefix, drawn[..., None], axis=-1)[..., 0]
+    return strength_from_keys(sums.ravel()).reshape(sums.shape)

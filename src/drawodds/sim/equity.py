@@ -16,8 +16,9 @@ import numpy.typing as npt
 
 from drawodds.cards import unseen
 from drawodds.evaluate import key_sums, strength_from_keys
+from drawodds.holds import final_strengths
 from drawodds.rules import RuleSet
-from drawodds.sim.sampler import layout_for, shuffled_stubs
+from drawodds.sim.sampler import draws_avoiding, layout_for, shuffled_stubs
 
 BATCH = 20_000
 
@@ -86,17 +87,6 @@ class EquityResult:
     interrupted: bool = False        # stopped by Ctrl-C: the figures cover the trials run so far
 
 
-def _final_strengths(hands: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_],
-                     draw_cards: npt.NDArray[np.int8]) -> npt.NDArray[np.int16]:
-    """Strengths after each hand keeps ``masks`` and fills up from its ``draw_cards`` in order."""
-    kept = (key_sums(hands[..., None]) * masks).sum(axis=-1, dtype=np.uint32)
-    drawn = 5 - masks.sum(axis=-1)
-    prefix = np.zeros((*draw_cards.shape[:-1], draw_cards.shape[-1] + 1), dtype=np.uint32)
-    np.cumsum(key_sums(draw_cards[..., None]), axis=-1, out=prefix[..., 1:])
-    sums = kept + np.take_along_axis(prefix, drawn[..., None], axis=-1)[..., 0]
-    return strength_from_keys(sums.ravel()).reshape(sums.shape)
-
-
 def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, trials: int,
           rng: np.random.Generator) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int8]]:
     """Opponents' final strengths (trials, n) and our replacement cards (trials, max draw)."""
@@ -120,18 +110,11 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
         from drawodds.sim.reading import sample_conditioned
 
         hands, masks = sample_conditioned(rules, policy, model.draw_counts, hand, trials, rng)
-        # The replacement cards come from the stub less the opponents' hands: draw enough
-        # cards that, after dropping any of theirs, the draws are still served, keeping order.
-        need = layout.max_draw * (n + 1)
-        perm = shuffled_stubs(stub, trials, min(len(stub), need + 5 * n), rng)
-        taken = np.zeros((trials, 53), dtype=bool)
-        np.put_along_axis(taken, hands.reshape(trials, -1).astype(np.intp), True, axis=1)
-        in_hands = np.take_along_axis(taken, perm.astype(np.intp), axis=1)
-        rest = np.take_along_axis(perm, np.argsort(in_hands, axis=1, kind="stable"), axis=1)
+        rest = draws_avoiding(stub, hands.reshape(trials, -1), layout.max_draw * (n + 1), rng)
     d = layout.max_draw
     ours = rest[:, :d]
     theirs = np.stack([rest[:, d * (i + 1): d * (i + 2)] for i in range(n)], axis=1)
-    return _final_strengths(hands, masks, theirs), ours
+    return final_strengths(hands, masks, theirs), ours
 
 
 def _equity_batch(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rules: RuleSet,

@@ -4,8 +4,12 @@
 - ``CallingStation``: never bets or raises, calls everything, draws like the standard player.
 - ``RuleBased``: opens, raises and calls on hand strength and pot odds, draws with a draw policy
   from ``drawodds.sim.policies``, respects openers, and can snow (stand pat on nothing, then bet).
+- ``DrawReader``: RuleBased that judges its hand after the draw against what each opponent's
+  draw count says (exact posterior + simulated draw), not against any hand.
+- ``PatTwoPair``: RuleBased that stands pat with two pair and bets it as a made hand.
 
-``make_policy(name, rules, rng)`` builds one by name: ``random``, ``station``, ``rule``.
+``make_policy(name, rules, rng)`` builds one by name: ``rule``, ``reader``, ``pat``, ``station``,
+``random``.
 """
 
 from __future__ import annotations
@@ -18,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from drawodds.evaluate import FLUSH, ONE_PAIR, STRAIGHT, category_floor, evaluate
+from drawodds.evaluate import FLUSH, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_floor, evaluate
 from drawodds.rules import RuleSet
 from drawodds.sim.engine import (CALL, CHECK, FOLD, MUCK, RAISE, SHOW, Action, Observation, draw)
 
-POLICY_NAMES = ("rule", "station", "random")
+POLICY_NAMES = ("rule", "reader", "pat", "station", "random")
 
 
 @functools.cache
@@ -212,9 +216,13 @@ class RuleBased:
             share = max(share, self.pct[self.flush])
         return share
 
+    def _win(self, obs: Observation, share: float, opponents: int) -> float:
+        """Estimated chance to win: the share of hands beaten, once per opponent still in."""
+        return share ** opponents
+
     def __call__(self, obs: Observation) -> Action:
         if obs.phase == "draw":
-            discards = self.drawer.discards(obs.hand, obs.max_draw)
+            discards = self._discards(obs)
             if not discards and obs.strength < self.made:
                 self._snowing = obs.deal_id
             return draw(*discards)
@@ -224,7 +232,7 @@ class RuleBased:
             return SHOW
         opponents = sum(1 for s in obs.seats if s != obs.seat and not obs.folded[s])
         share = self._share(obs)
-        win = share ** opponents
+        win = self._win(obs, share, opponents)
         if obs.can("bet") and share >= self.open_share:
             return Action("bet")
         if obs.can("raise") and obs.raises <= self.own_cap and win >= self.raise_share ** 2 \
@@ -237,11 +245,61 @@ class RuleBased:
         return FOLD
 
 
+    def _discards(self, obs: Observation) -> list[int]:
+        return self.drawer.discards(obs.hand, obs.max_draw)
+
+
+class DrawReader(RuleBased):
+    """RuleBased, but after a draw it weighs its hand against what each opponent's draw count
+    says: the final-strength distribution of a standard player seen drawing that many cards
+    (``sim.reading.final_strength_distribution``), instead of against any hand at all."""
+
+    name = "reader"
+
+    def __init__(self, rules: RuleSet, rng: np.random.Generator, **kw: Any) -> None:
+        super().__init__(rules, rng, **kw)
+        self._below: dict[int, np.ndarray] = {}   # draw count -> P(their strength < s) + P(= s)/2
+
+    def _beaten(self, draw_count: int) -> np.ndarray:
+        if draw_count not in self._below:
+            from drawodds.sim.policies import draw_policy
+            from drawodds.sim.reading import final_strength_distribution
+
+            p = final_strength_distribution(self.rules, draw_policy("standard"), draw_count)
+            self._below[draw_count] = np.cumsum(p) - p / 2
+        return self._below[draw_count]
+
+    def _win(self, obs: Observation, share: float, opponents: int) -> float:
+        if obs.round == 0 or not obs.draw_counts:
+            return super()._win(obs, share, opponents)
+        last, strength, win = obs.draw_counts[-1], obs.strength, 1.0
+        for s in obs.seats:
+            if s != obs.seat and not obs.folded[s]:
+                win *= float(self._beaten(last[s])[strength]) if last[s] >= 0 else share
+        return win
+
+
+class PatTwoPair(RuleBased):
+    """RuleBased, but stands pat with two pair (instead of drawing one) and bets it as a made
+    hand: the move seed 001 recommends against a player who drew three."""
+
+    name = "pat"
+
+    def _discards(self, obs: Observation) -> list[int]:
+        if category_floor(TWO_PAIR) <= obs.strength < category_floor(TRIPS):
+            return []
+        return super()._discards(obs)
+
+
 def make_policy(name: str, rules: RuleSet, rng: np.random.Generator) -> Any:
     """A policy by name (``rule``, ``station``, ``random``) with its own random generator."""
     key = name.strip().lower()
     if key == "rule":
         return RuleBased(rules, rng)
+    if key == "reader":
+        return DrawReader(rules, rng)
+    if key == "pat":
+        return PatTwoPair(rules, rng)
     if key == "station":
         return CallingStation(rules, rng)
     if key == "random":

@@ -293,6 +293,25 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence
     return hands, keeps
 
 
+@functools.lru_cache(maxsize=32)
+def final_strength_distribution(rules: RuleSet, policy: DrawPolicy, draw: int, *,
+                                trials: int = 200_000, seed: int = 1) -> npt.NDArray[np.float64]:
+    """Probability of each final strength (index 0..7463) of a player seen drawing ``draw`` cards.
+
+    Monte Carlo (``trials``, ``seed``) from the exact posterior of the holding, knowing no other
+    card: what the draw count alone says. Players who read draws compare their hand with it.
+    """
+    from drawodds.holds import N_STRENGTHS, final_strengths
+    from drawodds.sim.sampler import draws_avoiding
+
+    rng = np.random.default_rng(seed)
+    hands, keeps = sample_conditioned(rules, policy, [draw], (), trials, rng)
+    deck = np.arange(rules.deck_size, dtype=np.int8)
+    fill = draws_avoiding(deck, hands[:, 0], max(draw, 1), rng)
+    strengths = final_strengths(hands[:, 0], keeps[:, 0], fill)
+    return np.bincount(strengths, minlength=N_STRENGTHS) / trials
+
+
 # --- the reading of one draw count -----------------------------------------------------------
 
 @dataclass(frozen=True)

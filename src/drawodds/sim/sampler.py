@@ -70,3 +70,19 @@ def shuffled_stubs(stub: npt.NDArray[np.int8], trials: int, cards: int,
         deck[rows, j] = deck[:, i]
         deck[:, i] = picked
     return deck[:, :cards]
+
+
+def draws_avoiding(stub: npt.NDArray[np.int8], dealt: npt.NDArray[np.int8], cards: int,
+                   rng: np.random.Generator) -> npt.NDArray[np.int8]:
+    """``cards`` replacement cards per row from ``stub`` less that row's ``dealt`` cards.
+
+    Shuffle enough of the stub that, after dropping any dealt cards, ``cards`` remain; a stable
+    sort moves the dealt ones to the back, so the rest keep their uniformly random order.
+    """
+    trials, m = dealt.shape
+    perm = shuffled_stubs(stub, trials, min(len(stub), cards + m), rng)
+    taken = np.zeros((trials, 53), dtype=bool)
+    np.put_along_axis(taken, dealt.astype(np.intp), True, axis=1)
+    in_hands = np.take_along_axis(taken, perm.astype(np.intp), axis=1)
+    order = np.argsort(in_hands, axis=1, kind="stable")
+    return np.take_along_axis(perm, order[:, :cards], axis=1)
