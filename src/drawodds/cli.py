@@ -343,7 +343,7 @@ def simulate_cmd(
     deals: Annotated[Optional[int], typer.Option("--deals", "-d", help="Deals to play (draw game; default 10,000).")] = None,
     games: Annotated[Optional[int], typer.Option("--games", "-g", help="Whole games to play (Poengpoker and Chicago only).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same deals and actions.")] = 1,
-    policy: Annotated[Optional[str], typer.Option("--policy", "-p", help="Betting policy per seat, comma-separated (rule, station, random), or one for every seat.")] = None,
+    policy: Annotated[Optional[str], typer.Option("--policy", "-p", help="Betting policy per seat, comma-separated (rule, reader, pat, station, random), or one for every seat.")] = None,
     history: Annotated[Optional[str], typer.Option("--history", help="Write every deal: JSON lines for .jsonl, else a readable text log.")] = None,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
