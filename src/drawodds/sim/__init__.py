@@ -1,0 +1,1 @@
+"""Samplers and simulations: dealing, draw policies, equity, reading draws, the rules engine."""
