@@ -159,10 +159,11 @@ def _primes_below(limit: int, count: int) -> tuple[int, ...]:
     return tuple(found)
 
 
-# Counts are carried modulo four primes below 2**50 (a residue times a step factor < 2**12 stays
-# inside int64) and rebuilt by the Chinese remainder theorem: exact up to ~2**199, while every
-# count here is below C(52; 5, ..., 5) < 2**160.
-_PRIME_TUPLE = _primes_below(2 ** 50, 4)
+# Counts are carried modulo four primes below 2**40 and rebuilt by the Chinese remainder theorem:
+# exact below ~2**159, and every count here is at most the number of deals (< 2**157 for ten
+# players). A residue times a step factor (< 2**11) plus a few such terms stays inside int64, so
+# the residues are reduced only when equal states are merged.
+_PRIME_TUPLE = _primes_below(2 ** 40, 4)
 _PRIMES = np.array(_PRIME_TUPLE, np.int64)
 
 
@@ -294,7 +295,7 @@ def _class_step(codes: npt.NDArray[np.int64], weights: npt.NDArray[np.int64], la
             continue
         dd = d[ok]
         parts_c.append(codes[ok] + (dest[dd, o] - dd) * lay.mults[di] - took[dd, o] * lay.mults[0])
-        parts_w.append(weights[ok] * w[ok][:, None] % _PRIMES)
+        parts_w.append(weights[ok] * w[ok][:, None])
     if not parts_c:
         return codes[:0], weights[:0]
     return _merge(np.concatenate(parts_c), np.concatenate(parts_w))
@@ -326,12 +327,15 @@ def _counted_step(codes: npt.NDArray[np.int64], weights: npt.NDArray[np.int64], 
     if moves == {0: states[ti]}:
         return codes, weights
     di = first + ti
-    m = lay.digit(codes, di)
-    if not m.any():
+    m_all = lay.digit(codes, di)
+    active = m_all > 0
+    if not active.any():
         return codes, weights
+    # States with nobody in this player state pass through unchanged.
+    parts_c, parts_w = [codes[~active]], [weights[~active]]
+    codes, weights, m = codes[active], weights[active], m_all[active]
     left = lay.digit(codes, 0)
     dest = {a: first + states.index(s) for a, s in moves.items()}
-    parts_c, parts_w = [], []
     for j1 in range(0, min(most, SUITS) + 1 if 1 in moves else 1):
         for j2 in range(0, 3 if 2 in moves else 1):
             j0 = m - j1 - j2
@@ -353,9 +357,7 @@ def _counted_step(codes: npt.NDArray[np.int64], weights: npt.NDArray[np.int64], 
             if 0 in moves and dest[0] != di:
                 c = c + jj0 * (lay.mults[dest[0]] - lay.mults[di])
             parts_c.append(c)
-            parts_w.append(weights[ok] * ways[:, None] % _PRIMES)
-    if not parts_c:
-        return codes[:0], weights[:0]
+            parts_w.append(weights[ok] * ways[:, None])   # < 2**40 * 2**11: reduced in _merge
     return _merge(np.concatenate(parts_c), np.concatenate(parts_w))
 
 
@@ -429,7 +431,7 @@ ALL_HANDS = comb(52, 5)
 SINGLE_HAND_OPENERS = 536_100          # hands with a pair of jacks or better (tested)
 P_SINGLE_OPENERS = Fraction(SINGLE_HAND_OPENERS, ALL_HANDS)
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "nobody_opens.json"
-COMPUTE_LIMIT = 5                       # table sizes computed on the fly (a few seconds at most)
+COMPUTE_LIMIT = 4                       # table sizes counted on the fly (a few seconds at most)
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 
@@ -652,14 +654,19 @@ class TableOdds:
         return out
 
 
+FALLBACK_MC_DEALS = 400_000   # Monte Carlo deals for a table size with no exact figure shipped
+
+
 def table_odds(players: int, ante: int = 1, max_consecutive_antes: int | None = None,
                mc_deals: int = 0, seed: int = 0, play: dict[str, object] | None = None) -> TableOdds:
-    """Exact pass-out figures for one table size (Monte Carlo with SE where no exact is shipped)."""
+    """Pass-out figures for one table size: exact where counted or shipped; where not, the exact
+    fields stay None and a Monte Carlo estimate with SE (``p_nobody_opens_mc``) stands beside."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
     mc = None
-    if mc_deals:
-        mc = monte_carlo_nobody_opens(players, mc_deals, np.random.default_rng([seed, players]), seed=seed)
+    if mc_deals or not exact_available(players):
+        mc = monte_carlo_nobody_opens(players, mc_deals or FALLBACK_MC_DEALS,
+                                      np.random.default_rng([seed, players]), seed=seed)
     indep = float(p_nobody_opens_independent(players))
     if not exact_available(players):
         return TableOdds(players, None, None, indep, None, None, None, [], mc, play)
@@ -668,3 +675,49 @@ def table_odds(players: int, ante: int = 1, max_consecutive_antes: int | None = 
         players, float(growth.q), str(growth.q), indep, float(growth.expected_deals_per_opened_pot),
         float(growth.expected_passouts), float(growth.expected_pot),
         [float(p) for _, p in growth.passouts_distribution(10)], mc, play)
+
+
+def _conditional(part: float, whole: float, deals: int) -> tuple[float | None, float | None]:
+    """A share of all deals turned into a share of the ``whole`` deals, with its binomial SE."""
+    n = round(whole * deals)
+    if n == 0:
+        return None, None
+    p = min(max(part / whole, 0.0), 1.0)
+    return p, sqrt(p * (1 - p) / n)
+
+
+def play_figures(players: int, deals: int, seed: int, *, ante: int = 1,
+                 max_consecutive_antes: int | None = None) -> dict[str, object] | None:
+    """How opened pots end under play: the rules engine with the rule-based policies.
+
+    Jackpott (preset "jackpot") and the plain game (preset "morkpoker", where a deal is passed
+    out when everybody checks). ``uncontested``, ``showdown`` and ``dead_opener`` are shares of
+    the opened pots; ``passed_out`` is the share of all deals. Every figure has its SE; the seed
+    reproduces it. None when the rules engine is not available."""
+    try:
+        from drawodds.sim.session import simulate
+    except ImportError:
+        try:
+            from drawodds.sim.engine import simulate  # type: ignore[attr-defined,no-redef]
+        except ImportError:
+            return None
+    from drawodds.rules import preset
+    figures: dict[str, object] = {"play_deals": deals, "play_seed": seed}
+    games = {"": preset("jackpot", players=players, ante=ante, max_consecutive_antes=max_consecutive_antes),
+             "plain_": preset("morkpoker", players=players, ante=ante)}
+    for prefix, rules in games.items():
+        res = simulate(rules, deals=deals, seed=seed, policies="rule")
+        figures[f"{prefix}passed_out"] = res.passed_out
+        figures[f"{prefix}passed_out_se"] = res.passed_out_se
+        figures[f"{prefix}opened"] = res.opened
+        figures[f"{prefix}opened_se"] = res.opened_se
+        for key in ("uncontested", "showdown"):
+            value, se = _conditional(getattr(res, key), res.opened, res.deals)
+            figures[f"{prefix}{key}"], figures[f"{prefix}{key}_se"] = value, se
+        if prefix == "":
+            dead = res.dead_opener
+            figures["dead_opener"] = None if dead != dead else dead
+            figures["dead_opener_se"] = None if dead != dead else res.dead_opener_se
+        figures[f"{prefix}average_pot"] = res.average_pot
+        figures[f"{prefix}average_pot_se"] = res.average_pot_se
+    return figures
