@@ -11,7 +11,6 @@ import json
 import sys
 from typing import Annotated, Any, Optional
 
-import click
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -35,7 +34,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-out = Console()
+# Piped output (files, README examples) gets a wide page instead of rich's 80-column default.
+out = Console(width=None if sys.stdout.isatty() else 160)
 
 
 class UserError(ValueError):
@@ -144,6 +144,275 @@ def rules_cmd(
     for key, value in values.items():
         table.add_row(key, str(value), OPTION_SOURCES.get(key, ""))
     out.print(table)
+
+
+# --- keep -----------------------------------------------------------------------------------
+
+_SHORT = {"high_card": "HC", "one_pair": "1P", "two_pair": "2P", "three_of_a_kind": "3K",
+          "straight": "St", "flush": "Fl", "full_house": "FH", "four_of_a_kind": "4K",
+          "straight_flush": "SF", "five_of_a_kind": "5A"}
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}" if p >= 0.001 or p == 0 else f"{100 * p:.2f}"
+
+
+def progress_bar(label: str, enabled: bool = True) -> Any:
+    """A rich progress bar on stderr; returns (context manager, callback(done, total))."""
+    from contextlib import nullcontext
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    if not enabled:
+        return nullcontext(), None
+    bar = Progress(TextColumn(label), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                   TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+    task = bar.add_task(label, total=1)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, update
+
+
+@app.command("keep")
+def keep_cmd(
+    hand: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "AsAhKs7s3s".')],
+    rules: RulesOpt = "morkpoker",
+    opponents: Annotated[Optional[int], typer.Option("--opponents", "-n", help="Opponents who draw (0-5); default: table size - 1.")] = None,
+    policy: Annotated[str, typer.Option("--policy", help="Opponents' draw policy (see `drawodds policies`).")] = "standard",
+    trials: Annotated[Optional[int], typer.Option("--trials", "-t", help="Monte Carlo trials (the maximum with --se).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same numbers.")] = 1,
+    se: Annotated[Optional[float], typer.Option("--se", help="Stop when the best holds are separated to this standard error.")] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes for the Monte Carlo.")] = 1,
+    by: Annotated[Optional[str], typer.Option("--by", help="Rank by equity, jacks, improve or points.")] = None,
+    vs: Annotated[Optional[list[int]], typer.Option("--vs", help="An opponent's draw count (repeat per opponent).")] = None,
+    against: Annotated[Optional[list[str]], typer.Option("--against", help="A known opponent hand that stands pat (repeat per opponent).")] = None,
+    opener: Annotated[bool, typer.Option("--opener", help="Jacks or Better: we opened; show holds that split openers.")] = False,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact odds only (no opponents, no sampling).")] = False,
+    top: Annotated[Optional[int], typer.Option("--top", help="Show only the best N holds.")] = None,
+    joker: JokerOpt = None,
+    max_draw: MaxDrawOpt = None,
+    players: PlayersOpt = None,
+    json_out: JsonOpt = False,
+    csv: Annotated[Optional[str], typer.Option("--csv", help="Write the rows flat to this CSV file ('-' for stdout).")] = None,
+) -> None:
+    """Rank every legal hold of a hand: exact odds of each final hand, and equity against opponents.
+
+    Examples:
+
+      drawodds keep "AsAhKs7s3s"
+
+      drawodds keep "AsAhKs7s3s" --exact
+
+      drawodds keep "Kh Qh Jh Th 2c" --opponents 2 --trials 200000 --seed 7 --json
+
+      drawodds keep "AsAhKs7s3s" --rules jackpot --opener
+
+      drawodds keep "9c9d5h5s2c" --vs 3 --vs 1
+
+      drawodds keep "AsAhKs7s3s" --against "QcQdJhJd2c"
+    """
+    from drawodds.keep import keep
+
+    if exact:
+        if opponents or vs or against:
+            raise UserError("--exact computes the exact odds alone: drop --opponents/--vs/--against")
+        opponents = 0
+    quiet = json_out or csv == "-"
+    n_trials = trials if trials is not None else (1_000_000 if se is not None else 100_000)
+    overrides = {k: v for k, v in {"joker": joker, "max_draw": max_draw, "players": players}.items()
+                 if v is not None}
+    bar, update = progress_bar("simulating", enabled=not quiet and opponents != 0)
+    with bar:
+        result = keep(hand, rules=rules, opponents=opponents, policy=policy, trials=n_trials, seed=seed,
+                      se=se, workers=workers, by=by, vs=vs or (), against=against or (), opener=opener,
+                      progress=update,
+                      **overrides)
+    if csv:
+        result.flat().to_csv(sys.stdout if csv == "-" else csv, index=False)
+        if csv == "-":
+            return
+    if json_out:
+        emit_json(result.to_dict())
+        return
+    render_keep(result, top)
+
+
+def render_keep(result: Any, top: int | None = None) -> None:
+    """The ranked holds as a rich table: best hold starred, near-ties marked."""
+    from drawodds.cards import format_hand
+    from drawodds.evaluate import describe, evaluate
+
+    rows = result.rows()[:top] if top is not None else result.rows()
+    rs = result.rules
+    strength = int(evaluate(result.hand, joker=rs.joker))
+    plural = "s" * (result.opponents != 1)
+    if not result.opponents:
+        who = "no opponents: exact odds only"
+    elif result.against:
+        who = f"{result.opponents} opponent{plural} standing pat with {'; '.join(result.against)}"
+    else:
+        who = (f"{result.opponents} opponent{plural} drawing by '{result.policy}'"
+               + (f" (draw counts {', '.join(map(str, result.vs))})" if result.vs else ""))
+    title = (f"{format_hand(result.hand, pretty=True)}  ({describe(strength)})  rules {rs.name}, "
+             f"max draw {rs.max_draw}; {who}; ranked by {result.by}")
+    table = Table(title=title, title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("keep", no_wrap=True)
+    table.add_column("discard", style="dim")
+    table.add_column("draw", justify="right")
+    table.add_column("final hand, % (exact)", no_wrap=True)
+    table.add_column("J+ %", justify="right")
+    table.add_column("improve %", justify="right")
+    table.add_column("points", justify="right")
+    if result.opener:
+        table.add_column("splits openers")
+    if result.opponents:
+        table.add_column("equity % ± se", justify="right")
+        table.add_column("behind best ± se", justify="right")
+    cats = [c for c in _SHORT if c in result.columns]
+    for i, row in enumerate(rows):
+        dist = "  ".join(f"{_SHORT[c]} {_pct(row[c])}" for c in cats if row[c] >= 0.0005)
+        keep_txt = " ".join(format_cards(parse_cards_list(row["keep"]), pretty=True)) or "(nothing)"
+        discard_txt = " ".join(format_cards(parse_cards_list(row["discard"]), pretty=True)) or "-"
+        cells = [str(i + 1), keep_txt, discard_txt, str(row["draw"]), dist,
+                 _pct(row["p_jacks_or_better"]), _pct(row["p_improve"]), f"{row['points']:.3f}"]
+        if result.opener:
+            cells.append("yes" if row["splits_openers"] else "")
+        style = None
+        if result.opponents:
+            gap, gap_se = row["equity_gap"], row["equity_diff_se"]
+            cells.append(f"{100 * row['equity']:.2f} ± {100 * row['equity_se']:.2f}")
+            near = gap <= 2 * gap_se
+            if gap == 0:
+                cells.append("★ best")
+                style = "bold green"
+            else:
+                cells.append(f"{'≈ ' if near else ''}{100 * gap:.2f} ± {100 * gap_se:.2f}")
+                style = "green" if near else None
+        elif i == 0:
+            style = "bold green"
+        table.add_row(*cells, style=style)
+    out.print(table)
+    notes = []
+    if result.opponents:
+        notes.append(f"{result.trials:,} trials, seed {result.seed}"
+                     + (f", {result.workers} workers" if result.workers > 1 else "")
+                     + "; every hold is scored on the same deals, so 'behind best' is sharper than the equities. "
+                     "≈ marks holds within 2 standard errors of the best.")
+    notes.append("Exact columns enumerate every possible draw. J+ = at least a pair of jacks; "
+                 "points = Poengpoker table points (8 for a straight flush .. 0).")
+    for n in notes:
+        out.print(f"[dim]{n}[/dim]")
+
+
+def parse_cards_list(cards: list[str]) -> list[int]:
+    """Canonical card strings back to codes (for pretty printing)."""
+    from drawodds.cards import parse_cards
+
+    return parse_cards(cards, joker=True)
+
+
+# --- simulate -------------------------------------------------------------------------------
+
+@app.command("simulate")
+def simulate_cmd(
+    rules: RulesOpt = "morkpoker",
+    players: PlayersOpt = None,
+    deals: Annotated[Optional[int], typer.Option("--deals", "-d", help="Deals to play (draw game; default 10,000).")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", "-g", help="Whole games to play (Poengpoker and Chicago only).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same deals and actions.")] = 1,
+    policy: Annotated[Optional[str], typer.Option("--policy", "-p", help="Betting policy per seat, comma-separated (rule, station, random), or one for every seat.")] = None,
+    history: Annotated[Optional[str], typer.Option("--history", help="Write every deal: JSON lines for .jsonl, else a readable text log.")] = None,
+    joker: JokerOpt = None,
+    max_draw: MaxDrawOpt = None,
+    draws: DrawsOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Play many deals (or points games) with betting policies and summarise who won what.
+
+    Examples:
+
+      drawodds simulate --rules morkpoker --players 4 --deals 100000 --seed 1
+
+      drawodds simulate --rules jackpot --policy rule,rule,station,random --history deals.jsonl
+
+      drawodds simulate --rules poengpoker --games 2000 --json
+    """
+    rule_set = build_rules(rules, players=players, joker=joker, max_draw=max_draw, draws=draws)
+    bar, update = progress_bar("playing", enabled=not json_out)
+    if rule_set.game != "draw":
+        if deals is not None:
+            raise UserError(f"{rule_set.name} is played in games to {rule_set.target_points} points: "
+                            "use --games, not --deals")
+        if history is not None:
+            raise UserError("--history is for the draw game")
+        try:
+            from drawodds.sim.tricks import simulate_points  # type: ignore[attr-defined]
+        except ImportError:
+            from drawodds.sim.points import simulate_points
+        n_games = games if games is not None else 1000
+        extra = {"policies": [p.strip() for p in policy.split(",")]} if policy else {}
+        if extra and len(extra["policies"]) == 1:
+            extra["policies"] = extra["policies"][0]
+        with bar:
+            points = simulate_points(rule_set, games=n_games, seed=seed, progress=update, **extra)
+        payload = points.to_dict()
+        if json_out:
+            emit_json(payload)
+            return
+        table = Table(title=f"{rule_set.name}: {n_games:,} games, seed {seed}")
+        table.add_column("result", style="bold")
+        table.add_column("value", justify="right")
+        for key, value in payload.items():
+            table.add_row(str(key), json.dumps(value, ensure_ascii=False, default=_json_default)
+                          if isinstance(value, (dict, list)) else str(value))
+        out.print(table)
+        return
+    if games is not None:
+        raise UserError("--games is for Poengpoker and Chicago; the draw game counts --deals")
+    from drawodds.sim.session import simulate
+
+    n_deals = deals if deals is not None else 10_000
+    with bar:
+        result = simulate(rule_set, deals=n_deals, seed=seed, policies=policy or "rule", history=history,
+                          progress=(lambda k: update(k, n_deals)) if update else None)
+    if json_out:
+        emit_json(result.to_dict())
+        return
+    render_simulation(result)
+
+
+def render_simulation(result: Any) -> None:
+    """Outcome shares, pots and chips won per seat and per policy, each with its standard error."""
+    r = result
+    table = Table(title=f"{r.rules.name}: {r.deals:,} deals, {r.players} players, seed {r.seed} "
+                        f"({r.sessions:,} sessions of up to {r.rules.deals} deals)")
+    table.add_column("deals", style="bold")
+    table.add_column("share %", justify="right")
+    table.add_column("± se", justify="right", style="dim")
+    for label, value, se in (("passed out (pot stays)", r.passed_out, r.passed_out_se),
+                             ("won uncontested", r.uncontested, r.uncontested_se),
+                             ("shown down", r.showdown, r.showdown_se),
+                             ("opened", r.opened, r.opened_se)):
+        table.add_row(label, f"{100 * value:.2f}", f"{100 * se:.2f}")
+    if r.rules.opener == "jacks" and r.dead_opener == r.dead_opener:
+        table.add_row("opener without openers (of opened)", f"{100 * r.dead_opener:.2f}",
+                      f"{100 * r.dead_opener_se:.2f}")
+    out.print(table)
+    out.print(f"average pot when a deal ends: {r.average_pot:.2f} ± {r.average_pot_se:.2f} chips; "
+              f"left on the table at the end: {r.pot_carried_at_end}")
+    seats = Table(title="chips won")
+    for col, justify in (("seat", "right"), ("policy", "left"), ("net", "right"),
+                         ("per deal", "right"), ("± se", "right")):
+        seats.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for s in r.seats:
+        seats.add_row(str(s.seat), s.policy, f"{s.net:+,}", f"{s.net_per_deal:+.3f}", f"{s.net_per_deal_se:.3f}")
+    for p in r.policies:
+        seats.add_row("all", f"[bold]{p.policy}[/bold] ({p.seats})", f"{p.net:+,}",
+                      f"{p.net_per_deal:+.3f}", f"{p.net_per_deal_se:.3f}")
+    out.print(seats)
 
 
 # --- openers --------------------------------------------------------------------------------
@@ -256,16 +525,20 @@ def _fmt_se(d: dict[str, Any], key: str) -> str:
 
 # --- entry point ----------------------------------------------------------------------------
 
+# typer may bundle its own click: take its ClickException from the class typer raises.
+_CLICK_ERROR: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the app; user errors print one line and exit 2, never a traceback."""
     try:
         app(args=argv, standalone_mode=False, prog_name="drawodds")
-    except click.exceptions.Exit as exc:
+    except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except click.ClickException as exc:
+    except _CLICK_ERROR as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
+    except typer.Abort:
         print("drawodds: aborted", file=sys.stderr)
         sys.exit(130)
     except KeyboardInterrupt:

@@ -49,6 +49,7 @@ Strengths = npt.NDArray[np.int16]
 @dataclass(frozen=True)
 class _Tables:
     card_keys: npt.NDArray[np.uint32]   # 53 keys (52 cards + joker)
+    pair_keys: npt.NDArray[np.uint32]   # 65,536: key(a) + key(b) at the uint16 made of bytes (a, b)
     strength: npt.NDArray[np.int16]     # index -> strength
     category_floor: npt.NDArray[np.int16]  # lowest strength of each category (10)
     # For descriptions: strength -> (category, ranks high to low as they break ties)
@@ -119,7 +120,12 @@ def _tables() -> _Tables:
     card_keys[JOKER] = _JOKER_BIT | _SUIT_ONES
     floors = np.array([next(i for i, (c, _) in enumerate(decode) if c == cat and i > 0)
                        for cat in range(len(CATEGORIES))], dtype=np.int16)
-    return _Tables(card_keys, table, floors, decode)
+    codes = np.arange(53, dtype=np.uint8)
+    pairs = np.stack(np.meshgrid(codes, codes, indexing="ij"), axis=-1)   # (53, 53, 2) bytes
+    pair_keys = np.zeros(1 << 16, dtype=np.uint32)
+    pair_keys[pairs.reshape(-1, 2).copy().view(np.uint16).ravel()] = \
+        (card_keys[:, None] + card_keys[None, :]).ravel()
+    return _Tables(card_keys, pair_keys, table, floors, decode)
 
 
 def key_sums(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.uint32]:
@@ -151,12 +157,35 @@ def strength_from_keys(sums: npt.NDArray[np.uint32], out: Strengths | None = Non
     return _tables().strength.take(s, mode="clip", out=out)
 
 
-def _evaluate_block(block: npt.NDArray[np.integer], keys: npt.NDArray[np.uint32], out: Strengths) -> None:
+def _evaluate_block(block: npt.NDArray[np.uint8], t: _Tables, out: Strengths) -> None:
+    # Two adjacent card bytes read as one uint16 index a table of pair sums: three gathers per
+    # hand instead of five. ``block`` is C-contiguous (m, 5) bytes, so pairs sit 5 bytes apart.
     # mode="clip" skips numpy's per-element bounds check; evaluate() validated the cards.
-    s = keys.take(block[:, 0], mode="clip")
-    for i in range(1, 5):
-        s += keys.take(block[:, i], mode="clip")
+    m = len(block)
+    raw = block.reshape(-1)
+    first = np.ndarray((m,), dtype=np.uint16, buffer=raw, offset=0, strides=(5,))
+    second = np.ndarray((m,), dtype=np.uint16, buffer=raw, offset=2, strides=(5,))
+    s = t.pair_keys.take(first, mode="clip")
+    s += t.pair_keys.take(second, mode="clip")
+    s += t.card_keys.take(block[:, 4], mode="clip")
     strength_from_keys(s, out=out)
+
+
+def _check_codes(flat: npt.NDArray[np.integer], limit: int) -> None:
+    """Raise ValueError unless every code is in 0..limit (one pass for byte-sized codes)."""
+    if flat.dtype.itemsize == 1:
+        # Seen as unsigned bytes, negative int8 codes become >= 128: one max() checks both ends.
+        high = int(flat.view(np.uint8).max())
+        if high <= limit:
+            return
+        bad = int(flat.ravel()[np.argmax(flat.view(np.uint8).ravel())])
+    else:
+        low, high = int(flat.min()), int(flat.max())
+        if low >= 0 and high <= limit:
+            return
+        bad = low if low < 0 else high
+    hint = " (the joker needs joker=True)" if bad == JOKER else ""
+    raise ValueError(f"card code {bad} is outside the deck{hint}")
 
 
 def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
@@ -174,15 +203,14 @@ def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
     flat = arr.reshape(-1, 5)
     out = np.empty(len(flat), dtype=np.int16)
     if flat.size:
-        limit = JOKER if joker else JOKER - 1
-        low, high = int(flat.min()), int(flat.max())
-        if low < 0 or high > limit:
-            bad = low if low < 0 else high
-            hint = " (the joker needs joker=True)" if bad == JOKER else ""
-            raise ValueError(f"card code {bad} is outside the deck{hint}")
-    keys = _tables().card_keys
-    for start in range(0, len(flat), CHUNK):
-        _evaluate_block(flat[start:start + CHUNK], keys, out[start:start + CHUNK])
+        _check_codes(flat, JOKER if joker else JOKER - 1)
+    if flat.dtype.itemsize == 1 and flat.flags.c_contiguous:
+        codes = flat.view(np.uint8)                       # no copy for the usual int8 hands
+    else:
+        codes = np.ascontiguousarray(flat, dtype=np.uint8)
+    t = _tables()
+    for start in range(0, len(codes), CHUNK):
+        _evaluate_block(codes[start:start + CHUNK], t, out[start:start + CHUNK])
     return out.reshape(arr.shape[:-1])
 
 

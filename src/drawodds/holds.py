@@ -1,0 +1,153 @@
+"""Holds: the 32 ways to keep cards from five, their legality, and exact draw enumeration.
+
+A hold is a boolean mask over the five dealt cards (True = kept). Drawing ``d`` cards from the
+``m`` unseen cards has C(m, d) equally likely outcomes; over all 32 holds of a 52-card hand that
+is exactly the 2,598,960 five-card hands once, so every hold is solved exactly.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from drawodds.cards import JOKER, format_cards, unseen
+from drawodds.combinatorics import combinations
+from drawodds.evaluate import (CATEGORIES, category_floor, evaluate, jacks_or_better_floor, key_sums,
+                               strength_from_keys)
+from drawodds.rules import RuleSet
+
+N_STRENGTHS = 7464  # strengths 1..7463 (0 unused)
+CHUNK = 1 << 15
+
+
+@functools.cache
+def all_hold_masks() -> npt.NDArray[np.bool_]:
+    """The 32 keep-masks, most cards kept first (pat, then draw 1, ...), read-only."""
+    bits = (np.arange(32)[:, None] >> np.arange(5)[None, :]) & 1
+    masks = bits.astype(bool)
+    order = np.lexsort((np.arange(32), -masks.sum(axis=1)))
+    out = masks[order]
+    out.setflags(write=False)
+    return out
+
+
+def keeps_ace(hand: npt.NDArray[np.integer], masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Whether each hold keeps an ace (the joker does not count: it is no ace until showdown)."""
+    is_ace = (np.asarray(hand) // 4 == 12) & (np.asarray(hand) != JOKER)
+    return (masks & is_ace).any(axis=-1)
+
+
+def legal_holds(hand: npt.NDArray[np.integer], rules: RuleSet) -> npt.NDArray[np.bool_]:
+    """Keep-masks of the holds this rule set allows for the hand (draw limit, 4 with an ace)."""
+    masks = all_hold_masks()
+    draws = 5 - masks.sum(axis=1)
+    limit = np.where(keeps_ace(hand, masks), rules.draw_limit(True), rules.draw_limit(False))
+    return masks[draws <= limit]
+
+
+def hold_openers_split(hand: npt.NDArray[np.integer], masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Whether each hold discards part of the openers (Jacks or Better), for a hand that opens.
+
+    A hold keeps its openers when the kept cards alone still show them: all five cards, or a
+    pair of jacks or better / two pair / trips / quads among the kept ranks.
+    """
+    hand = np.asarray(hand)
+    if evaluate(hand, joker=True) < jacks_or_better_floor():
+        return np.zeros(len(masks), dtype=bool)
+    ranks = hand // 4
+    kept_counts = np.stack([((ranks == r) & masks).sum(axis=1) for r in range(13)], axis=1)
+    jokers = ((hand == JOKER) & masks).sum(axis=1)
+    big = (kept_counts[:, 9:] + jokers[:, None] >= 2).any(axis=1)   # a pair of jacks or better
+    pairs = (kept_counts >= 2).sum(axis=1)
+    trips = (kept_counts + jokers[:, None] >= 3).any(axis=1)
+    keeps = masks.all(axis=1) | big | (pairs >= 2) | trips
+    return ~keeps
+
+
+@dataclass(frozen=True)
+class ExactHolds:
+    """Exact final-strength counts of each hold: ``counts[i, s]`` draws end at strength ``s``."""
+
+    hand: npt.NDArray[np.int8]
+    masks: npt.NDArray[np.bool_]
+    counts: npt.NDArray[np.int64]      # (holds, 7464)
+    totals: npt.NDArray[np.int64]      # C(unseen, draws) per hold
+
+    @property
+    def draws(self) -> npt.NDArray[np.int64]:
+        """Cards drawn by each hold."""
+        return 5 - self.masks.sum(axis=1)
+
+    def category_probabilities(self) -> npt.NDArray[np.float64]:
+        """(holds, 10) probability of each final category (five aces last, joker decks only)."""
+        floors = np.array([category_floor(c) for c in range(len(CATEGORIES))])
+        per_cat = np.add.reduceat(self.counts, floors, axis=1)
+        return per_cat / self.totals[:, None]
+
+    def p_at_least(self, strength: int) -> npt.NDArray[np.float64]:
+        """Probability that each hold finishes at ``strength`` or better."""
+        return self.counts[:, strength:].sum(axis=1) / self.totals
+
+    def p_jacks_or_better(self) -> npt.NDArray[np.float64]:
+        """Probability of finishing with at least a pair of jacks."""
+        return self.p_at_least(jacks_or_better_floor())
+
+    def p_improve(self, dealt_strength: int) -> npt.NDArray[np.float64]:
+        """Probability of finishing in a higher category than the dealt hand."""
+        dealt_cat = int(np.searchsorted([category_floor(c) for c in range(len(CATEGORIES))],
+                                        dealt_strength, side="right")) - 1
+        if dealt_cat + 1 >= len(CATEGORIES):
+            return np.zeros(len(self.masks))
+        return self.p_at_least(category_floor(dealt_cat + 1))
+
+    def expected_points(self, hand_points: tuple[int, ...]) -> npt.NDArray[np.float64]:
+        """Expected table points (Poengpoker: 0..8 by category; five aces score as a straight flush)."""
+        pts = np.array(list(hand_points) + [hand_points[-1]], dtype=np.float64)
+        return self.category_probabilities() @ pts
+
+    def value(self, per_strength: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """Expected value of any objective given as a value per final strength (length 7464)."""
+        return (self.counts @ per_strength) / self.totals
+
+    def describe_hold(self, i: int) -> tuple[list[str], list[str]]:
+        """Kept and discarded cards of hold ``i`` in canonical text."""
+        m = self.masks[i]
+        return format_cards(self.hand[m]), format_cards(self.hand[~m])
+
+
+def exact_holds(hand: npt.NDArray[np.integer], rules: RuleSet, *,
+                masks: npt.NDArray[np.bool_] | None = None,
+                dead: npt.ArrayLike = ()) -> ExactHolds:
+    """Enumerate every draw of every legal hold (or the given masks) exactly.
+
+    Card keys add, so the key sums of all C(m, d) draw sets are computed once per draw size and
+    shared by every hold that draws ``d`` cards; a hold then costs one add and one table lookup
+    per outcome. ``dead`` cards (known to be out, e.g. seen discards) are removed from the stub.
+    """
+    hand = np.asarray(hand, dtype=np.int8)
+    if masks is None:
+        masks = legal_holds(hand, rules)
+    stub = unseen([*hand.tolist(), *np.asarray(dead, dtype=np.int64).ravel().tolist()], joker=rules.joker)
+    stub_keys = key_sums(stub[:, None])
+    draws = 5 - masks.sum(axis=1)
+    kept_sums = (masks * key_sums(hand[:, None])).sum(axis=1, dtype=np.uint32)
+    counts = np.zeros((len(masks), N_STRENGTHS), dtype=np.int64)
+    sums = np.empty(CHUNK, dtype=np.uint32)
+    for d in np.unique(draws):
+        combo = combinations(len(stub), int(d))
+        holds_d = np.flatnonzero(draws == d)
+        # Blocks of CHUNK draws keep every temporary in cache (3-4x faster than whole arrays).
+        for start in range(0, len(combo), CHUNK):
+            block = combo[start:start + CHUNK]
+            ds = sums[:len(block)]
+            ds[:] = 0
+            for j in range(int(d)):
+                ds += stub_keys.take(block[:, j], mode="clip")
+            for i in holds_d:
+                counts[i] += np.bincount(strength_from_keys(ds + kept_sums[i]), minlength=N_STRENGTHS)
+    totals = np.array([comb(len(stub), int(d)) for d in draws], dtype=np.int64)
+    return ExactHolds(hand, masks, counts, totals)

@@ -1,0 +1,216 @@
+"""`keep`: every legal hold of a dealt hand, ranked, with exact odds and equity against opponents.
+
+The exact part enumerates every draw of every hold (no sampling). The equity part is Monte Carlo
+against opponents dealt from the same deck who draw by a named policy, with common random
+numbers across holds, so each equity carries a standard error and each hold's gap to the best
+hold carries its own (much smaller) one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+from drawodds.cards import CardError, format_cards, parse_hand
+from drawodds.evaluate import CATEGORIES, evaluate
+from drawodds.holds import exact_holds, hold_openers_split, legal_holds
+from drawodds.rules import RuleError, RuleSet, preset
+
+Objective = Literal["equity", "jacks", "improve", "points"]
+OBJECTIVE_COLUMNS: dict[str, str] = {"equity": "equity", "jacks": "p_jacks_or_better",
+                                     "improve": "p_improve", "points": "points"}
+NINE = CATEGORIES[:9]
+
+
+@dataclass(frozen=True)
+class KeepResult:
+    """The ranked holds of one hand (best first) and the set-up that produced them.
+
+    ``columns`` holds one array per column; ``table`` is the same as a pandas DataFrame (built
+    on first use, so the command line never pays for importing pandas).
+    """
+
+    hand: npt.NDArray[np.int8]
+    rules: RuleSet
+    opponents: int
+    policy: str
+    trials: int | None
+    seed: int
+    by: str
+    columns: dict[str, npt.NDArray[Any]]
+    vs: tuple[int, ...] = ()
+    against: tuple[str, ...] = ()
+    opener: bool = False
+    workers: int = 1
+
+    @functools.cached_property
+    def table(self) -> pd.DataFrame:
+        """One row per hold, best first."""
+        import pandas as pd
+
+        return pd.DataFrame(self.columns)
+
+    @property
+    def best(self) -> pd.Series:
+        """The top-ranked hold."""
+        return self.table.iloc[0]
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The holds as plain dicts, best first."""
+        names = list(self.columns)
+        return [dict(zip(names, values)) for values in zip(*self.columns.values())]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `--json` shape (a contract read by other tools; extra fields are additive)."""
+        holds = []
+        for row in self.rows():
+            item: dict[str, Any] = {
+                "keep": list(row["keep"]), "discard": list(row["discard"]), "draw": int(row["draw"]),
+                "exact": {c: float(row[c]) for c in self._categories()},
+                **{k: float(row[k]) for k in ("p_jacks_or_better", "p_improve", "points")},
+                **{k: _maybe(row[k]) for k in ("equity", "equity_se", "equity_gap", "equity_diff_se")},
+            }
+            if self.opener:
+                item["splits_openers"] = bool(row["splits_openers"])
+            holds.append(item)
+        return {"hand": format_cards(self.hand), "rules": self.rules.name, "opponents": self.opponents,
+                "policy": self.policy, "trials": self.trials, "seed": self.seed, "by": self.by,
+                "vs": list(self.vs) or None, "against": list(self.against) or None,
+                "workers": self.workers, "holds": holds}
+
+    def flat(self) -> pd.DataFrame:
+        """The rows flat, for CSV: cards joined by spaces."""
+        df = self.table.copy()
+        df["keep"] = df["keep"].map(" ".join)
+        df["discard"] = df["discard"].map(" ".join)
+        return df
+
+    def _categories(self) -> tuple[str, ...]:
+        return CATEGORIES if self.rules.joker else NINE
+
+
+def _maybe(x: float) -> float | None:
+    return None if x is None or (isinstance(x, float) and np.isnan(x)) else float(x)
+
+
+def _as_rules(rules: str | RuleSet, overrides: dict[str, Any]) -> RuleSet:
+    if isinstance(rules, RuleSet):
+        return rules.replace(**overrides) if overrides else rules.validate()
+    return preset(rules, **overrides)
+
+
+def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | RuleSet = "morkpoker",
+         opponents: int | None = None, policy: str = "standard", trials: int = 100_000, seed: int = 1,
+         se: float | None = None, workers: int = 1, by: Objective | None = None,
+         vs: Sequence[int] = (), against: Sequence[str] = (), opener: bool = False,
+         progress: Callable[[int, int], None] | None = None, **rule_overrides: Any) -> KeepResult:
+    """Rank every legal hold of ``hand``.
+
+    ``opponents`` defaults to the rule set's table size less one (``len(vs)`` when draw counts
+    are given); 0 gives the exact odds alone. ``vs`` conditions each opponent on the number of
+    cards they drew; ``against`` gives opponents known hands that stand pat (each a hand text).
+    ``by`` picks the ranking (default: equity with opponents, else points).
+    Remaining keywords override single rule options (e.g. ``max_draw="4-ace"``).
+    """
+    rs = _as_rules(rules, rule_overrides)
+    if rs.game != "draw":
+        raise RuleError(f"keep with opponents under {rs.name} scores points and tricks; "
+                        "use the points analysis (drawodds.sim.tricks.points_by_hold)")
+    cards = parse_hand(hand, joker=rs.joker) if isinstance(hand, str) else _checked(hand, rs)
+    vs = tuple(int(v) for v in vs)
+    if vs:
+        if opponents is not None and opponents != len(vs):
+            raise RuleError(f"--vs gives {len(vs)} opponents' draw counts but --opponents is {opponents}")
+        opponents = len(vs)
+        bad = [v for v in vs if not 0 <= v <= rs.max_draw_cards]
+        if bad:
+            raise RuleError(f"an opponent cannot draw {bad[0]} cards under {rs.name} "
+                            f"(max draw {rs.max_draw})")
+    known = tuple(tuple(int(c) for c in parse_hand(h, joker=rs.joker)) for h in against)
+    if known:
+        if vs or (opponents is not None and opponents != len(known)):
+            raise RuleError("--against gives the opponents' hands: do not combine it with --vs or "
+                            "a different --opponents")
+        opponents = len(known)
+        seen = [c for h in (tuple(int(c) for c in cards), *known) for c in h]
+        dup = next((c for c in seen if seen.count(c) > 1), None)
+        if dup is not None:
+            raise CardError(f"card {format_cards([dup])[0]} is in two hands")
+    if opponents is None:
+        opponents = rs.players - 1
+    if not 0 <= opponents <= 5:
+        raise RuleError(f"opponents must be 0-5, got {opponents}")
+    if trials < 1:
+        raise RuleError("trials must be at least 1")
+    by = by or ("equity" if opponents else "points")
+    if by not in OBJECTIVE_COLUMNS:
+        raise RuleError(f"--by must be one of {', '.join(OBJECTIVE_COLUMNS)}, got {by!r}")
+    if by == "equity" and opponents == 0:
+        raise RuleError("ranking by equity needs at least one opponent")
+    dealt = int(evaluate(cards, joker=rs.joker))
+    if opener:
+        from drawodds.evaluate import jacks_or_better_floor
+
+        if rs.opener != "jacks":
+            raise RuleError("--opener applies to Jacks or Better (use --rules jackpot)")
+        if dealt < jacks_or_better_floor():
+            raise RuleError(f"{' '.join(format_cards(cards))} cannot open: openers need at least "
+                            "a pair of jacks")
+
+    masks = legal_holds(cards, rs)
+    ex = exact_holds(cards, rs, masks=masks)
+    cat = ex.category_probabilities()
+    cols: dict[str, npt.NDArray[Any]] = {
+        "keep": _object_array([format_cards(cards[m]) for m in masks]),
+        "discard": _object_array([format_cards(cards[~m]) for m in masks]),
+        "draw": ex.draws,
+    }
+    for i, name in enumerate(CATEGORIES if rs.joker else NINE):
+        cols[name] = cat[:, i]
+    cols["p_jacks_or_better"] = ex.p_jacks_or_better()
+    cols["p_improve"] = ex.p_improve(dealt)
+    cols["points"] = ex.expected_points(rs.hand_points)
+    if opener:
+        cols["splits_openers"] = hold_openers_split(cards, masks)
+
+    used_trials: int | None = None
+    nan = np.full(len(masks), np.nan)
+    cols["equity"] = cols["equity_se"] = cols["equity_gap"] = cols["equity_diff_se"] = nan
+    if opponents:
+        from drawodds.sim.equity import OpponentModel, hold_equities
+
+        model = OpponentModel(opponents=opponents, policy=policy, draw_counts=vs or None,
+                              known=known or None)
+        eq = hold_equities(cards, masks, rs, model, trials=trials, seed=seed, workers=workers,
+                           se_target=se, progress=progress)
+        cols["equity"], cols["equity_se"], cols["equity_diff_se"] = eq.equity, eq.equity_se, eq.diff_se
+        cols["equity_gap"] = eq.equity.max() - eq.equity   # equity_diff_se is this gap's SE
+        used_trials = eq.trials
+
+    # Best first: the objective, then the other objectives, then fewer cards drawn.
+    primary = OBJECTIVE_COLUMNS[by]
+    tiebreak = [k for k in ("p_jacks_or_better", "points", "p_improve") if k != primary]
+    order = np.lexsort([cols["draw"]] + [-cols[k] for k in reversed(tiebreak)] + [-cols[primary]])
+    cols = {k: v[order] for k, v in cols.items()}
+    return KeepResult(hand=cards, rules=rs, opponents=opponents, policy=policy, trials=used_trials,
+                      seed=seed, by=by, columns=cols, vs=vs, opener=opener, workers=workers,
+                      against=tuple(" ".join(format_cards(h)) for h in known))
+
+
+def _object_array(items: list[list[str]]) -> npt.NDArray[np.object_]:
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out
+
+
+def _checked(hand: Sequence[int] | npt.NDArray[np.integer], rs: RuleSet) -> npt.NDArray[np.int8]:
+    """Card codes given directly: re-parsed from text so they get the same checks as typed input."""
+    return parse_hand(format_cards(np.asarray(hand, dtype=np.int64)), joker=rs.joker)

@@ -1,0 +1,786 @@
+"""One deal of five-card draw as an explicit state machine over a RuleSet.
+
+The state says whose turn it is (``actor``), in which phase (``bet``, ``draw``, ``declare``,
+``showdown``, ``done``), and which actions are legal with what they cost (``legal()``). Drive it
+step by step with ``apply(action)`` or run it to the end with ``play(state, policies)``.
+
+A policy sees only an ``Observation``: its own cards, the public actions (bets, draw counts,
+split-openers announcements, hands shown at showdown), stacks and pots. Never another player's
+cards, never any discards.
+
+Inside a deal everything is plain ints and lists: a deal costs tens of microseconds, so long
+simulations are limited by the policies, not the bookkeeping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Literal, NamedTuple
+
+from drawodds.cards import JOKER
+from drawodds.evaluate import ONE_PAIR, TWO_PAIR, TRIPS, category_floor
+from drawodds.rules import RuleSet
+from drawodds.sim.pots import Pot, side_pots, split_pot, uncalled_excess
+from drawodds.sim.scalar_eval import hand_strength, openers_floor
+
+Phase = Literal["bet", "draw", "declare", "showdown", "done"]
+Outcome = Literal["passed_out", "uncontested", "showdown", "void"]
+ACE_RANK = 12
+
+
+class IllegalAction(ValueError):
+    """A policy or caller asked for an action the rules do not allow right now."""
+
+
+class Action(NamedTuple):
+    """What a seat does: fold/check/call/bet/raise, draw (with its discards), show/muck, declare/pass."""
+
+    kind: str
+    discards: tuple[int, ...] = ()
+
+
+FOLD, CHECK, CALL, BET, RAISE = (Action(k) for k in ("fold", "check", "call", "bet", "raise"))
+SHOW, MUCK, DECLARE, PASS = (Action(k) for k in ("show", "muck", "declare", "pass"))
+STAND_PAT = Action("draw", ())
+
+
+def draw(*discards: int) -> Action:
+    """Discard these cards (card codes from the own hand) and draw as many."""
+    return Action("draw", tuple(int(c) for c in discards))
+
+
+class Legal(NamedTuple):
+    """One legal action now: its kind and the chips it puts in (for ``draw``: the most cards)."""
+
+    kind: str
+    amount: int = 0
+
+
+class Observation(NamedTuple):
+    """All a seat may know when it must act: own cards, public actions and chip counts.
+
+    Built fresh for every decision from public facts and the seat's own cards only.
+    """
+
+    seat: int
+    phase: Phase
+    hand: tuple[int, ...]            # own five cards now
+    legal: tuple[Legal, ...]
+    button: int
+    seats: tuple[int, ...]           # seats dealt in, clockwise from the dealer's left
+    stacks: tuple[int, ...]          # chips behind, every seat
+    contributed: tuple[int, ...]     # chips put in this deal, every seat
+    folded: tuple[bool, ...]
+    pot: int                         # chips in the middle, including any carried pot
+    to_call: int
+    bet_size: int                    # the fixed step of this betting round
+    raises: int                      # bets and raises made so far this round (the bet counts)
+    round: int                       # 0 before the first draw, d after draw d
+    opener: int | None
+    draw_counts: tuple[tuple[int, ...], ...]  # per draw so far: cards drawn by each seat (-1: none)
+    events: tuple[tuple[int, str, int], ...]  # public actions: (seat, kind, chips or cards drawn)
+    shown: tuple[tuple[int, tuple[int, ...]], ...]  # hands shown so far at showdown
+    max_draw: int                    # most cards this seat may draw now (4-ace: if it keeps an ace)
+    deal_id: int
+    rules: RuleSet
+
+    @property
+    def strength(self) -> int:
+        """The evaluator strength of the own hand (larger is better)."""
+        return hand_strength(self.hand)
+
+    def can(self, kind: str) -> bool:
+        """Whether an action of this kind is legal now."""
+        for a in self.legal:
+            if a.kind == kind:
+                return True
+        return False
+
+
+_new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot path)
+LEGAL_FOLD, LEGAL_CHECK, LEGAL_SHOW_MUCK = Legal("fold"), Legal("check"), (Legal("show"), Legal("muck"))
+LEGAL_DRAW = tuple((Legal("draw", k),) for k in range(6))
+
+Policy = Callable[[Observation], Action]
+
+
+class DealResult(NamedTuple):
+    """How one deal ended: chips won and lost per seat, and what stays on the table."""
+
+    outcome: Outcome
+    net: tuple[int, ...]             # chips after minus before, per seat
+    stacks: tuple[int, ...]          # chips after the deal
+    pot: int                         # chips in the middle when the deal ended (incl. carried)
+    carried_in: int
+    carried_out: int                 # chips left on the table for the next deal
+    opener: int | None
+    dead_opener: bool                # the opener could not prove openers (Jacks or Better)
+    winners: tuple[int, ...]
+    pots: tuple[Pot, ...] = ()
+
+
+def openers_cards(hand: Sequence[int], strength: int) -> frozenset[int]:
+    """The cards that prove Jacks-or-Better openers in ``hand`` (what a split must keep aside).
+
+    A pair of jacks or better: the pair; two pair: both pairs; trips: the three; anything
+    better uses all five (four of a kind: the four). The joker counts with the group it completes.
+    """
+    if strength >= category_floor(STRAIGHT_CATEGORY):
+        by_rank: dict[int, list[int]] = {}
+        for c in hand:
+            by_rank.setdefault(c // 4, []).append(c)
+        quads = [cs for cs in by_rank.values() if len(cs) == 4]
+        return frozenset(quads[0]) if quads and strength < category_floor(STRAIGHT_FLUSH_CATEGORY) \
+            else frozenset(hand)
+    by_rank = {}
+    for c in hand:
+        if c != JOKER:
+            by_rank.setdefault(c // 4, []).append(c)
+    jokers = [c for c in hand if c == JOKER]
+    groups = sorted(by_rank.values(), key=lambda cs: (len(cs), cs[0] // 4), reverse=True)
+    if strength >= category_floor(TRIPS):
+        return frozenset(groups[0] + jokers)
+    if strength >= category_floor(TWO_PAIR):
+        return frozenset(groups[0] + groups[1] + jokers)
+    if strength >= category_floor(ONE_PAIR):
+        if jokers:  # joker pairs with the highest card (as an ace it pairs an ace)
+            return frozenset([groups[0][0], *jokers])
+        return frozenset(groups[0])
+    return frozenset()
+
+
+STRAIGHT_CATEGORY = 4
+STRAIGHT_FLUSH_CATEGORY = 8
+
+
+_LIMITS: dict[int, tuple[RuleSet, int, int]] = {}
+
+
+def _draw_limits(rules: RuleSet) -> tuple[int, int]:
+    """(limit without an ace kept, limit with one), cached per rule-set object."""
+    hit = _LIMITS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        hit = _LIMITS[id(rules)] = (rules, rules.draw_limit(False), rules.draw_limit(True))
+    return hit[1], hit[2]
+
+
+class DealState:
+    """The state of one deal. ``actor`` is the seat to act (None when ``phase == 'done'``)."""
+
+    __slots__ = ('_initial', '_limit_plain', '_limit_ace', '_seven_rule', 'actions', 'actor',
+                 'antes', 'aside', 'bet_size', 'bets', 'button', 'calls_round0',
+                 'capped_multiway', 'carried_in', 'checked_round0', 'committed', 'contributed',
+                 'dead_opener', 'dead_seat', 'deal_id', 'deck', 'declare_queue', 'draw_counts',
+                 'draw_number', 'draw_queue', 'events', 'folded', 'folded_any', 'hands',
+                 'last_aggressor', 'level', 'live', 'mucked', 'n', 'need', 'opener',
+                 'opener_cards', 'opener_genuine', 'order', 'order_t', 'outcome',
+                 'own_discards', 'phase', 'pile', 'pos', 'private', 'rebuilt', 'reopen',
+                 'reshuffle', 'result', 'round', 'rules', 'seen', 'show_queue', 'shown',
+                 'stacks', 'start_stacks', 'strength', 'stub', 'stub_pos', 'unmucked')
+
+    def __init__(self, rules: RuleSet, stacks: Sequence[int], button: int, deck: Sequence[int], *,
+                 carried: int = 0, antes: bool = True, deal_id: int = 0,
+                 reshuffle: Callable[[list[int]], list[int]] | None = None) -> None:
+        n = len(stacks)
+        self.rules = rules
+        self.n = n
+        self.deal_id = deal_id
+        self.button = button
+        self.start_stacks = tuple(stacks)
+        self.stacks = list(stacks)
+        self.carried_in = carried
+        self.reshuffle = reshuffle
+        self.deck = deck
+        self.antes = antes
+        self.actions: list[tuple[int, str, tuple[int, ...]]] = []  # every action applied, for replays
+        self.order = order = [s for s in (*range(button + 1, n), *range(button + 1)) if stacks[s] > 0]
+        self.pos = dict(zip(order, range(n)))
+        self.order_t = tuple(order)
+        self._limit_plain, self._limit_ace = _draw_limits(rules)
+        self._seven_rule = rules.seven_player_limit and len(self.order) >= 7
+        m = len(self.order)
+        if m < 2:
+            raise ValueError(f"a deal needs at least two players with chips, got {m}")
+        if stacks[button] <= 0:
+            raise ValueError(f"the dealer (seat {button}) has no chips and cannot deal")
+        self.contributed = [0] * n
+        self.committed = [0] * n  # antes count here only until round 1 starts
+        self.folded = [c <= 0 for c in stacks]
+        self.mucked = [False] * n
+        self.live = m
+        self.events: list[tuple[int, str, int]] = []          # public
+        self.private: list[tuple[int, str, tuple[int, ...], tuple[int, ...]]] = []  # for histories
+        self.draw_counts: list[list[int]] = []
+        self.shown: list[tuple[int, tuple[int, ...]]] = []
+        self.opener: int | None = None
+        self.opener_genuine = True
+        self.opener_cards: frozenset[int] = frozenset()
+        self.aside: list[list[int]] = [[] for _ in range(n)]
+        self.folded_any = False
+        self.checked_round0 = [False] * n
+        self.calls_round0 = 0
+        self.result: DealResult | None = None
+        self.outcome: Outcome | None = None
+        self.dead_opener = False
+        self.dead_seat: int | None = None  # the opener who could not prove openers
+        # Forced bets.
+        if antes and rules.ante and not rules.blinds:  # blinds replace the ante
+            for s in self.order:
+                self._put(s, min(rules.ante, self.stacks[s]), "ante")
+        # The deal: one card at a time clockwise from the dealer's left.
+        need = 5 * m
+        if len(deck) < need:
+            raise ValueError(f"the deck has {len(deck)} cards, {need} are needed")
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        for k, s in enumerate(self.order):
+            self.hands[s] = hand = list(deck[k:need:m])
+            self.private.append((s, "deal", tuple(hand), ()))
+        self.stub = list(deck[need:])
+        self.stub_pos = 0
+        self.pile: list[int] = []                 # discards available to rebuild the stub
+        self.own_discards: list[set[int]] = [set() for _ in range(n)]
+        self.rebuilt = False
+        self.strength = [0] * n            # final strengths, filled at the showdown
+        self._initial: list[int | None] = [None] * n
+        self.round = 0
+        self.phase: Phase = "bet"
+        self.actor: int | None = None
+        self._start_betting(0)
+
+    # ----- chips ---------------------------------------------------------------------------
+
+    def _put(self, seat: int, chips: int, kind: str) -> None:
+        self.stacks[seat] -= chips
+        self.contributed[seat] += chips
+        self.committed[seat] += chips
+        self.events.append((seat, kind, chips))
+
+    @property
+    def pot(self) -> int:
+        """Chips in the middle, including a pot carried from earlier deals."""
+        return sum(self.contributed) + self.carried_in
+
+    # ----- betting -------------------------------------------------------------------------
+
+    def _start_betting(self, rnd: int) -> None:
+        rules, n, order = self.rules, self.n, self.order
+        folded, stacks = self.folded, self.stacks
+        self.round = rnd
+        self.committed = committed = [0] * n
+        self.bet_size = rules.small_bet if rnd == 0 else rules.big_bet
+        self.level = self.bets = self.reopen = 0
+        self.seen = [-1] * n
+        self.capped_multiway = False
+        self.last_aggressor = None
+        if rnd == 0 and rules.blinds:
+            posted = order[:len(rules.blinds)]
+            for s, blind in zip(posted, rules.blinds):
+                self._put(s, min(blind, stacks[s]), "blind")
+            self.level = max(committed)
+            self.bets = 1  # the biggest blind is the round's bet
+            self.opener = self.last_aggressor = posted[-1]
+            self.opener_cards = frozenset()
+            first = order[len(posted) % len(order)]
+        elif rnd > 0 and rules.first_after_draw == "opener" and self.opener is not None:
+            first = self.opener
+        else:
+            first = order[0]
+        self.need = need = [False] * n
+        chips = pending = 0
+        for s in order:
+            if not folded[s] and stacks[s] > 0:
+                need[s] = True
+                chips += 1
+                if committed[s] < self.level:
+                    pending = 1
+        if chips < 2 and not pending:  # betting is over: at most one player has chips
+            self.need = [False] * n
+            self._end_betting(skipped=True)
+            return
+        self.phase = "bet"
+        self.actor = self._next_needing(first, inclusive=True)
+        if self.actor is None:
+            self._end_betting()
+
+    def _next_needing(self, seat: int, inclusive: bool) -> int | None:
+        order, need = self.order, self.need
+        pos = self.pos[seat]
+        m = len(order)
+        start = pos if inclusive else pos + 1
+        for k in range(start, start + m):
+            s = order[k % m]
+            if need[s]:
+                return s
+        return None
+
+    def _pos(self, seat: int) -> int:
+        """Position of a dealt-in seat in clockwise order from the dealer's left."""
+        return self.pos[seat]
+
+    def _may_raise(self, seat: int) -> bool:
+        """Chips enough, not capped, betting reopened for this seat, and someone left to answer."""
+        if self.stacks[seat] <= self.level - self.committed[seat] or self.seen[seat] >= self.reopen:
+            return False
+        cap = self.rules.max_raises
+        if cap is not None and self.bets >= 1 + cap and (
+                self.live > 2 or self.capped_multiway or self.rules.cap_heads_up):
+            return False
+        for s in self.order:
+            if s != seat and self.stacks[s] > 0 and not self.folded[s]:
+                return True
+        return False
+
+    def _bet_legal(self, seat: int) -> list[Legal]:
+        to_call = self.level - self.committed[seat]
+        stack = self.stacks[seat]
+        if to_call > 0:
+            acts = [LEGAL_FOLD, _new_tuple(Legal, ("call", to_call if to_call < stack else stack))]
+        else:
+            acts = [LEGAL_CHECK]
+        if self._may_raise(seat):
+            amount = min(to_call + self.bet_size, stack)
+            if self.level == 0:
+                if self._may_open(seat):
+                    acts.append(_new_tuple(Legal, ("bet", amount)))
+            else:
+                acts.append(_new_tuple(Legal, ("raise", amount)))
+        return acts
+
+    def _may_open(self, seat: int) -> bool:
+        rules = self.rules
+        if self.round != 0 or rules.opener != "jacks" or rules.false_openers:
+            return True
+        return self.initial_strength(seat) >= openers_floor()
+
+    def _apply_bet(self, seat: int, kind: str) -> None:
+        to_call = self.level - self.committed[seat]
+        if kind == "fold":
+            if to_call <= 0:
+                raise IllegalAction(f"seat {seat} cannot fold with nothing to call (check instead)")
+            self.folded[seat] = True
+            self.folded_any = True
+            self.live -= 1
+            self.need[seat] = False
+            self.events.append((seat, "fold", 0))
+            if self.live == 1:
+                self._finish_uncontested()
+                return
+        elif kind == "check":
+            if to_call > 0:
+                raise IllegalAction(f"seat {seat} cannot check facing a bet of {to_call}")
+            if self.round == 0:
+                self.checked_round0[seat] = True
+            self._put(seat, 0, "check")
+        elif kind == "call":
+            if to_call <= 0:
+                raise IllegalAction(f"seat {seat} has nothing to call")
+            if self.round == 0:
+                self.calls_round0 += 1
+            self._put(seat, min(to_call, self.stacks[seat]), "call")
+        elif kind in ("bet", "raise"):
+            if (kind == "bet") != (self.level == 0) or not self._may_raise(seat) or \
+                    (kind == "bet" and not self._may_open(seat)):
+                raise IllegalAction(f"seat {seat} may not {kind} now")
+            pay = min(to_call + self.bet_size, self.stacks[seat])
+            new_level = self.committed[seat] + pay
+            increment = new_level - self.level
+            if 2 * increment >= self.bet_size:  # a full bet, or an all-in of at least half a step
+                self.bets += 1
+                self.reopen += 1
+                if self.bets >= 1 + (self.rules.max_raises or 0) and self.live > 2:
+                    self.capped_multiway = self.rules.max_raises is not None
+            self.level = new_level
+            self.last_aggressor = seat
+            if self.round == 0 and self.opener is None:
+                self._set_opener(seat)
+            self._put(seat, pay, kind)
+            for s in self.order:
+                if s != seat and not self.folded[s] and self.stacks[s] > 0:
+                    self.need[s] = True
+        else:
+            raise IllegalAction(f"unknown betting action {kind!r}")
+        self.need[seat] = False
+        self.seen[seat] = self.reopen
+        nxt = self._next_needing(seat, inclusive=False)
+        if nxt is None:
+            self._end_betting()
+        else:
+            self.actor = nxt
+
+    def _set_opener(self, seat: int) -> None:
+        self.opener = seat
+        if self.rules.opener == "jacks":
+            strength = self.initial_strength(seat)
+            self.opener_genuine = strength >= openers_floor()
+            self.opener_cards = openers_cards(self.hands[seat], strength) if self.opener_genuine \
+                else frozenset()
+
+    def _return_uncalled(self) -> None:
+        seat, excess = uncalled_excess(self.contributed)
+        if excess:
+            self.stacks[seat] += excess
+            self.contributed[seat] -= excess
+            self.committed[seat] -= excess
+            self.events.append((seat, "return", excess))
+
+    def _end_betting(self, skipped: bool = False) -> None:
+        self._return_uncalled()
+        if self.round == 0 and self.level == 0 and not skipped and self.rules.all_check_redeal:
+            self._finish_passed_out()
+            return
+        if self.round < self.rules.draws:
+            self._start_draw(self.round + 1)
+        else:
+            self._start_showdown()
+
+    # ----- the draw ------------------------------------------------------------------------
+
+    def _start_draw(self, number: int) -> None:
+        self.phase = "draw"
+        self.draw_number = number
+        self.draw_counts.append([-1] * self.n)
+        self.draw_queue = [s for s in self.order if not self.folded[s]]
+        self.actor = self.draw_queue.pop(0)
+
+    def draw_limit(self, seat: int) -> int:
+        """Most cards ``seat`` may draw now: the rule set's limit, 4-ace and the 7-player rule."""
+        limit = self._limit_plain
+        if limit != self._limit_ace:
+            for c in self.hands[seat]:
+                if c >= 4 * ACE_RANK:  # an ace, or the joker (which counts as one)
+                    limit = self._limit_ace
+                    break
+        if self._seven_rule and not self.folded_any:
+            limit = min(limit, 2)
+        return limit
+
+    def _apply_draw(self, seat: int, discards: tuple[int, ...]) -> None:
+        hand = self.hands[seat]
+        k = len(discards)
+        if len(set(discards)) != k or any(c not in hand for c in discards):
+            raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
+        limit = self.draw_limit(seat)
+        if self.rules.max_draw == "4-ace" and k == 4:
+            kept = [c for c in hand if c not in discards]
+            if kept[0] // 4 < ACE_RANK:  # the joker (code 52, "rank 13") counts as an ace
+                limit = min(limit, 3)
+        if k > limit:
+            raise IllegalAction(f"seat {seat} may draw at most {limit} cards, asked for {k}")
+        if self.opener == seat and self.opener_cards and self.draw_number == 1:
+            split = tuple(c for c in discards if c in self.opener_cards)
+            if split:
+                self.aside[seat].extend(split)
+                self.events.append((seat, "split", len(split)))
+        drawn = self._take(seat, k)
+        self.own_discards[seat].update(discards)
+        self.pile.extend(c for c in discards if c not in self.aside[seat])
+        self.hands[seat] = [c for c in hand if c not in discards] + drawn
+        self.draw_counts[-1][seat] = k
+        self.events.append((seat, "draw", k))
+        self.private.append((seat, "draw", tuple(discards), tuple(drawn)))
+        if self.draw_queue:
+            self.actor = self.draw_queue.pop(0)
+            return
+        self._start_betting(self.draw_number)
+
+    def _take(self, seat: int, k: int) -> list[int]:
+        """k cards from the stub; when it runs out, earlier discards (never this seat's) are reshuffled in."""
+        if not self.rebuilt and self.stub_pos + k <= len(self.stub):
+            got = self.stub[self.stub_pos:self.stub_pos + k]
+            self.stub_pos += k
+            return got
+        mine = self.own_discards[seat]
+        rest = self.stub[self.stub_pos:]
+        if sum(1 for c in rest if c not in mine) < k:
+            fresh = [c for c in self.pile if c not in mine]
+            if self.reshuffle is None:
+                raise ValueError("the stub ran out and no reshuffle was given")
+            fresh = self.reshuffle(fresh)
+            self.private.append((seat, "reshuffle", tuple(fresh), ()))
+            self.events.append((seat, "reshuffle", len(fresh)))
+            self.pile = [c for c in self.pile if c in mine]
+            rest = rest + fresh
+            self.rebuilt = True
+        got = [c for c in rest if c not in mine][:k]
+        if len(got) < k:
+            raise ValueError("not enough cards left to draw (more players than the deck serves)")
+        taken = set(got)
+        self.stub = [c for c in rest if c not in taken]
+        self.stub_pos = 0
+        return got
+
+    # ----- showdown and the end ------------------------------------------------------------
+
+    def _lead_seat(self, start: int | None) -> int:
+        """``start`` if it is live, else the next live seat clockwise; the dealer's left if None."""
+        if start is None:
+            start = self.order[0]
+        m = len(self.order)
+        pos = self._pos(start)
+        for k in range(m):
+            s = self.order[(pos + k) % m]
+            if not self.folded[s]:
+                return s
+        raise AssertionError("no live seat")
+
+    def initial_strength(self, seat: int) -> int:
+        """Strength of the hand ``seat`` was dealt (what openers are judged on)."""
+        value = self._initial[seat]
+        if value is None:
+            first = next(cards for s, kind, cards, _ in self.private if s == seat and kind == "deal")
+            value = self._initial[seat] = hand_strength(first)
+        return value
+
+    def _start_showdown(self) -> None:
+        self.phase = "showdown"
+        for s in self.order:
+            if not self.folded[s]:
+                self.strength[s] = hand_strength(self.hands[s])
+        first = self.last_aggressor if self.level > 0 and self.last_aggressor is not None \
+            and not self.folded[self.last_aggressor] else self._lead_seat(self.opener)
+        first = self._lead_seat(first)
+        pos, m = self._pos(first), len(self.order)
+        self.show_queue = [self.order[(pos + k) % m] for k in range(m)
+                           if not self.folded[self.order[(pos + k) % m]]]
+        self.unmucked = len(self.show_queue)
+        self.actor = self.show_queue.pop(0)
+
+    def _apply_show(self, seat: int, kind: str) -> None:
+        if kind == "show":
+            self.shown.append((seat, tuple(self.hands[seat])))
+            self.events.append((seat, "show", 0))
+            self.private.append((seat, "show", tuple(self.hands[seat]), tuple(self.aside[seat])))
+        elif kind == "muck":
+            self.mucked[seat] = True
+            self.unmucked -= 1
+            self.events.append((seat, "muck", 0))
+        else:
+            raise IllegalAction(f"at showdown seat {seat} can show or muck, not {kind!r}")
+        if self.show_queue and self.unmucked > 1:  # a last hand nobody contests is not shown
+            self.actor = self.show_queue.pop(0)
+            return
+        self._award("showdown")
+
+    def _dead(self, seat: int) -> bool:
+        """A hand that cannot win: mucked, or an opener without openers (Jacks or Better)."""
+        return self.mucked[seat] or (seat == self.opener and not self.opener_genuine)
+
+    def _award(self, outcome: Outcome) -> None:
+        """Pay every pot layer to its best live hand(s); a layer nobody may win stays."""
+        self._return_uncalled()
+        n, folded, mucked, contributed = self.n, self.folded, self.mucked, self.contributed
+        alive = [not folded[s] and not mucked[s] for s in range(n)]
+        if self.opener is not None and not self.opener_genuine and not folded[self.opener]:
+            self.dead_opener = True
+            self.dead_seat = self.opener
+            alive[self.opener] = False
+        live = [s for s in range(n) if alive[s]]
+        top = max(contributed)
+        if all(contributed[s] == top for s in live):  # the common case: no side pots
+            pots: list[Pot] = [_new_tuple(Pot, (sum(contributed) + self.carried_in, tuple(live)))]
+        else:
+            pots = side_pots(contributed, alive, self.carried_in)
+        carried = 0
+        paid = [0] * n
+        strength = self.strength
+        contest = outcome == "showdown"
+        carry_odd = self.rules.odd_chip == "carry"
+        for amount, eligible in pots:
+            if not eligible:
+                carried += amount
+                continue
+            if contest and len(eligible) > 1:
+                best = max(strength[s] for s in eligible)
+                won = [s for s in eligible if strength[s] == best]
+            else:
+                won = list(eligible)
+            if len(won) == 1:
+                paid[won[0]] += amount
+                continue
+            shares, odd = split_pot(amount, won, self.button, n, carry_odd=carry_odd)
+            carried += odd
+            for s, chips in shares.items():
+                paid[s] += chips
+        winners = []
+        for s in range(n):
+            if paid[s]:
+                self.stacks[s] += paid[s]
+                self.events.append((s, "win", paid[s]))
+                winners.append(s)
+        if carried:
+            self.events.append((-1, "carry", carried))
+        self._finish(outcome, carried, tuple(winners), tuple(pots))
+
+    def _finish_uncontested(self) -> None:
+        self._award("uncontested")
+
+    def _finish_passed_out(self) -> None:
+        self._finish("passed_out", self.pot, (), ())
+
+    def _finish(self, outcome: Outcome, carried: int, winners: tuple[int, ...],
+                pots: tuple[Pot, ...]) -> None:
+        pot = sum(self.contributed) + self.carried_in
+        self.phase = "done"
+        self.actor = None
+        self.outcome = outcome
+        self.result = DealResult(
+            outcome, tuple([a - b for a, b in zip(self.stacks, self.start_stacks)]),
+            tuple(self.stacks), pot, self.carried_in, carried, self.opener, self.dead_opener,
+            winners, pots)
+
+    # ----- false openers found before the draw (teaching mode) -------------------------------
+
+    def expose_false_opener(self) -> None:
+        """The opener is found, before the draw, to have opened without openers.
+
+        The false opener's hand is dead and their chips stay in the pot. Play goes on if someone
+        raised, two or more players called, or round 1 was complete; otherwise each remaining
+        player holding real openers who did not pass with them may declare the pot open, in turn
+        from the false opener's left. If nobody does, the deal is void: the others' bets of
+        round 1 are returned and the pot (antes and the false opener's chips) stays.
+        """
+        opener = self.opener
+        if opener is None or self.opener_genuine or self.rules.opener != "jacks":
+            raise IllegalAction("there is no false opener to expose")
+        if not (self.phase == "bet" and self.round == 0) and not (
+                self.phase == "draw" and self.draw_number == 1 and all(c < 0 for c in self.draw_counts[0])):
+            raise IllegalAction("a false opener can be exposed before the draw only; later the "
+                                "showdown catches it")
+        round_complete = self.phase == "draw"
+        raised = self.bets >= 2
+        self.events.append((opener, "false_opener", 0))
+        self.actions.append((opener, "expose", ()))
+        if not self.folded[opener]:
+            self.folded[opener] = True
+            self.live -= 1
+        self.need[opener] = False
+        self.dead_opener = True
+        self.dead_seat = opener
+        if raised or self.calls_round0 >= 2 or round_complete:
+            if self.live == 1:
+                self._finish_uncontested()
+            elif self.phase == "draw":
+                self.draw_queue = [s for s in self.draw_queue if s != opener]
+                if self.actor == opener:
+                    self.actor = self.draw_queue.pop(0)
+            elif self.actor == opener or self.actor is None:
+                nxt = self._next_needing(opener, inclusive=False)
+                if nxt is None:
+                    self._end_betting()
+                else:
+                    self.actor = nxt
+            return
+        pos, m = self._pos(opener), len(self.order)
+        self.declare_queue = [self.order[(pos + k) % m] for k in range(1, m)
+                              if not self.folded[self.order[(pos + k) % m]]
+                              and not self.checked_round0[self.order[(pos + k) % m]]
+                              and self.initial_strength(self.order[(pos + k) % m]) >= openers_floor()]
+        self._next_declarer()
+
+    def _next_declarer(self) -> None:
+        if self.declare_queue:
+            self.phase = "declare"
+            self.actor = self.declare_queue.pop(0)
+            return
+        # Nobody may or will open: the deal is void; round-1 bets of the others go back.
+        for s in self.order:
+            if s != self.opener and self.committed[s]:
+                self.stacks[s] += self.committed[s]
+                self.contributed[s] -= self.committed[s]
+                self.events.append((s, "return", self.committed[s]))
+                self.committed[s] = 0
+        self._finish("void", self.pot, (), ())
+
+    def _apply_declare(self, seat: int, kind: str) -> None:
+        if kind == "pass":
+            self.events.append((seat, "pass", 0))
+            self._next_declarer()
+            return
+        if kind != "declare":
+            raise IllegalAction(f"seat {seat} can declare the pot open or pass, not {kind!r}")
+        self.events.append((seat, "declare", 0))
+        self._set_opener(seat)
+        self.phase = "bet"
+        to_call = self.level - self.committed[seat]
+        if to_call > 0:
+            self._put(seat, min(to_call, self.stacks[seat]), "call")
+        self.last_aggressor = seat
+        self.reopen += 1
+        for s in self.order:
+            self.need[s] = s != seat and not self.folded[s] and self.stacks[s] > 0
+        self.seen[seat] = self.reopen
+        nxt = self._next_needing(seat, inclusive=False)
+        if nxt is None:
+            self._end_betting()
+        else:
+            self.actor = nxt
+
+    # ----- the public interface ------------------------------------------------------------
+
+    def legal(self) -> tuple[Legal, ...]:
+        """The legal actions of the seat to act, with the chips each puts in."""
+        seat = self.actor
+        if seat is None:
+            return ()
+        phase = self.phase
+        if phase == "bet":
+            return tuple(self._bet_legal(seat))
+        if phase == "draw":
+            return LEGAL_DRAW[self.draw_limit(seat)]
+        if phase == "declare":
+            return (Legal("declare", max(0, self.level - self.committed[seat])), Legal("pass"))
+        return LEGAL_SHOW_MUCK
+
+    def apply(self, action: Action | str) -> None:
+        """Play one action for the seat to act; raise IllegalAction if the rules forbid it."""
+        seat = self.actor
+        if seat is None:
+            raise IllegalAction("the deal is over")
+        if isinstance(action, str):
+            action = Action(action)
+        phase = self.phase
+        if phase == "bet":
+            self._apply_bet(seat, action.kind)
+        elif phase == "draw":
+            if action.kind != "draw":
+                raise IllegalAction(f"seat {seat} must draw (0 cards to stand pat), not {action.kind!r}")
+            self._apply_draw(seat, action.discards)
+        elif phase == "declare":
+            self._apply_declare(seat, action.kind)
+        else:
+            self._apply_show(seat, action.kind)
+        self.actions.append((seat, action.kind, action.discards))
+
+    def observe(self, seat: int | None = None) -> Observation:
+        """What ``seat`` (default: the seat to act) may know now."""
+        if seat is None:
+            seat = self.actor if self.actor is not None else self.order[0]
+        phase = self.phase
+        legal = self.legal() if seat == self.actor else ()
+        if phase == "bet":
+            to_call, max_draw = max(0, self.level - self.committed[seat]), 0
+        elif phase == "draw":
+            to_call, max_draw = 0, self.draw_limit(seat)
+        else:
+            to_call = max_draw = 0
+        draw_counts = tuple(map(tuple, self.draw_counts)) if self.draw_counts else ()
+        return _new_tuple(Observation, (
+            seat, phase, tuple(self.hands[seat]), legal, self.button, self.order_t,
+            tuple(self.stacks), tuple(self.contributed), tuple(self.folded),
+            sum(self.contributed) + self.carried_in, to_call, self.bet_size, self.bets, self.round,
+            self.opener, draw_counts, tuple(self.events), tuple(self.shown), max_draw,
+            self.deal_id, self.rules))
+
+
+def play(state: DealState, policies: Sequence[Policy]) -> DealResult:
+    """Run a deal to the end: each seat's policy is asked in turn with its own observation."""
+    apply, observe = state.apply, state.observe
+    while state.actor is not None:
+        seat = state.actor
+        policy = policies[seat]
+        if state.phase == "showdown" and getattr(policy, "always_shows", False):
+            apply(SHOW)
+        else:
+            apply(policy(observe(seat)))
+    assert state.result is not None
+    return state.result

@@ -1,0 +1,249 @@
+"""Betting policies: plain callables from an ``Observation`` (what one seat may know) to an ``Action``.
+
+- ``RandomLegal``: a uniformly random legal action and a random legal draw (for fuzzing).
+- ``CallingStation``: never bets or raises, calls everything, draws like the standard player.
+- ``RuleBased``: opens, raises and calls on hand strength and pot odds, draws with a draw policy
+  from ``drawodds.sim.policies``, respects openers, and can snow (stand pat on nothing, then bet).
+
+``make_policy(name, rng)`` builds one by name: ``random``, ``station``, ``rule``.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from array import array
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from drawodds.evaluate import FLUSH, ONE_PAIR, STRAIGHT, category_floor, evaluate
+from drawodds.rules import RuleSet
+from drawodds.sim.engine import (CALL, CHECK, FOLD, MUCK, RAISE, SHOW, Action, Observation, draw)
+
+POLICY_NAMES = ("rule", "station", "random")
+
+
+@functools.cache
+def _percentiles() -> list[float]:
+    """Share of the 2,598,960 dealt hands no stronger than each strength (index = strength)."""
+    from drawodds.combinatorics import all_hands
+
+    counts = np.bincount(evaluate(all_hands()), minlength=7464).astype(np.float64)
+    share = np.cumsum(counts) / counts.sum()
+    share[7463] = 1.0  # five aces (joker deck)
+    return share.tolist()
+
+
+_BINOM = [[math.comb(c, i + 1) for c in range(54)] for i in range(5)]
+_TABLE_AFTER_MISSES = 2500  # build the full table once a run has asked this many new hands
+
+
+@functools.cache
+def _hold_table(policy: Any, rules: RuleSet) -> tuple[bytes, bytes, array]:
+    """The policy's hold for every possible hand at once, indexed by the hand's colex rank.
+
+    Bit i of a byte is 'keep the i-th lowest card'. One vectorized pass (a few seconds) instead
+    of one small numpy call per decision; shared by every seat with the same policy.
+    """
+    from drawodds.combinatorics import combinations, subset_rank
+    from drawodds.sim.policies import hold_plan
+
+    hands = combinations(rules.deck_size, 5)
+    plan = hold_plan(policy, hands, rules)
+    rank = subset_rank(hands)
+    weights = (1 << np.arange(5)).astype(np.uint8)
+    keep = np.zeros(len(hands), dtype=np.uint8)
+    alt = np.zeros(len(hands), dtype=np.uint8)
+    rate = np.zeros(len(hands), dtype=np.float64)
+    keep[rank] = (plan.keep * weights).sum(axis=1)
+    alt[rank] = (plan.alt_keep * weights).sum(axis=1)
+    rate[rank] = plan.alt_rate
+    return keep.tobytes(), alt.tobytes(), array("d", rate.tobytes())
+
+
+class Drawer:
+    """Draw decisions of one seat through a ``DrawPolicy`` from ``drawodds.sim.policies``.
+
+    Small runs ask the policy per suit pattern (cached); long runs switch to a table of every
+    hand. Both give the same holds and use the generator the same way.
+    """
+
+    def __init__(self, rules: RuleSet, rng: np.random.Generator, name: str = "standard",
+                 **params: Any) -> None:
+        from drawodds.sim.policies import draw_policy
+
+        self.policy = draw_policy(name, **params)
+        self.rules = rules
+        self.rng = rng
+        self.table: tuple[bytes, bytes, array] | None = None
+        self.misses = 0
+        self._cache: dict[tuple[int, ...], tuple[int, int, float]] = {}
+
+    def discards(self, hand: Sequence[int], limit: int) -> list[int]:
+        """The cards to throw away (at most ``limit``: the lowest are thrown first)."""
+        ordered = sorted(hand)
+        if self.table is not None:
+            keep_bits, alt_bits, rates = self.table
+            b0, b1, b2, b3, b4 = _BINOM
+            r = b0[ordered[0]] + b1[ordered[1]] + b2[ordered[2]] + b3[ordered[3]] + b4[ordered[4]]
+            keep, alt, rate = keep_bits[r], alt_bits[r], rates[r]
+        else:
+            relabel: dict[int, int] = {}
+            key = tuple(c if c == 52 else (c & ~3) | relabel.setdefault(c & 3, len(relabel))
+                        for c in ordered)
+            plan = self._cache.get(key)
+            if plan is None:
+                plan = self._ask(key)
+            keep, alt, rate = plan
+        if rate > 0 and self.rng.random() < rate:
+            keep = alt
+        out = [c for i, c in enumerate(ordered) if not keep >> i & 1]
+        return out[:limit]
+
+    def _ask(self, key: tuple[int, ...]) -> tuple[int, int, float]:
+        from drawodds.sim.policies import hold_plan
+
+        self.misses += 1
+        if self.misses > _TABLE_AFTER_MISSES:
+            self.table = _hold_table(self.policy, self.rules)
+            self._cache.clear()
+        # The relabelled key keeps card order (suits only renamed), so bit i still means card i.
+        hp = hold_plan(self.policy, np.array([key], dtype=np.int8), self.rules)
+        weights = 1 << np.arange(5)
+        plan = (int((hp.keep[0] * weights).sum()), int((hp.alt_keep[0] * weights).sum()),
+                float(hp.alt_rate[0]))
+        self._cache[key] = plan
+        return plan
+
+
+class RandomLegal:
+    """A uniformly random legal action; draws a random legal number of random cards."""
+
+    name = "random"
+
+    def __init__(self, rng: np.random.Generator, muck_rate: float = 0.1) -> None:
+        self.rng = rng
+        self.muck_rate = muck_rate
+        self._u: list[float] = []
+
+    def _uniform(self) -> float:
+        if not self._u:  # one numpy call per 4096 draws
+            self._u = self.rng.random(4096).tolist()
+        return self._u.pop()
+
+    def _below(self, k: int) -> int:
+        return min(int(self._uniform() * k), k - 1)
+
+    def __call__(self, obs: Observation) -> Action:
+        if obs.phase == "draw":
+            hand = list(obs.hand)
+            k = self._below(obs.max_draw + 1)
+            if k == 4 and obs.rules.max_draw == "4-ace":
+                keep = next(c for c in hand if c // 4 >= 12)  # an ace or the joker must stay
+                return draw(*(c for c in hand if c != keep))
+            for i in range(k):  # a partial Fisher-Yates shuffle picks k distinct cards
+                j = i + self._below(5 - i)
+                hand[i], hand[j] = hand[j], hand[i]
+            return draw(*hand[:k])
+        if obs.phase == "showdown":
+            return MUCK if self._uniform() < self.muck_rate else SHOW
+        legal = obs.legal
+        return Action(legal[self._below(len(legal))].kind)
+
+
+class CallingStation:
+    """Calls every bet, never bets or raises, always shows; draws like the standard player."""
+
+    name = "station"
+    always_shows = True
+
+    def __init__(self, rules: RuleSet, rng: np.random.Generator) -> None:
+        self.drawer = Drawer(rules, rng)
+
+    def __call__(self, obs: Observation) -> Action:
+        if obs.phase == "draw":
+            return draw(*self.drawer.discards(obs.hand, obs.max_draw))
+        if obs.phase == "declare":
+            return Action("pass")
+        return CALL if obs.to_call > 0 else CHECK
+
+
+class RuleBased:
+    """Bets on strength and pot odds; a simple, readable baseline rather than a strong player.
+
+    Win chance is estimated as (share of hands it beats) ** (opponents still in); before the
+    draw a four-flush counts as a medium pair. It opens at ``open_share`` and above (and only
+    with openers when the rules want them), raises at ``raise_share`` (at most to bet + ``own_cap``
+    raises, so two strong hands heads-up do not raise until one is all-in), calls when the
+    estimated win chance pays the pot odds. With ``snow`` > 0 it sometimes stands pat on nothing and then
+    bets as if it held a made hand.
+    """
+
+    name = "rule"
+    always_shows = True
+
+    def __init__(self, rules: RuleSet, rng: np.random.Generator, *, open_share: float = 0.62,
+                 raise_share: float = 0.85, snow: float = 0.0, draw_policy: str = "standard",
+                 own_cap: int = 4) -> None:
+        self.rules = rules
+        self.rng = rng
+        self.open_share = open_share
+        self.raise_share = raise_share
+        self.own_cap = own_cap  # never raises past bet + this many raises, even heads-up
+        self.drawer = Drawer(rules, rng, draw_policy, snow=snow)
+        self.pct = _percentiles()
+        self.made = category_floor(STRAIGHT)
+        self.pair = category_floor(ONE_PAIR)
+        self.flush = category_floor(FLUSH)
+        self._snowing: int | None = None  # deal id in which this seat stood pat on nothing
+
+    def _share(self, obs: Observation) -> float:
+        share = self.pct[obs.strength]
+        if obs.round == 0 and obs.strength < self.pair:
+            suits = [0, 0, 0, 0]
+            for c in obs.hand:
+                if c < 52:
+                    suits[c & 3] += 1
+            if max(suits) >= 4:
+                share = max(share, 0.7)
+        if self._snowing == obs.deal_id:
+            share = max(share, self.pct[self.flush])
+        return share
+
+    def __call__(self, obs: Observation) -> Action:
+        if obs.phase == "draw":
+            discards = self.drawer.discards(obs.hand, obs.max_draw)
+            if not discards and obs.strength < self.made:
+                self._snowing = obs.deal_id
+            return draw(*discards)
+        if obs.phase == "declare":
+            return Action("declare")
+        if obs.phase == "showdown":
+            return SHOW
+        opponents = sum(1 for s in obs.seats if s != obs.seat and not obs.folded[s])
+        share = self._share(obs)
+        win = share ** opponents
+        if obs.can("bet") and share >= self.open_share:
+            return Action("bet")
+        if obs.can("raise") and obs.raises <= self.own_cap and win >= self.raise_share ** 2 \
+                and share >= self.raise_share:
+            return RAISE
+        if obs.to_call <= 0:
+            return CHECK
+        if win * (obs.pot + obs.to_call) >= obs.to_call:
+            return CALL
+        return FOLD
+
+
+def make_policy(name: str, rules: RuleSet, rng: np.random.Generator) -> Any:
+    """A policy by name (``rule``, ``station``, ``random``) with its own random generator."""
+    key = name.strip().lower()
+    if key == "rule":
+        return RuleBased(rules, rng)
+    if key == "station":
+        return CallingStation(rules, rng)
+    if key == "random":
+        return RandomLegal(rng)
+    raise ValueError(f"unknown policy {name!r}; choose from: {', '.join(POLICY_NAMES)}")

@@ -1,0 +1,411 @@
+"""Draw policies: explicit, documented models of which cards a player keeps, vectorized over hands.
+
+A policy reads each dealt hand as one *pattern* (first match in its precedence list) and keeps
+the cards of that pattern; the hold is then widened, highest cards first, until the rule set's
+draw limit allows it. Two random deviations are modelled on top, with exact probabilities in
+``draw_count_probabilities``: *snowing* (standing pat with a hand that would draw, a bluff) and
+*breaking* (discarding from a pat straight or flush to draw one to a straight flush).
+
+Precedence of the three named policies (first matching row wins; "small pair" = tens or lower)::
+
+    pattern                                   standard          loose                 tight
+    straight or better (incl. quads)          stand pat         stand pat             stand pat
+    three of a kind                           keep 3, draw 2    keep 3, draw 2        keep 3, draw 2
+    two pair                                  keep 4, draw 1    keep 4, draw 1        keep 4, draw 1
+    four-flush + small pair                   flush, draw 1     flush, draw 1         pair, draw 3
+    open-ended straight draw + small pair     pair, draw 3      straight, draw 1      pair, draw 3
+    any pair                                  keep 2, draw 3    pair + ace kicker,    keep 2, draw 3
+                                                                draw 2 (else 3)
+    four-flush                                keep 4, draw 1    keep 4, draw 1        keep 4, draw 1
+    open-ended straight draw                  keep 4, draw 1    keep 4, draw 1        (high cards)
+    inside straight draw (gutshot)            (high cards)      keep 4, draw 1        (high cards)
+    high cards only                           two highest of    an ace alone when     as standard
+                                              J Q K A, draw 3   the rules allow four
+                                                                to an ace; else as
+                                                                standard
+
+After the pattern's hold, the highest unkept cards are added until the draw is legal (max draw 3:
+from Q-9-6-4-2 keep Q-9). The joker is always kept, counts as an ace for pairs and as a wild
+suit/rank in flush and straight draws, but not as an ace for the "4 with an ace" draw limit
+(as in ``holds.keeps_ace``: it becomes an ace only at the showdown).
+
+Deviations (rates are parameters, default 0): ``snow`` stands pat instead of drawing, by default
+only with hands below a pair (``snow_hands="any"``: every drawing hand); ``break_rate`` breaks a
+pat straight or flush that holds four to a straight flush and draws one. ``min_hand`` describes a
+known pre-draw range (a Jacks-or-Better opener: ``"jacks"``); see ``in_range``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from drawodds.cards import JOKER, RANKS
+from drawodds.evaluate import (FLUSH, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_floor, category_of,
+                               evaluate, jacks_or_better_floor)
+from drawodds.rules import RuleSet
+
+# Pattern codes (the reading module reports posteriors over these; pat hands split by category).
+PAT, TRIPS_P, TWO_PAIR_P, PAIR, PAIR_KICKER, FOUR_FLUSH, OPEN_ENDED, INSIDE, HIGH_CARDS, SNOW, \
+    BROKEN = range(11)
+PATTERNS = ("pat", "trips", "two_pair", "pair", "pair_with_kicker", "four_flush", "open_ended",
+            "inside_straight", "high_cards", "snow", "broken_pat")
+PATTERN_LABELS = ("made hand, stand pat", "three of a kind", "two pair", "one pair",
+                  "pair + ace kicker", "four-flush", "open-ended straight draw",
+                  "inside straight draw", "high cards only", "snow (pat bluff)",
+                  "broken straight/flush (to a straight flush)")
+
+SnowHands = Literal["nothing", "any"]
+MinHand = Literal["any", "pair", "jacks", "two_pair", "trips", "straight"]
+MIN_HANDS: tuple[str, ...] = ("any", "pair", "jacks", "two_pair", "trips", "straight")
+
+
+@dataclass(frozen=True)
+class DrawPolicy:
+    """How a player chooses a hold; see the module docstring for the precedence tables."""
+
+    name: str = "standard"           # standard | loose | tight
+    snow: float = 0.0                # rate of standing pat with a hand that would otherwise draw (a bluff)
+    break_rate: float = 0.0          # rate of breaking a pat straight/flush to draw to a straight flush
+    snow_hands: SnowHands = "nothing"  # which drawing hands may snow: less than a pair, or any
+    flush_over_pair: str | None = "T"  # a four-flush is preferred to pairs up to this rank (None: never)
+    straight_over_pair: str | None = None  # same for an open-ended straight draw
+    straight_draws: Literal["none", "open", "inside"] = "open"  # which straight draws are drawn to
+    ace_kicker: bool = False         # keep an ace kicker with a pair (draw 2)
+    high_cards: int = 2              # with nothing: keep up to this many J-or-better cards
+    ace_alone: bool = False          # with nothing and an ace: keep only the ace if 4 may be drawn
+    min_hand: MinHand = "any"        # the pre-draw range this player is known to hold (caller/opener)
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.snow <= 1.0 or not 0.0 <= self.break_rate <= 1.0:
+            raise ValueError("snow and break_rate are rates between 0 and 1")
+        if self.snow_hands not in ("nothing", "any"):
+            raise ValueError(f"snow_hands must be 'nothing' or 'any', got {self.snow_hands!r}")
+        for field_name in ("flush_over_pair", "straight_over_pair"):
+            value = getattr(self, field_name)
+            if value is not None and (len(value) != 1 or value.upper() not in RANKS):
+                raise ValueError(f"{field_name} must be a rank letter (2-9, T, J, Q, K, A) or None")
+        if self.straight_draws not in ("none", "open", "inside"):
+            raise ValueError(f"straight_draws must be none, open or inside, got {self.straight_draws!r}")
+        if not 0 <= self.high_cards <= 5:
+            raise ValueError("high_cards must be 0..5")
+        if self.min_hand not in MIN_HANDS:
+            raise ValueError(f"min_hand must be one of {', '.join(MIN_HANDS)}, got {self.min_hand!r}")
+
+    def to_dict(self) -> dict[str, object]:
+        return dataclasses.asdict(self)
+
+
+_BASE: dict[str, DrawPolicy] = {
+    "standard": DrawPolicy(),
+    "loose": DrawPolicy(name="loose", straight_over_pair="T", straight_draws="inside",
+                        ace_kicker=True, ace_alone=True),
+    "tight": DrawPolicy(name="tight", flush_over_pair=None, straight_draws="none"),
+}
+POLICY_DESCRIPTIONS = {
+    "standard": "pat with straight or better; trips, two pair, pairs; four-flushes (over small pairs) "
+                "and open-ended straight draws; else two high cards",
+    "loose": "standard plus gutshots, pair + ace kicker, draws over small pairs, four to an ace",
+    "tight": "never draws to straights, a pair always beats a four-flush; else as standard",
+}
+
+
+def policy_names() -> tuple[str, ...]:
+    return tuple(_BASE)
+
+
+def draw_policy(name: str = "standard", **params: object) -> DrawPolicy:
+    """A named policy with some parameters overridden; ValueError on an unknown name or parameter."""
+    key = name.lower()
+    if key not in _BASE:
+        raise ValueError(f"unknown draw policy {name!r}; choose one of: {', '.join(_BASE)}")
+    known = {f.name for f in dataclasses.fields(DrawPolicy)} - {"name"}
+    unknown = sorted(set(params) - known)
+    if unknown:
+        raise ValueError(f"unknown policy parameter {unknown[0]!r}; parameters are: {', '.join(sorted(known))}")
+    return dataclasses.replace(_BASE[key], **params)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class HoldPlan:
+    """What a policy does with each hand: the usual hold, and a rare alternative at a known rate."""
+
+    pattern: npt.NDArray[np.int8]       # (T,) pattern code of the usual hold
+    category: npt.NDArray[np.int8]      # (T,) category of the dealt hand
+    keep: npt.NDArray[np.bool_]         # (T, 5) usual hold
+    alt_keep: npt.NDArray[np.bool_]     # (T, 5) hold when the deviation happens (snow / break)
+    alt_rate: npt.NDArray[np.float64]   # (T,) probability of the deviation
+    alt_pattern: npt.NDArray[np.int8]   # (T,) SNOW or BROKEN (meaningful where alt_rate > 0)
+
+
+# --- straight-draw tables ----------------------------------------------------------------------
+
+# The ten straights as 13-bit rank masks (rank 0 = deuce ... 12 = ace); the first is A-2-3-4-5.
+_STRAIGHTS = np.array([(1 << 12) | 0b1111] + [0b11111 << k for k in range(9)], dtype=np.int32)
+
+
+@functools.cache
+def _popcount_table() -> npt.NDArray[np.int8]:
+    table = np.zeros(1 << 13, dtype=np.int8)
+    for bit in range(13):
+        table[(np.arange(1 << 13) >> bit) & 1 == 1] += 1
+    return table
+
+
+@functools.cache
+def _straight_draw_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
+    """For every set of distinct ranks (13-bit mask) without / with the joker: the best straight draw.
+
+    Returns (out-ranks, kept ranks), each indexed [joker, mask]: the draw keeps 4 cards (the joker
+    plus 3 ranks when it is there) and out-ranks counts the ranks whose arrival makes a straight
+    (2 = open-ended, 1 = inside; the joker fills one gap). The draw with most outs wins, then the
+    highest ranks. Built once from the 715 four-rank (286 three-rank) subsets.
+    """
+    from drawodds.combinatorics import combinations
+
+    pop = _popcount_table()
+    masks = np.arange(1 << 13, dtype=np.int32)
+    out_ranks = np.zeros((2, 1 << 13), dtype=np.int8)
+    kept = np.zeros((2, 1 << 13), dtype=np.int32)
+    for joker in (0, 1):
+        subsets = np.bitwise_or.reduce(np.left_shift(1, combinations(13, 4 - joker).astype(np.int32)), axis=1)
+        outs = np.zeros_like(subsets)
+        for straight in _STRAIGHTS:
+            outs |= np.where((subsets & ~straight) == 0, straight & ~subsets, 0)
+        n_outs = pop[outs].astype(np.int32)
+        score = np.where(n_outs > 0, n_outs * (1 << 13) + subsets, -1)
+        contained = (subsets[None, :] & ~masks[:, None]) == 0          # (8192, subsets)
+        best = np.argmax(np.where(contained, score[None, :], -1), axis=1)
+        ok = contained[masks, best] & (n_outs[best] > 0)
+        out_ranks[joker] = np.where(ok, n_outs[best], 0)
+        kept[joker] = np.where(ok, subsets[best], 0)
+    out_ranks.setflags(write=False)
+    kept.setflags(write=False)
+    return out_ranks, kept
+
+
+def _or_cols(a: npt.NDArray[np.integer]) -> npt.NDArray[np.integer]:
+    """Bitwise OR across the five columns (numpy's reduce over a short last axis is slow)."""
+    out = a[:, 0].copy()
+    for i in range(1, a.shape[1]):
+        out |= a[:, i]
+    return out
+
+
+def _sum_cols(a: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
+    """Count of True across the columns, as int8."""
+    out = a[:, 0].astype(np.int8)
+    for i in range(1, a.shape[1]):
+        out += a[:, i]
+    return out
+
+
+def _places(value: npt.NDArray[np.integer]) -> npt.NDArray[np.int8]:
+    """Each card's place from the top of its row (0 = highest), for distinct values."""
+    out = np.zeros(value.shape, dtype=np.int8)
+    for j in range(value.shape[1]):
+        out += value[:, j:j + 1] > value
+    return out
+
+
+def _threshold(rank_letter: str | None) -> int:
+    """Pairs up to this rank give way to a draw; -2 (below 'no pair' = -1) means never."""
+    return -2 if rank_letter is None else RANKS.index(rank_letter.upper())
+
+
+CHUNK = 1 << 15  # hands per block: the temporaries stay in cache (about 1.5x faster than one block)
+
+
+def hold_plan(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet) -> HoldPlan:
+    """Classify every hand and compute the policy's usual hold and its deviation (vectorized)."""
+    cards = np.asarray(hands)
+    if cards.ndim != 2 or cards.shape[1] != 5:
+        raise ValueError(f"hands must have shape (T, 5), got {cards.shape}")
+    if not np.issubdtype(cards.dtype, np.integer):
+        raise TypeError(f"hands must be integer card codes, got dtype {cards.dtype}")
+    if len(cards) <= CHUNK:
+        return _hold_plan_block(policy, cards, rules)
+    parts = [_hold_plan_block(policy, cards[i:i + CHUNK], rules) for i in range(0, len(cards), CHUNK)]
+    return HoldPlan(*(np.concatenate([getattr(part, f.name) for part in parts])
+                      for f in dataclasses.fields(HoldPlan)))
+
+
+def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: RuleSet) -> HoldPlan:
+    n = len(cards)
+    has_joker = bool((cards == JOKER).any())
+    category = category_of(evaluate(cards, joker=has_joker))   # validates the card codes
+    h = cards.astype(np.int16)
+    joker = h == JOKER
+    jok = (_sum_cols(joker) > 0).astype(np.intp)
+    rank = np.where(joker, 12, h // 4)          # the joker counts as an ace for pairs
+    suit = np.where(joker, 4, h % 4)            # suit 4: no real suit
+    rows = np.arange(n)[:, None]
+    counts = np.bincount((rows * 13 + rank).ravel(), minlength=n * 13).reshape(n, 13)
+    card_count = np.take_along_axis(counts, rank, 1)
+    max_count = counts.max(1)
+    pairs = (counts == 2).sum(1)
+    pair_rank = np.where(pairs == 1, np.argmax(counts == 2, axis=1), -1)
+
+    # Four-flush: four cards of one suit, the joker counting as any suit.
+    suit_counts = np.bincount((rows * 5 + suit).ravel(), minlength=n * 5).reshape(n, 5)[:, :4]
+    flush_suit = np.argmax(suit_counts, axis=1)
+    has_flush4 = suit_counts.max(1) + jok >= 4
+    in_flush_suit = (suit == flush_suit[:, None])
+    # Straight draws from the table of distinct real ranks; keep one card of each kept rank.
+    bits = np.where(joker, 0, np.left_shift(1, rank, dtype=np.int32))
+    out_table, kept_table = _straight_draw_tables()
+    ranks_mask = _or_cols(bits)
+    best_outs = out_table[jok, ranks_mask]
+    first_of_rank = np.ones(joker.shape, dtype=bool)
+    for j in range(4):
+        first_of_rank[:, j + 1:] &= rank[:, j + 1:] != rank[:, j:j + 1]
+    keep_straight = (first_of_rank & ~joker & ((kept_table[jok, ranks_mask][:, None] & bits) != 0)) | joker
+    open_ended = best_outs >= 2
+    inside = best_outs == 1
+
+    pat = category >= STRAIGHT
+    straight_ok = open_ended if policy.straight_draws != "none" else np.zeros(n, bool)
+    conditions = [
+        pat,
+        max_count >= 3,
+        pairs >= 2,
+        has_flush4 & (pair_rank <= _threshold(policy.flush_over_pair)),
+        straight_ok & (pair_rank <= _threshold(policy.straight_over_pair)),
+        pairs == 1,
+        has_flush4,
+        straight_ok,
+        inside & (policy.straight_draws == "inside"),
+    ]
+    choices = [PAT, TRIPS_P, TWO_PAIR_P, FOUR_FLUSH, OPEN_ENDED, PAIR, FOUR_FLUSH, OPEN_ENDED, INSIDE]
+    pattern = np.select(conditions, choices, default=HIGH_CARDS).astype(np.int8)
+
+    ace_card = rank == 12
+    if policy.ace_kicker:
+        kicker = (pairs == 1) & (pair_rank != 12) & (counts[:, 12] == 1)
+        pattern = np.where((pattern == PAIR) & kicker, PAIR_KICKER, pattern).astype(np.int8)
+    # Each card's place from the top (0 = highest; the joker above everything).
+    value = np.where(joker, 99, h).astype(np.int8)
+    place = _places(value)
+    keep_high = (rank >= 9) & (place < policy.high_cards)
+    real_ace = ace_card & ~joker
+    if policy.ace_alone and rules.draw_limit(True) >= 4:
+        keep_high = np.where(_sum_cols(real_ace)[:, None] > 0, real_ace, keep_high)
+    p = pattern[:, None]
+    keep = np.select(
+        [p == PAT, p == TRIPS_P, p == TWO_PAIR_P, p == PAIR, p == PAIR_KICKER, p == FOUR_FLUSH,
+         (p == OPEN_ENDED) | (p == INSIDE)],
+        [np.ones_like(joker), card_count >= 3, card_count == 2, card_count == 2,
+         (card_count == 2) | ace_card, in_flush_suit, keep_straight],
+        default=keep_high)
+    keep |= joker
+    keep = _make_legal(keep, place, real_ace, rules)
+
+    # Deviations: snow (a drawing hand stands pat) and break (pat straight/flush -> SF draw).
+    drawing = _sum_cols(keep) < 5
+    if policy.snow_hands == "nothing":
+        snow_ok = drawing & np.isin(pattern, (FOUR_FLUSH, OPEN_ENDED, INSIDE, HIGH_CARDS))
+    else:
+        snow_ok = drawing
+    suited_mask = _or_cols(np.where(in_flush_suit, bits, 0))
+    sf_outs = out_table[jok, suited_mask]
+    break_ok = pat & np.isin(category, (STRAIGHT, FLUSH)) & has_flush4 & (sf_outs >= 1)
+    alt_rate = np.where(snow_ok, policy.snow, 0.0) + np.where(break_ok, policy.break_rate, 0.0)
+    keep_sf = (in_flush_suit & ((kept_table[jok, suited_mask][:, None] & bits) != 0)) | joker
+    alt_keep = np.where(break_ok[:, None], keep_sf, True)
+    alt_pattern = np.where(break_ok, BROKEN, SNOW).astype(np.int8)
+    return HoldPlan(pattern, category, keep, alt_keep, alt_rate, alt_pattern)
+
+
+def _make_legal(keep: npt.NDArray[np.bool_], place: npt.NDArray[np.intp], ace_card: npt.NDArray[np.bool_],
+                rules: RuleSet) -> npt.NDArray[np.bool_]:
+    """Add the highest unkept cards until the number drawn is within the rule set's limit.
+
+    ``ace_card`` marks real aces: only they allow four cards under ``max_draw="4-ace"``.
+    """
+    keeps_ace = _sum_cols(keep & ace_card) > 0
+    limit = np.where(keeps_ace, rules.draw_limit(True), rules.draw_limit(False))
+    deficit = (5 - limit) - _sum_cols(keep)
+    if not (deficit > 0).any():
+        return keep
+    # Place of each unkept card among the unkept ones, highest first.
+    order = _places(np.where(keep, -1, -place.astype(np.int16)))
+    return keep | (~keep & (order < deficit[:, None]))
+
+
+def choose_holds(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet,
+                 rng: np.random.Generator | None = None) -> npt.NDArray[np.bool_]:
+    """Keep mask (T, 5), True = kept, for each hand (T, 5) under the policy and rule set.
+
+    Deterministic when ``snow == break_rate == 0``; otherwise the deviations are drawn with ``rng``.
+    """
+    if rng is None and (policy.snow > 0 or policy.break_rate > 0):
+        raise ValueError("a policy with snow or break_rate > 0 needs an rng")
+    plan = hold_plan(policy, hands, rules)
+    if rng is None or not (plan.alt_rate > 0).any():
+        return plan.keep
+    deviate = rng.random(len(plan.keep)) < plan.alt_rate
+    return np.where(deviate[:, None], plan.alt_keep, plan.keep)
+
+
+def draw_count_probabilities(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet) -> npt.NDArray[np.float64]:
+    """(T, 6): exact probability that each hand draws 0..5 cards under the policy (rows sum to 1).
+
+    The snow / break deviations are mixed in analytically, so posteriors need no sampling.
+    """
+    plan = hold_plan(policy, hands, rules)
+    n = len(plan.keep)
+    rows = np.arange(n)
+    out = np.zeros((n, 6))
+    np.add.at(out, (rows, 5 - _sum_cols(plan.keep)), 1.0 - plan.alt_rate)
+    np.add.at(out, (rows, 5 - _sum_cols(plan.alt_keep)), plan.alt_rate)
+    return out
+
+
+def in_range(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet) -> npt.NDArray[np.bool_]:
+    """Whether each dealt hand is in the player's pre-draw range (``policy.min_hand``)."""
+    h = np.asarray(hands)
+    if policy.min_hand == "any":
+        return np.ones(h.shape[:-1], dtype=bool)
+    floor = {"pair": category_floor(ONE_PAIR), "jacks": jacks_or_better_floor(),
+             "two_pair": category_floor(TWO_PAIR), "trips": category_floor(TRIPS),
+             "straight": category_floor(STRAIGHT)}[policy.min_hand]
+    return evaluate(h, joker=bool(rules.joker) or bool((h == JOKER).any())) >= floor
+
+
+def describe_policy(policy: DrawPolicy, rules: RuleSet | None = None) -> list[tuple[str, str]]:
+    """The policy as readable rows (hand pattern, what it keeps), first matching row wins."""
+    def pair_rule(letter: str | None, what: str) -> tuple[str, str] | None:
+        if letter is None:
+            return None
+        return (f"{what} + a pair of {letter}s or lower", f"the {what}, draw 1")
+    rows: list[tuple[str, str] | None] = [
+        ("straight, flush, full house, four of a kind, straight flush", "all five: stand pat"),
+        ("three of a kind", "the three, draw 2"),
+        ("two pair", "both pairs, draw 1"),
+        pair_rule(policy.flush_over_pair, "four-flush"),
+        pair_rule(policy.straight_over_pair if policy.straight_draws != "none" else None,
+                  "open-ended straight draw"),
+        ("one pair", "the pair and an ace kicker (draw 2), else the pair (draw 3)"
+         if policy.ace_kicker else "the pair, draw 3"),
+        ("four-flush", "the four suited cards, draw 1"),
+        ("open-ended straight draw", "the four, draw 1") if policy.straight_draws != "none" else None,
+        ("inside straight draw", "the four, draw 1") if policy.straight_draws == "inside" else None,
+        ("nothing (high cards)", f"up to {policy.high_cards} highest of J Q K A"
+         + ("; an ace alone when four may be drawn to it" if policy.ace_alone else "")),
+        ("any hold the draw limit forbids", "add the highest cards until it is legal"),
+        ("the joker", "always kept: an ace for pairs, wild in flush and straight draws"),
+    ]
+    if policy.snow > 0:
+        rows.append((("hands below a pair" if policy.snow_hands == "nothing" else "any drawing hand"),
+                     f"stand pat instead (snow) at rate {policy.snow:g}"))
+    if policy.break_rate > 0:
+        rows.append(("pat straight or flush with four to a straight flush",
+                     f"break it and draw 1 at rate {policy.break_rate:g}"))
+    if policy.min_hand != "any":
+        rows.append(("range before the draw", f"only hands of at least {policy.min_hand.replace('_', ' ')}"))
+    return [r for r in rows if r is not None]

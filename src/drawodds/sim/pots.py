@@ -1,0 +1,79 @@
+"""Pots of one deal: uncalled bets, side pots by all-in level, and splitting with odd chips.
+
+Everything works on each seat's total contribution to the deal (antes, blinds and bets), so the
+pot is always exactly the sum of what went in. Folded chips stay in the pots they reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+
+class Pot(NamedTuple):
+    """One pot layer: its chips and the seats (not folded) that may win it."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+
+def uncalled_excess(contributed: Sequence[int]) -> tuple[int, int]:
+    """(seat, chips) of the part of the biggest contribution nobody matched; (-1, 0) if none."""
+    top, first, second = -1, 0, 0
+    for i, c in enumerate(contributed):
+        if c > first:
+            top, first, second = i, c, first
+        elif c > second:
+            second = c
+    return (top, first - second) if first > second else (-1, 0)
+
+
+def side_pots(contributed: Sequence[int], live: Sequence[bool], carried: int = 0) -> list[Pot]:
+    """Split contributions into a main pot and side pots.
+
+    Layers are cut at the contribution of every live (not folded) seat; each layer is open to
+    the live seats that reached it. ``carried`` (chips left from earlier deals) joins the main pot.
+    A layer no live seat reached (only folded chips) joins the layer below it.
+    """
+    levels = sorted({c for c, alive in zip(contributed, live) if alive and c > 0})
+    top = max(contributed, default=0)
+    if not levels or levels[-1] < top:
+        levels.append(top)
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in contributed)
+        eligible = tuple(i for i, (c, alive) in enumerate(zip(contributed, live)) if alive and c >= level)
+        if not eligible and pots:
+            pots[-1] = Pot(pots[-1].amount + amount, pots[-1].eligible)
+        elif amount or not pots:
+            pots.append(Pot(amount, eligible))
+        previous = level
+    if carried:
+        if not pots:
+            pots.append(Pot(0, tuple(i for i, alive in enumerate(live) if alive)))
+        main = pots[0]
+        everyone = tuple(i for i, alive in enumerate(live) if alive)
+        pots[0] = Pot(main.amount + carried, everyone if not main.eligible else main.eligible)
+    return pots
+
+
+def split_pot(amount: int, winners: Sequence[int], button: int, seats: int,
+              carry_odd: bool = False) -> tuple[dict[int, int], int]:
+    """Share a pot among tied winners: ({seat: chips}, chips carried to the next deal).
+
+    Odd chips go one at a time to the winners nearest the dealer's left, or are carried
+    when ``carry_odd`` (the seed 001 option).
+    """
+    share, odd = divmod(amount, len(winners))
+    paid = {w: share for w in winners}
+    if carry_odd:
+        return paid, odd
+    for w in odd_chip_order(winners, button, seats)[:odd]:
+        paid[w] += 1
+    return paid, 0
+
+
+def odd_chip_order(winners: Sequence[int], button: int, seats: int) -> list[int]:
+    """Winners ordered from the dealer's left, clockwise: who gets odd chips first."""
+    return sorted(winners, key=lambda w: (w - button - 1) % seats)

@@ -1,0 +1,57 @@
+"""Batched dealing from the unseen cards, laid out so that every hold sees the same deal.
+
+Each trial is one shuffle of the stub (the cards we cannot see). Fixed slices of it play fixed
+roles: the opponents' five cards, then our replacement cards, then each opponent's replacement
+cards. The slices are assigned before any card is looked at, so by exchangeability the joint
+distribution is exactly that of a real deal and draw, and because our replacement cards sit in
+the same place for every hold, all holds are compared on common random numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from drawodds.rules import RuleError, RuleSet
+
+
+@dataclass(frozen=True)
+class DealLayout:
+    """Where each role's cards sit in a shuffled stub: the opponents' hands (five each), then
+    our replacement cards, then each opponent's replacement cards (``max_draw`` each)."""
+
+    opponents: int
+    max_draw: int
+
+    def opponent_hand(self, i: int) -> slice:
+        """Opponent ``i``'s dealt hand."""
+        return slice(5 * i, 5 * i + 5)
+
+    @property
+    def cards_needed(self) -> int:
+        """Cards one trial consumes at most."""
+        return 5 * self.opponents + self.max_draw * (1 + self.opponents)
+
+
+def layout_for(rules: RuleSet, opponents: int, stub_size: int) -> DealLayout:
+    """The layout for this table, or a RuleError when the stub cannot serve every draw.
+
+    (At the table the stub is rebuilt from discards; the Monte Carlo keeps draws from the
+    untouched stub, which is exact whenever the stub suffices, and refuses otherwise.)
+    """
+    layout = DealLayout(opponents, rules.max_draw_cards)
+    if layout.cards_needed > stub_size:
+        most = max(n for n in range(0, 8) if DealLayout(n, rules.max_draw_cards).cards_needed <= stub_size)
+        raise RuleError(f"{opponents} opponents drawing up to {rules.max_draw_cards} cards need "
+                        f"{layout.cards_needed} unseen cards but only {stub_size} remain; "
+                        f"use at most {most} opponents with this draw limit")
+    return layout
+
+
+def shuffled_stubs(stub: npt.NDArray[np.int8], trials: int, cards: int,
+                   rng: np.random.Generator) -> npt.NDArray[np.int8]:
+    """``trials`` independent shuffles of ``stub``, each cut to its first ``cards`` cards."""
+    decks = np.broadcast_to(stub, (trials, len(stub)))
+    return rng.permuted(decks, axis=1)[:, :cards]

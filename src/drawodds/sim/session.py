@@ -1,0 +1,298 @@
+"""Sessions and long simulations: deals in a row with a moving button, busts, rebuys, standings.
+
+A ``Session`` is one evening: every seat starts with ``rules.stack`` chips and ``rules.deals``
+deals are played (fewer if all but one player bust and nobody rebuys). ``simulate`` plays
+sessions back to back at one table until the requested number of deals is reached: the button
+keeps moving and a pot left on the table carries into the next session, so the seats' nets plus
+the pot left at the end always add up to zero.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from drawodds.rules import RuleSet
+from drawodds.sim.engine import DealResult, DealState, Policy, play
+from drawodds.sim.history import HistoryWriter, rules_to_dict
+from drawodds.sim.players import make_policy
+
+DECK_BLOCK = 2048  # decks shuffled per numpy call
+
+
+class DeckSupply:
+    """Shuffled decks from one Generator, many per numpy call; also reshuffles a rebuilt stub."""
+
+    def __init__(self, rng: np.random.Generator, size: int) -> None:
+        self.rng = rng
+        self.base = np.tile(np.arange(size, dtype=np.int8), (DECK_BLOCK, 1))
+        self.block: list[list[int]] = []
+
+    def next(self) -> list[int]:
+        if not self.block:
+            self.block = self.rng.permuted(self.base, axis=1).tolist()
+            self.block.reverse()
+        return self.block.pop()
+
+    def reshuffle(self, cards: list[int]) -> list[int]:
+        return [cards[i] for i in self.rng.permutation(len(cards))]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One seat at the end of a session."""
+
+    seat: int
+    policy: str
+    chips: int
+    rebuys: int
+    net: int  # chips minus the starting stack and every rebuy
+
+
+class Session:
+    """Deals in a row at one table: button rotation, antes (and the consecutive-ante limit),
+    busted players sitting out or rebuying, a pot carried from deal to deal."""
+
+    def __init__(self, rules: RuleSet, policies: Sequence[Policy], *, names: Sequence[str] | None = None,
+                 decks: DeckSupply, button: int = 0, carried: int = 0, first_deal_id: int = 0,
+                 history: HistoryWriter | None = None) -> None:
+        self.rules = rules
+        self.policies = list(policies)
+        self.names = list(names) if names else [getattr(p, "name", "policy") for p in policies]
+        self.n = len(policies)
+        self.stacks = [rules.stack] * self.n
+        self.rebuys = [0] * self.n
+        self.button = button
+        self.carried = carried
+        self.decks = decks
+        self.deal_id = first_deal_id
+        self.passed_in_a_row = 0
+        self.history = history
+        self.deals_played = 0
+
+    def can_deal(self) -> bool:
+        """At least two players have chips (after any rebuys)."""
+        if self.rules.rebuy:
+            for s in range(self.n):
+                if self.stacks[s] <= 0:
+                    self.stacks[s] = self.rules.stack
+                    self.rebuys[s] += 1
+        return sum(1 for c in self.stacks if c > 0) >= 2
+
+    def play_deal(self) -> DealResult:
+        """Deal once (the caller checks ``can_deal`` first) and move the button."""
+        rules = self.rules
+        while self.stacks[self.button] <= 0:  # a seat without chips does not deal
+            self.button = (self.button + 1) % self.n
+        limit = rules.max_consecutive_antes
+        antes = limit is None or self.passed_in_a_row < limit
+        state = DealState(rules, self.stacks, self.button, self.decks.next(), carried=self.carried,
+                          antes=antes, deal_id=self.deal_id, reshuffle=self.decks.reshuffle)
+        result = play(state, self.policies)
+        if self.history is not None:
+            self.history.write(state)
+        self.stacks = list(result.stacks)
+        self.carried = result.carried_out
+        self.passed_in_a_row = self.passed_in_a_row + 1 if result.outcome == "passed_out" else 0
+        self.button = (self.button + 1) % self.n
+        self.deal_id += 1
+        self.deals_played += 1
+        return result
+
+    def standings(self) -> list[Standing]:
+        """Seats by chips, most first (ties by seat)."""
+        rows = [Standing(s, self.names[s], self.stacks[s], self.rebuys[s],
+                         self.stacks[s] - self.rules.stack * (1 + self.rebuys[s])) for s in range(self.n)]
+        return sorted(rows, key=lambda r: (-r.chips, r.seat))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A Monte Carlo mean with its standard error."""
+
+    value: float
+    se: float
+
+
+def _mean_se(total: float, squares: float, n: int) -> Estimate:
+    if n == 0:
+        return Estimate(math.nan, math.nan)
+    mean = total / n
+    var = max(squares / n - mean * mean, 0.0) * n / (n - 1) if n > 1 else 0.0
+    return Estimate(mean, math.sqrt(var / n))
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """Chips one seat won over the whole run."""
+
+    seat: int
+    policy: str
+    net: int
+    net_per_deal: float
+    net_per_deal_se: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "policy": self.policy, "net": self.net,
+                "net_per_deal": self.net_per_deal, "net_per_deal_se": self.net_per_deal_se}
+
+
+@dataclass(frozen=True)
+class PolicyResult:
+    """Chips all seats of one policy won together."""
+
+    policy: str
+    seats: int
+    net: int
+    net_per_deal: float
+    net_per_deal_se: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"policy": self.policy, "seats": self.seats, "net": self.net,
+                "net_per_deal": self.net_per_deal, "net_per_deal_se": self.net_per_deal_se}
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Shares of deal outcomes, pots and chips won per seat and policy, each with a standard error."""
+
+    rules: RuleSet
+    players: int
+    deals: int
+    seed: int
+    sessions: int
+    passed_out: float
+    passed_out_se: float
+    uncontested: float
+    uncontested_se: float
+    showdown: float
+    showdown_se: float
+    opened: float
+    opened_se: float
+    dead_opener: float            # share of opened deals whose opener could not prove openers
+    dead_opener_se: float
+    average_pot: float            # chips in the middle when a deal ends, carried pots included
+    average_pot_se: float
+    pot_carried_at_end: int
+    seats: tuple[SeatResult, ...]
+    policies: tuple[PolicyResult, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of ``drawodds simulate --json`` (issue 5), plus the standard errors."""
+        keys = ("passed_out", "passed_out_se", "uncontested", "uncontested_se", "showdown",
+                "showdown_se", "opened", "opened_se", "dead_opener", "dead_opener_se",
+                "average_pot", "average_pot_se")
+        return {"rules": self.rules.name, "players": self.players, "deals": self.deals,
+                "seed": self.seed, **{k: _finite(getattr(self, k)) for k in keys},
+                "pot_carried_at_end": self.pot_carried_at_end, "sessions": self.sessions,
+                "seats": [s.to_dict() for s in self.seats],
+                "policies": [p.to_dict() for p in self.policies],
+                "rule_set": rules_to_dict(self.rules)}
+
+
+def _finite(x: float) -> float | None:
+    return None if math.isnan(x) else x
+
+
+def parse_policies(policies: Sequence[str] | str, players: int) -> list[str]:
+    """One policy name per seat, from a list or a comma-separated string (one name = every seat)."""
+    names = [p.strip().lower() for p in (policies.split(",") if isinstance(policies, str) else policies)]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"give one policy per seat ({players}) or a single one for all; got {len(names)}")
+    return names
+
+
+def simulate(rules: RuleSet, *, deals: int, seed: int, policies: Sequence[str] | str = "rule",
+             history: str | Path | None = None, progress: Callable[[int], None] | None = None,
+             ) -> SimulationResult:
+    """Play ``deals`` deals at one table under ``rules`` and summarise them.
+
+    ``policies`` names one betting policy per seat (``rule``, ``station``, ``random``) or one for
+    every seat. The same seed gives the same deals, actions and result. ``progress`` is called
+    with the number of deals played so far. ``history`` writes every deal (JSON lines for a
+    ``.jsonl`` path, else a text log).
+    """
+    if rules.game != "draw":
+        raise ValueError(f"{rules.name} is a points game; simulate its games with simulate_points")
+    if deals <= 0:
+        raise ValueError(f"deals must be positive, got {deals}")
+    names = parse_policies(policies, rules.players)
+    n = rules.players
+    root = np.random.SeedSequence(seed)
+    deck_seq, *seat_seqs = root.spawn(n + 1)
+    decks = DeckSupply(np.random.default_rng(deck_seq), rules.deck_size)
+    seat_policies = [make_policy(name, rules, np.random.default_rng(sq)) for name, sq in zip(names, seat_seqs)]
+    writer = HistoryWriter(history, rules, seed=seed, policies=names) if history else None
+    kinds = sorted(set(names), key=names.index)
+    by_kind = [[s for s in range(n) if names[s] == k] for k in kinds]
+
+    counts = {"passed_out": 0, "uncontested": 0, "showdown": 0, "void": 0}
+    opened = dead = 0
+    pot_sum = pot_sq = 0.0
+    net_sum = [0.0] * n
+    net_sq = [0.0] * n
+    kind_sum = [0.0] * len(kinds)
+    kind_sq = [0.0] * len(kinds)
+    played = sessions = 0
+    button = 0
+    carried = 0
+    try:
+        while played < deals:
+            session = Session(rules, seat_policies, names=names, decks=decks, button=button,
+                              carried=carried, first_deal_id=played, history=writer)
+            sessions += 1
+            while session.deals_played < rules.deals and played < deals and session.can_deal():
+                result = session.play_deal()
+                played += 1
+                counts[result.outcome] += 1
+                if result.outcome != "passed_out" and result.opener is not None:
+                    opened += 1
+                    dead += result.dead_opener
+                pot_sum += result.pot
+                pot_sq += result.pot * result.pot
+                net = result.net
+                for s in range(n):
+                    x = net[s]
+                    net_sum[s] += x
+                    net_sq[s] += x * x
+                for k, seats in enumerate(by_kind):
+                    x = sum(net[s] for s in seats)
+                    kind_sum[k] += x
+                    kind_sq[k] += x * x
+                if progress is not None and (played % 1000 == 0 or played == deals):
+                    progress(played)
+            if session.deals_played == 0:
+                raise ValueError("no deal could be played: fewer than two players have chips")
+            button, carried = session.button, session.carried
+    finally:
+        if writer is not None:
+            writer.close()
+
+    def share(k: int, total: int) -> Estimate:
+        return _mean_se(k, k, total)
+
+    po, un, sd = (share(counts[k], played) for k in ("passed_out", "uncontested", "showdown"))
+    op = share(opened, played)
+    do = share(dead, opened) if opened else Estimate(math.nan, math.nan)
+    pot = _mean_se(pot_sum, pot_sq, played)
+    seat_rows = []
+    for s in range(n):
+        est = _mean_se(net_sum[s], net_sq[s], played)
+        seat_rows.append(SeatResult(s, names[s], int(net_sum[s]), est.value, est.se))
+    kind_rows = []
+    for k, name in enumerate(kinds):
+        est = _mean_se(kind_sum[k], kind_sq[k], played)
+        kind_rows.append(PolicyResult(name, len(by_kind[k]), int(kind_sum[k]), est.value, est.se))
+    return SimulationResult(
+        rules=rules, players=n, deals=played, seed=seed, sessions=sessions,
+        passed_out=po.value, passed_out_se=po.se, uncontested=un.value, uncontested_se=un.se,
+        showdown=sd.value, showdown_se=sd.se, opened=op.value, opened_se=op.se,
+        dead_opener=do.value, dead_opener_se=do.se, average_pot=pot.value, average_pot_se=pot.se,
+        pot_carried_at_end=carried, seats=tuple(seat_rows), policies=tuple(kind_rows))

@@ -1,0 +1,48 @@
+"""Shared test helpers: a deliberately simple reference evaluator (sort and count, per hand)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+
+def reference_key(cards: list[int]) -> tuple:
+    """(category 0-8, tie-break ranks) of five distinct cards: slow, obvious, independent."""
+    ranks = sorted((c // 4 for c in cards), reverse=True)
+    suits = {c % 4 for c in cards}
+    counts = Counter(ranks)
+    by_group = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+    groups = [r for r, _ in by_group]
+    shape = [n for _, n in by_group]
+    flush = len(suits) == 1
+    straight_high = None
+    if len(counts) == 5:
+        if ranks[0] - ranks[4] == 4:
+            straight_high = ranks[0]
+        elif ranks == [12, 3, 2, 1, 0]:
+            straight_high = 3
+    if straight_high is not None and flush:
+        return (8, (straight_high,))
+    if shape == [4, 1]:
+        return (7, tuple(groups))
+    if shape == [3, 2]:
+        return (6, tuple(groups))
+    if flush:
+        return (5, tuple(ranks))
+    if straight_high is not None:
+        return (4, (straight_high,))
+    if shape == [3, 1, 1]:
+        return (3, tuple(groups))
+    if shape == [2, 2, 1]:
+        return (2, tuple(groups))
+    if shape == [2, 1, 1, 1]:
+        return (1, tuple(groups))
+    return (0, tuple(ranks))
+
+
+@pytest.fixture(scope="session")
+def hands_all():
+    from drawodds.combinatorics import all_hands
+
+    return all_hands()

@@ -1,0 +1,91 @@
+"""The command line: contracts of --json, one-line errors with exit code 2, reproducibility."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from drawodds.cli import main
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    cap = capsys.readouterr()
+    return exc.value.code, cap.out, cap.err
+
+
+def test_eval_json(capsys):
+    code, out, _ = run(capsys, "eval", "A♠A♥K♠7♠3♠", "--json")
+    assert code == 0
+    assert json.loads(out) == {"cards": ["As", "Ah", "Ks", "7s", "3s"], "category": "one_pair",
+                               "strength": json.loads(out)["strength"], "description": "pair of aces, K-7-3"}
+
+
+def test_eval_joker(capsys):
+    code, out, _ = run(capsys, "eval", "AsAhAdAcJk", "--joker", "--json")
+    assert code == 0 and json.loads(out)["category"] == "five_of_a_kind"
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["eval", "AsAhKs7s3x"], "unknown suit"),
+    (["eval", "AsAsKs7s3s"], "duplicate"),
+    (["eval", "AsKs7s3s"], "got 4"),
+    (["eval", "AsKs7s3sJk"], "joker"),
+    (["keep", "AsAhKs7s3s", "--max-draw", "9"], "max draw must be one of"),
+    (["keep", "AsAhKs7s3s", "--rules", "holdem"], "unknown rule set"),
+    (["keep", "AsAhKs7s3s", "--exact", "--opponents", "2"], "--exact"),
+    (["keep", "AsAhKs7s3s", "--opponents", "1", "--vs", "5"], "cannot draw 5"),
+    (["rules", "nosuch"], "unknown rule set"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, args, fragment):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("drawodds: error:") and fragment in lines[0]
+    assert "Traceback" not in err
+
+
+def test_unknown_option_is_a_usage_error(capsys):
+    code, _, err = run(capsys, "keep", "AsAhKs7s3s", "--colour", "red")
+    assert code == 2 and "No such option" in err
+
+
+def test_keep_exact_json(capsys):
+    code, out, _ = run(capsys, "keep", "AsAhKs7s3s", "--exact", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["opponents"] == 0 and d["holds"][0]["equity"] is None
+    assert d["holds"][0]["keep"] == ["As", "Ah"]
+
+
+def test_keep_json_same_seed_same_output(capsys):
+    args = ["keep", "AsAhKs7s3s", "--opponents", "1", "--trials", "20000", "--seed", "5", "--json"]
+    _, a, _ = run(capsys, *args)
+    _, b, _ = run(capsys, *args)
+    assert a == b
+    d = json.loads(a)
+    assert d["seed"] == 5 and d["trials"] == 20000 and d["holds"][0]["equity_se"] > 0
+
+
+def test_keep_csv(capsys, tmp_path):
+    path = tmp_path / "holds.csv"
+    code, _, _ = run(capsys, "keep", "AsAhKs7s3s", "--exact", "--csv", str(path))
+    lines = path.read_text().splitlines()
+    assert code == 0 and lines[0].startswith("keep,discard,draw") and len(lines) == 27
+    assert lines[1].startswith("As Ah,Ks 7s 3s,3")
+
+
+def test_keep_table_marks_the_best(capsys):
+    code, out, _ = run(capsys, "keep", "AsAhKs7s3s", "--opponents", "1", "--trials", "20000", "--top", "3")
+    assert code == 0 and "★ best" in out and "A♠ A♥" in out
+
+
+def test_rules_listing(capsys):
+    code, out, _ = run(capsys, "rules", "jackpot", "--json")
+    assert code == 0 and json.loads(out)["opener"] == "jacks"
+
+
+def test_python_dash_m_and_version():
+    res = subprocess.run([sys.executable, "-m", "drawodds", "--version"], capture_output=True, text=True)
+    assert res.returncode == 0 and res.stdout.startswith("drawodds ")

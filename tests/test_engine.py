@@ -1,0 +1,825 @@
+"""The rules engine: rule-document scenarios step by step, and properties over random play."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from drawodds.cards import parse_cards
+from drawodds.evaluate import evaluate
+from drawodds.rules import preset
+from drawodds.sim.engine import (BET, CALL, CHECK, FOLD, RAISE, STAND_PAT, Action, DealState,
+                                 IllegalAction, Legal, Observation, draw, play)
+from drawodds.sim.history import HistoryWriter, replay, text_log
+from drawodds.sim.players import CallingStation, RandomLegal, RuleBased
+from drawodds.sim.pots import side_pots, uncalled_excess
+from drawodds.sim.session import Session, DeckSupply, simulate
+
+
+def stacked(hands: list[str], stub: str = "", joker: bool = False) -> list[int]:
+    """A deck that deals ``hands[k]`` to the k-th player left of the dealer, then ``stub``, then the rest."""
+    parsed = [parse_cards(h, joker=joker) for h in hands]
+    m = len(parsed)
+    deck = [0] * (5 * m)
+    for k, cards in enumerate(parsed):
+        for j, c in enumerate(cards):
+            deck[k + m * j] = c
+    head = deck + parse_cards(stub, joker=joker) if stub else deck
+    rest = [c for c in range(53 if joker else 52) if c not in head]
+    return head + rest
+
+
+def cards(text: str) -> list[int]:
+    return parse_cards(text)
+
+
+def legal_kinds(state: DealState) -> dict[str, int]:
+    return {a.kind: a.amount for a in state.legal()}
+
+
+def level(state: DealState) -> int:
+    return max(state.committed)
+
+
+# Hands for scenario tests (positions from the dealer's left).
+JJ = "JsJh8c5d2c"
+QQ = "QdQc8s5h2d"
+NOTHING = "Kc9d7h4s3c"
+TENS = "TsTdAc7h4d"
+
+
+# ----- betting ladders and caps --------------------------------------------------------------
+
+def test_swedish_ladder_5_10_15_20_then_call_or_fold() -> None:
+    rules = preset("svensk")  # 6 players, 5/10, bet + 3 raises
+    s = DealState(rules, [200] * 6, 5, stacked([NOTHING] * 6))
+    assert s.actor == 0 and legal_kinds(s) == {"check": 0, "bet": 5}
+    s.apply(BET)
+    for seat, target in ((1, 10), (2, 15), (3, 20)):
+        assert s.actor == seat
+        assert legal_kinds(s)["raise"] == target - s.committed[seat]
+        s.apply(RAISE)
+        assert level(s) == target
+    for seat in (4, 5, 0, 1, 2):
+        assert s.actor == seat and set(legal_kinds(s)) == {"fold", "call"}
+        s.apply(CALL)
+    assert s.phase == "draw" and s.committed == [20] * 6
+
+
+def test_roberts_rules_cap_10_to_50_and_20_to_100() -> None:
+    rules = preset("jackpot", players=3)  # 10/20, bet + 4 raises
+    s = DealState(rules, [400] * 3, 2, stacked([JJ, NOTHING, NOTHING]))
+    s.apply(BET)
+    targets = []
+    while "raise" in legal_kinds(s):
+        s.apply(RAISE)
+        targets.append(level(s))
+    assert [10, *targets] == [10, 20, 30, 40, 50]
+    while s.phase == "bet":
+        s.apply(CALL)
+    for _ in range(3):
+        s.apply(STAND_PAT)
+    assert s.phase == "bet" and s.actor == 0 and s.bet_size == 20
+    s.apply(BET)
+    seen = [20]
+    while "raise" in legal_kinds(s):
+        s.apply(RAISE)
+        seen.append(level(s))
+    assert seen == [20, 40, 60, 80, 100]
+
+
+def test_cap_lifted_heads_up_unless_house_rule() -> None:
+    rules = preset("morkpoker", players=2, stack=100)
+    s = DealState(rules, [100, 100], 1, stacked([NOTHING, NOTHING]))
+    s.apply(BET)
+    for _ in range(8):
+        assert "raise" in legal_kinds(s)
+        s.apply(RAISE)
+    assert level(s) == 9
+    kept = DealState(rules.replace(cap_heads_up=True), [100, 100], 1, stacked([NOTHING, NOTHING]))
+    kept.apply(BET)
+    for _ in range(4):
+        kept.apply(RAISE)
+    assert set(legal_kinds(kept)) == {"fold", "call"}
+
+
+def test_cap_reached_multiway_stays_when_two_remain() -> None:
+    rules = preset("morkpoker", players=3, stack=100)
+    s = DealState(rules, [100] * 3, 2, stacked([NOTHING] * 3))
+    s.apply(BET)
+    for _ in range(4):
+        s.apply(RAISE)  # seats 1, 2, 0, 1: bet + 4 raises, capped with three players
+    assert s.actor == 2 and set(legal_kinds(s)) == {"fold", "call"}
+    s.apply(FOLD)
+    assert s.actor == 0 and set(legal_kinds(s)) == {"fold", "call"}
+
+
+def test_seed_000_call_example_one_bet_raise_to_two() -> None:
+    rules = preset("morkpoker", players=3)
+    s = DealState(rules, [40] * 3, 2, stacked([NOTHING] * 3))
+    s.apply(BET)          # seat 0 bets 1
+    s.apply(RAISE)        # seat 1 raises to 2
+    assert s.actor == 2 and legal_kinds(s)["call"] == 2   # fresh player puts in 2
+    s.apply(CALL)
+    assert s.actor == 0 and legal_kinds(s)["call"] == 1   # the first bettor adds 1
+    s.apply(CALL)
+    assert s.phase == "draw"
+
+
+# ----- order of play -------------------------------------------------------------------------
+
+def _ola_per_chic_christer(ola_folds: bool, first_after_draw: str = "opener") -> DealState:
+    rules = preset("jackpot", first_after_draw=first_after_draw)
+    # Ola is left of the dealer (Christer deals): Ola 0, Per 1, Chic 2, Christer 3.
+    s = DealState(rules, [400] * 4, 3, stacked([JJ, QQ, NOTHING, NOTHING]))
+    s.apply(BET)     # Ola opens for 10
+    s.apply(RAISE)   # Per raises to 20
+    s.apply(CALL)    # Chic calls 20
+    s.apply(CALL)    # Christer calls 20
+    s.apply(FOLD if ola_folds else CALL)
+    assert s.phase == "draw" and s.opener == 0
+    while s.phase == "draw":
+        s.apply(STAND_PAT)
+    return s
+
+
+def test_opener_acts_first_after_the_draw_not_the_raiser() -> None:
+    assert _ola_per_chic_christer(ola_folds=False).actor == 0
+
+
+def test_next_player_from_opener_acts_first_when_opener_folded() -> None:
+    assert _ola_per_chic_christer(ola_folds=True).actor == 1
+
+
+def test_swedish_base_rule_left_of_button_acts_first_after_the_draw() -> None:
+    rules = preset("svensk", players=4)
+    s = DealState(rules, [200] * 4, 3, stacked([NOTHING] * 4))
+    s.apply(CHECK)
+    s.apply(BET)     # seat 1 opens
+    s.apply(CALL)
+    s.apply(CALL)
+    s.apply(CALL)
+    while s.phase == "draw":
+        s.apply(STAND_PAT)
+    assert s.actor == 0
+
+
+def test_heads_up_non_dealer_acts_and_draws_first() -> None:
+    rules = preset("morkpoker", players=2)
+    s = DealState(rules, [40, 40], 0, stacked([NOTHING, NOTHING]))
+    assert s.actor == 1
+    s.apply(CHECK)
+    s.apply(BET)     # the dealer opens
+    s.apply(CALL)
+    assert s.phase == "draw" and s.actor == 1
+    s.apply(STAND_PAT)
+    s.apply(STAND_PAT)
+    assert s.actor == 0  # the opener speaks first after the draw
+
+
+def test_all_check_in_round_one_redeals_and_the_pot_stays() -> None:
+    rules = preset("morkpoker")
+    s = DealState(rules, [40] * 4, 0, stacked([NOTHING] * 4), carried=3)
+    for _ in range(4):
+        s.apply(CHECK)
+    r = s.result
+    assert r is not None and r.outcome == "passed_out" and r.carried_out == 4 + 3
+    assert r.net == (-1, -1, -1, -1)
+
+
+def test_swedish_all_check_plays_on_to_the_draw() -> None:
+    s = DealState(preset("svensk", players=3), [200] * 3, 2, stacked([NOTHING] * 3))
+    for _ in range(3):
+        s.apply(CHECK)
+    assert s.phase == "draw"
+
+
+def test_blinds_come_in_by_calling_the_biggest_blind_and_big_blind_has_the_option() -> None:
+    rules = preset("morkpoker", blinds=(1, 2), small_bet=2, big_bet=4, players=4)
+    s = DealState(rules, [40] * 4, 3, stacked([NOTHING] * 4))
+    assert s.contributed == [1, 2, 0, 0] and s.actor == 2
+    assert legal_kinds(s) == {"fold": 0, "call": 2, "raise": 4}
+    s.apply(CALL)
+    s.apply(CALL)
+    s.apply(CALL)    # small blind completes
+    assert s.actor == 1 and legal_kinds(s) == {"check": 0, "raise": 2}
+    s.apply(CHECK)
+    assert s.phase == "draw"
+
+
+# ----- Jacks or Better ---------------------------------------------------------------------
+
+def test_jacks_or_better_needs_openers_but_anyone_may_call_and_check_raise() -> None:
+    rules = preset("jackpot", players=3)
+    s = DealState(rules, [400] * 3, 2, stacked([TENS, JJ, NOTHING]))
+    assert "bet" not in legal_kinds(s)  # tens cannot open
+    with pytest.raises(IllegalAction):
+        s.apply(BET)
+    s.apply(CHECK)
+    s.apply(BET)                        # jacks open
+    s.apply(CALL)                       # nothing may call
+    assert s.actor == 0 and "raise" in legal_kinds(s)  # check-raise
+    s.apply(RAISE)
+    assert level(s) == 20
+
+
+def test_nobody_opens_pot_stays_and_consecutive_ante_limit() -> None:
+    rules = preset("jackpot", players=3, max_consecutive_antes=2)
+    policies = [CallingStation(rules, np.random.default_rng(i)) for i in range(3)]
+    session = Session(rules, policies, decks=DeckSupply(np.random.default_rng(5), 52))
+    seen = []
+    while len(seen) < 3:
+        r = session.play_deal()
+        if r.outcome != "passed_out":  # stations never open: every deal is passed out
+            raise AssertionError("a calling station opened")
+        seen.append(r.carried_out)
+    assert seen == [15, 30, 30]  # two antes of 5 x 3, then no new antes
+
+
+def test_split_openers_are_announced_kept_aside_and_prove_the_opening() -> None:
+    rules = preset("jackpot", players=2)
+    s = DealState(rules, [400, 400], 1, stacked(["AsAhKs7s3s", "QdQc8s5h2d"], stub="2s4c"))
+    s.apply(BET)
+    s.apply(CALL)
+    s.apply(draw(*cards("Ah")))          # split the aces for the flush
+    assert (0, "split", 1) in s.events and s.aside[0] == cards("Ah")
+    s.apply(draw(*cards("8s")))
+    s.apply(CHECK)
+    s.apply(CHECK)
+    assert s.phase == "showdown"
+    s.apply(Action("show"))
+    s.apply(Action("show"))
+    r = s.result
+    assert r is not None and r.winners == (0,) and not r.dead_opener
+    assert "split openers Ah" in text_log(s)
+
+
+def test_false_opener_caught_at_showdown_cannot_win() -> None:
+    rules = preset("jackpot", players=3, false_openers=True)
+    # Ola opens with tens (false), Per and Chic call; Ola draws to a flush (hearts).
+    s = DealState(rules, [400] * 3, 2, stacked(["ThTdAh7h4h", "9c9d5s5c2h", "8s8d6c3d2s"],
+                                                stub="KhQh"))
+    s.apply(BET)
+    assert not s.opener_genuine
+    s.apply(CALL)
+    s.apply(CALL)
+    s.apply(draw(*cards("Th Td")))
+    s.apply(STAND_PAT)
+    s.apply(STAND_PAT)
+    while s.phase == "bet":
+        s.apply(CHECK)
+    while s.phase == "showdown":
+        s.apply(Action("show"))
+    r = s.result
+    assert r is not None
+    assert evaluate(np.array(s.hands[0])) > evaluate(np.array(s.hands[1]))  # Ola made the flush
+    assert r.winners == (1,) and r.dead_opener and r.net == (-15, 30, -15)
+
+
+def test_lone_opener_without_openers_leaves_the_pot_for_the_next_deal() -> None:
+    rules = preset("jackpot", players=4, false_openers=True)
+    s = DealState(rules, [400] * 4, 3, stacked([TENS, NOTHING, NOTHING, NOTHING]))
+    s.apply(BET)
+    for _ in range(3):
+        s.apply(FOLD)
+    r = s.result
+    assert r is not None and r.outcome == "uncontested" and r.dead_opener
+    assert r.winners == () and r.carried_out == 20 and r.net == (-5, -5, -5, -5)
+
+
+def test_false_opener_found_before_draw_after_a_raise_play_goes_on() -> None:
+    rules = preset("jackpot", players=4, false_openers=True)
+    s = DealState(rules, [400] * 4, 3, stacked([TENS, QQ, NOTHING, NOTHING]))
+    s.apply(BET)
+    s.apply(RAISE)
+    s.apply(CALL)
+    s.expose_false_opener()
+    assert s.folded[0] and s.actor == 3 and s.contributed[0] == 15  # Ola's chips stay in
+    s.apply(CALL)
+    assert s.phase == "draw" and s.actor == 1
+    while s.phase == "draw":
+        s.apply(STAND_PAT)
+    assert s.actor == 1  # next player from the (dead) opener speaks first
+
+
+def test_false_opener_found_at_once_another_player_with_openers_declares() -> None:
+    rules = preset("jackpot", players=4, false_openers=True)
+    s = DealState(rules, [400] * 4, 3, stacked([TENS, NOTHING, JJ, NOTHING]))
+    s.apply(BET)
+    s.apply(CALL)         # one caller only: the deal does not go on by itself
+    s.expose_false_opener()
+    assert s.phase == "declare" and s.actor == 2  # seat 1 has no openers; seat 2 has jacks
+    s.apply(Action("declare"))
+    assert s.opener == 2 and s.phase == "bet" and s.contributed[2] == 15 and s.actor == 3
+    s.apply(CALL)
+    s.apply(CHECK)        # seat 1 had already called
+    assert s.phase == "draw"
+
+
+def test_false_opener_found_at_once_nobody_declares_deal_is_void() -> None:
+    rules = preset("jackpot", players=4, false_openers=True)
+    s2 = DealState(rules, [400] * 4, 3, stacked([NOTHING, TENS, JJ, NOTHING]))
+    s2.apply(CHECK)
+    s2.apply(BET)         # seat 1 opens falsely
+    s2.expose_false_opener()
+    assert s2.phase == "declare" and s2.actor == 2
+    s2.apply(Action("pass"))
+    r = s2.result
+    assert r is not None and r.outcome == "void" and r.carried_out == 20 + 10
+    assert r.net == (-5, -15, -5, -5)
+
+
+# ----- all-in, side pots, odd chips ------------------------------------------------------------
+
+def test_side_pots_with_three_different_all_ins() -> None:
+    rules = preset("morkpoker", players=4, max_raises=None, small_bet=2, big_bet=4, ante=1)
+    # Best hand to the shortest stack, then the next: A > B > C > D.
+    hands = ["AsAhAdKc2c", "KsKhKd3c4c", "QsQhQd5c6c", "JsJhJd7c8c"]
+    s = DealState(rules, [4, 7, 10, 40], 3, stacked(hands))
+    s.apply(BET)       # A bets 2 of 3: 1 left
+    s.apply(RAISE)     # B to 4
+    s.apply(RAISE)     # C to 6
+    s.apply(RAISE)     # D to 8
+    s.apply(CALL)      # A all-in for 3 in total this round
+    s.apply(CALL)      # B all-in: 6
+    s.apply(CALL)      # C: 8 of 9
+    assert s.stacks == [0, 0, 1, 31] and s.phase == "draw"
+    while s.phase == "draw":
+        s.apply(STAND_PAT)
+    assert s.phase == "bet" and s.actor == 2  # C and D still have chips
+    s.apply(BET)       # C all-in for 1
+    s.apply(CALL)
+    while s.phase == "showdown":
+        s.apply(Action("show"))
+    r = s.result
+    assert r is not None
+    # Contributions: A 4, B 7, C 10, D 10. Main 16 to A; 9 to B; 6 to C.
+    assert [p.amount for p in r.pots] == [16, 9, 6]
+    assert r.net == (12, 2, -4, -10) and sum(r.net) == 0
+
+
+def test_unmatched_bet_is_returned() -> None:
+    rules = preset("morkpoker", players=3)
+    s = DealState(rules, [2, 40, 40], 2, stacked([NOTHING] * 3))
+    s.apply(CHECK)     # seat 0 (1 chip left)
+    s.apply(BET)
+    s.apply(RAISE)     # seat 2 to 2
+    s.apply(CALL)      # seat 0 all-in for 1
+    s.apply(FOLD)      # seat 1 folds 1
+    assert s.stacks[2] == 38 and (2, "return", 1) in s.events and s.phase == "draw"
+
+
+def test_incomplete_all_in_raise_reopens_only_from_half_a_step() -> None:
+    rules = preset("morkpoker", players=3, small_bet=10, big_bet=20, ante=0, stack=100)
+    # Seat 1 has 16: an all-in raise to 16 is 6 over the bet (>= half of 10): reopens.
+    s = DealState(rules, [100, 16, 100], 2, stacked([NOTHING] * 3))
+    s.apply(BET)
+    s.apply(RAISE)
+    assert s.stacks[1] == 0 and level(s) == 16
+    s.apply(CALL)
+    assert s.actor == 0 and "raise" in legal_kinds(s)
+    # Seat 1 has 13: 3 over the bet does not reopen for those who already acted.
+    t = DealState(rules, [100, 13, 100], 2, stacked([NOTHING] * 3))
+    t.apply(BET)
+    t.apply(RAISE)
+    t.apply(CALL)
+    assert t.actor == 0 and set(legal_kinds(t)) == {"fold", "call"} and legal_kinds(t)["call"] == 3
+
+
+def test_odd_chip_goes_to_the_winner_nearest_the_dealers_left_or_is_carried() -> None:
+    hands = ["AsKs9d7c3c", "AhKh9c7d3d", "QsJd8c6h2s"]  # seats 0 and 1 tie exactly
+    for odd_chip, expected_net, carried in (("left_of_dealer", (1, 0, -1), 0), ("carry", (0, 0, -1), 1)):
+        rules = preset("morkpoker", players=3, odd_chip=odd_chip)
+        s = DealState(rules, [40] * 3, 2, stacked(hands))
+        s.apply(BET)
+        s.apply(CALL)
+        s.apply(FOLD)    # pot 3 antes + 2 = 5: 2 each and one odd chip
+        while s.phase == "draw":
+            s.apply(STAND_PAT)
+        s.apply(CHECK)
+        s.apply(CHECK)
+        while s.phase == "showdown":
+            s.apply(Action("show"))
+        r = s.result
+        assert r is not None and r.winners == (0, 1)
+        assert r.net == expected_net and r.carried_out == carried
+
+
+def test_mucking_forfeits_and_folded_players_never_win() -> None:
+    rules = preset("morkpoker", players=3)
+    s = DealState(rules, [40] * 3, 2, stacked(["AsAhAdKc2c", "2s3h5d7c9c", "QsJd8c6h2h"]))
+    s.apply(BET)
+    s.apply(CALL)
+    s.apply(FOLD)
+    s.apply(STAND_PAT)
+    s.apply(STAND_PAT)
+    s.apply(CHECK)
+    s.apply(CHECK)
+    assert s.phase == "showdown" and s.actor == 0  # checked through: the opener shows first
+    s.apply(Action("muck"))
+    r = s.result
+    assert r is not None and r.winners == (1,) and r.net == (-2, 3, -1)
+
+
+def test_showdown_starts_with_the_last_bettor_of_the_final_round() -> None:
+    rules = preset("morkpoker", players=3)
+    s = DealState(rules, [40] * 3, 2, stacked([NOTHING] * 3))
+    s.apply(BET)
+    s.apply(CALL)
+    s.apply(CALL)
+    while s.phase == "draw":
+        s.apply(STAND_PAT)
+    s.apply(CHECK)
+    s.apply(BET)   # seat 1 bets after the draw
+    s.apply(CALL)
+    s.apply(CALL)
+    assert s.phase == "showdown" and s.actor == 1
+
+
+# ----- the draw ------------------------------------------------------------------------------
+
+def test_draw_limits_three_four_with_an_ace_and_seven_players() -> None:
+    s = DealState(preset("morkpoker", players=2), [40, 40], 1, stacked([NOTHING, NOTHING]))
+    s.apply(BET)
+    s.apply(CALL)
+    with pytest.raises(IllegalAction):
+        s.apply(draw(*cards("Kc 9d 7h 4s")))
+    ace = DealState(preset("morkpoker", players=2, max_draw="4-ace"), [40, 40], 1,
+                    stacked(["AcKd7h4s3c", "Ks9d7c4d3h"]))
+    ace.apply(BET)
+    ace.apply(CALL)
+    with pytest.raises(IllegalAction):
+        ace.apply(draw(*cards("Ac Kd 7h 4s")))  # four, but the ace goes
+    ace.apply(draw(*cards("Kd 7h 4s 3c")))
+    assert ace.actor == 1 and legal_kinds(ace) == {"draw": 3}
+    seven = DealState(preset("morkpoker", players=7), [40] * 7, 6, stacked([NOTHING] * 7))
+    for _ in range(7):
+        seven.apply(CALL if seven.level else BET)
+    assert legal_kinds(seven) == {"draw": 2}
+
+
+def test_stub_rebuilt_from_discards_never_returns_a_players_own_discards() -> None:
+    rules = preset("morkpoker", players=8, seven_player_limit=False, max_draw="3")
+    rng = np.random.default_rng(3)
+    for trial in range(30):
+        deck = rng.permutation(52).tolist()
+        s = DealState(rules, [40] * 8, trial % 8, deck,
+                      reshuffle=lambda c: [c[i] for i in rng.permutation(len(c))])
+        while s.phase == "bet":
+            s.apply(CALL if "call" in legal_kinds(s) else (BET if "bet" in legal_kinds(s) else CHECK))
+        while s.phase == "draw":
+            seat = s.actor
+            thrown = s.hands[seat][:3]
+            s.apply(draw(*thrown))
+            assert not set(s.hands[seat]) & s.own_discards[seat]
+            held = [c for h in s.hands for c in h]
+            assert len(held) == len(set(held))
+        assert any(k == "reshuffle" for _, k, _ in s.events)
+
+
+def test_double_draw_has_a_betting_round_after_each_draw() -> None:
+    rules = preset("morkpoker", players=2, draws=2)
+    s = DealState(rules, [40, 40], 1, stacked([NOTHING, NOTHING]))
+    s.apply(BET)
+    s.apply(CALL)
+    phases = []
+    while s.phase != "done":
+        phases.append((s.phase, s.round, s.bet_size if s.phase == "bet" else 0))
+        s.apply(STAND_PAT if s.phase == "draw" else (CHECK if s.phase == "bet" else Action("show")))
+    assert [p for p in phases if p[0] == "bet"] == [("bet", 1, 2)] * 2 + [("bet", 2, 2)] * 2
+    assert len(s.draw_counts) == 2
+
+
+def test_joker_deck_deals_the_bug_and_it_counts_as_an_ace() -> None:
+    rules = preset("morkpoker", players=2, joker=True)
+    s = DealState(rules, [40, 40], 1, stacked(["JkAsAd7c2h", "KsKhQd7d2s"], joker=True))
+    s.apply(BET)
+    s.apply(CALL)
+    s.apply(STAND_PAT)
+    s.apply(STAND_PAT)
+    s.apply(CHECK)
+    s.apply(CHECK)
+    s.apply(Action("show"))
+    s.apply(Action("show"))
+    assert s.result is not None and s.result.winners == (0,)  # three aces beat kings
+
+
+# ----- privacy, errors, histories ---------------------------------------------------------------
+
+def test_observation_shows_only_own_cards_and_public_facts() -> None:
+    # Every field is either the own hand, hands already shown at showdown, or public numbers.
+    card_free = set(Observation._fields) - {"hand", "shown", "rules", "legal", "events"}
+    assert card_free == {"seat", "phase", "button", "seats", "stacks", "contributed", "folded", "pot",
+                         "to_call", "bet_size", "raises", "round", "opener", "draw_counts",
+                         "max_draw", "deal_id"}
+    rules = preset("jackpot", players=4, false_openers=True)
+    rng = np.random.default_rng(8)
+    policies = [RandomLegal(np.random.default_rng(i)) for i in range(4)]
+    for d in range(300):
+        s = DealState(rules, [400] * 4, d % 4, rng.permutation(52).tolist(), deal_id=d)
+        while s.actor is not None:
+            seat = s.actor
+            obs = s.observe(seat)
+            assert list(obs.hand) == s.hands[seat]
+            assert all(kind != "deal" and isinstance(x, int) for _, kind, x in obs.events)
+            shown_now = {seat_ for seat_, kind, *_ in s.private if kind == "show"}
+            assert {seat_ for seat_, _ in obs.shown} == shown_now
+            assert all(a.kind in {"fold", "check", "call", "bet", "raise", "draw", "show", "muck",
+                                  "declare", "pass"} for a in obs.legal)
+            s.apply(policies[seat](obs))
+
+
+def test_illegal_actions_raise_clear_errors() -> None:
+    s = DealState(preset("morkpoker", players=2), [40, 40], 1, stacked([NOTHING, NOTHING]))
+    with pytest.raises(IllegalAction, match="cannot fold"):
+        s.apply(FOLD)
+    with pytest.raises(IllegalAction, match="may not raise"):
+        s.apply(RAISE)
+    s.apply(BET)
+    with pytest.raises(IllegalAction, match="cannot check"):
+        s.apply(CHECK)
+    s.apply(CALL)
+    with pytest.raises(IllegalAction, match="own hand"):
+        s.apply(draw(*cards("As")))
+    with pytest.raises(IllegalAction, match="must draw"):
+        s.apply(CALL)
+
+
+def test_history_replays_to_the_same_result_and_reads_as_text(tmp_path) -> None:
+    path = tmp_path / "deals.jsonl"
+    rules = preset("jackpot", false_openers=True)
+    result = simulate(rules, deals=300, seed=4, policies="random", history=path)
+    replayed = replay(path)
+    assert len(replayed) == 300
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["seed"] == 4 and header["rules"]["opener"] == "jacks"
+    assert sum(r.net[0] for r in replayed) == result.seats[0].net
+    text = tmp_path / "deals.txt"
+    simulate(rules, deals=20, seed=4, policies="random", history=text)
+    body = text.read_text()
+    assert "is dealt" in body and "outcome:" in body
+
+
+def test_replay_detects_a_tampered_history(tmp_path) -> None:
+    path = tmp_path / "deals.jsonl"
+    simulate(preset("morkpoker"), deals=30, seed=2, policies="random", history=path)
+    lines = path.read_text().splitlines()
+    record = json.loads(lines[5])
+    record["net"][0] += 1
+    lines[5] = json.dumps(record)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match="replays to"):
+        replay(path)
+
+
+# ----- pots helpers ----------------------------------------------------------------------------
+
+def test_side_pot_layers_and_uncalled_excess() -> None:
+    pots = side_pots([4, 7, 10, 10], [True] * 4, carried=2)
+    assert [(p.amount, p.eligible) for p in pots] == [(18, (0, 1, 2, 3)), (9, (1, 2, 3)), (6, (2, 3))]
+    assert side_pots([5, 9, 9], [True, False, True]) == side_pots([5, 9, 9], [True, False, True])
+    assert uncalled_excess([3, 10, 6]) == (1, 4)
+    assert uncalled_excess([6, 6, 2]) == (-1, 0)
+
+
+# ----- properties over random play ------------------------------------------------------------
+
+def _check_deal(state: DealState, policies, start_total: int, expose_rate: float = 0.0,
+                coin_seed: int = 0) -> None:
+    """Play to the end checking the invariants after every action.
+
+    With ``expose_rate`` a false opener is exposed before the draw at that rate per action.
+    """
+    rules = state.rules
+    dealt = {c for s in state.order for c in state.hands[s]}
+    assert len(dealt) == 5 * len(state.order)
+    coin = np.random.default_rng(coin_seed)
+    while state.actor is not None:
+        seat = state.actor
+        if (expose_rate and state.opener is not None and not state.opener_genuine
+                and not state.dead_opener and coin.random() < expose_rate):
+            try:
+                state.expose_false_opener()
+            except IllegalAction:
+                pass  # already past the draw: the showdown will catch it
+            continue
+        state.apply(policies[seat](state.observe(seat)))
+        if state.result is None:  # during the deal every chip is behind or in the middle
+            assert sum(state.stacks) + sum(state.contributed) + state.carried_in == start_total
+        assert min(state.stacks) >= 0
+        held = [c for s in state.order for c in state.hands[s]]
+        assert len(held) == len(set(held)), "a card is in two hands"
+        for s in state.order:
+            assert not set(state.hands[s]) & state.own_discards[s], "own discard dealt back"
+        if state.phase == "bet" and rules.max_raises is not None:
+            capped = rules.cap_heads_up or state.live > 2 or state.capped_multiway
+            assert not capped or state.bets <= 1 + rules.max_raises
+    r = state.result
+    assert r is not None
+    assert sum(r.stacks) + r.carried_out == start_total
+    won = {seat: amount for seat, kind, amount in state.events if kind == "win"}
+    for seat, amount in won.items():
+        assert not state.folded[seat] and not state.mucked[seat], "a folded or mucked hand won"
+        reachable = sum(p.amount for p in r.pots if seat in p.eligible)
+        assert amount <= reachable, "paid from a pot the seat was not eligible for"
+    for p in r.pots:
+        for seat in p.eligible:  # eligible: live and matched the layer's level
+            assert not state.folded[seat]
+            assert state.contributed[seat] >= min(state.contributed[x] for x in p.eligible)
+    if r.dead_opener:
+        assert state.dead_seat is not None and state.dead_seat not in r.winners
+
+
+RULE_VARIANTS = st.fixed_dictionaries({
+    "name": st.sampled_from(["morkpoker", "svensk", "jackpot"]),
+    "players": st.integers(2, 7),
+    "joker": st.booleans(),
+    "max_draw": st.sampled_from(["3", "4-ace", "4", "5"]),
+    "draws": st.integers(1, 3),
+    "blinds": st.sampled_from([(), (1, 2), (1, 2, 4)]),
+    "cap_heads_up": st.booleans(),
+    "odd_chip": st.sampled_from(["left_of_dealer", "carry"]),
+    "false_openers": st.booleans(),
+    "max_raises": st.sampled_from([None, 0, 1, 3, 4]),
+})
+
+
+def _rules_from(v: dict):
+    overrides = {k: v[k] for k in ("players", "joker", "max_draw", "draws", "cap_heads_up",
+                                   "odd_chip", "max_raises")}
+    if v["max_draw"] in ("4", "5"):
+        overrides["players"] = min(v["players"], 5)
+    if v["name"] == "jackpot":
+        overrides["false_openers"] = v["false_openers"]
+    elif v["blinds"] and len(v["blinds"]) < overrides["players"]:
+        overrides["blinds"] = v["blinds"]
+    return preset(v["name"], **overrides)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=RULE_VARIANTS, seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_random_play_conserves_chips_and_respects_the_rules(variant, seed, data) -> None:
+    rules = _rules_from(variant)
+    n = rules.players
+    rng = np.random.default_rng(seed)
+    stacks = data.draw(st.lists(st.integers(0, 60), min_size=n, max_size=n))
+    if sum(1 for x in stacks if x > 0) < 2:
+        stacks[:2] = [7, 30]
+    button = next(i for i in range(n) if stacks[(i + seed) % n] > 0)
+    button = (button + seed) % n
+    policies = [RandomLegal(np.random.default_rng(seed + i)) for i in range(n)]
+    carried = data.draw(st.integers(0, 9))
+    state = DealState(rules, stacks, button, rng.permutation(rules.deck_size).tolist(),
+                      carried=carried, reshuffle=lambda c: [c[i] for i in rng.permutation(len(c))])
+    _check_deal(state, policies, sum(stacks) + carried, expose_rate=0.3 if rules.false_openers else 0.0,
+                coin_seed=seed)
+
+
+@pytest.mark.parametrize("name", ["morkpoker", "svensk", "jackpot"])
+def test_long_random_runs_under_every_preset(name: str) -> None:
+    rules = preset(name, false_openers=True) if name == "jackpot" else preset(name)
+    rng = np.random.default_rng(11)
+    n = rules.players
+    policies = [RandomLegal(np.random.default_rng(100 + i)) for i in range(n)]
+    stacks = [rules.stack] * n
+    carried = 0
+    seen: set[str] = set()
+    for d in range(1500):
+        if sum(1 for x in stacks if x > 0) < 2:
+            stacks = [rules.stack] * n
+        button = d % n
+        while stacks[button] <= 0:
+            button = (button + 1) % n
+        total = sum(stacks) + carried
+        state = DealState(rules, stacks, button, rng.permutation(rules.deck_size).tolist(),
+                          carried=carried, deal_id=d,
+                          reshuffle=lambda c: [c[i] for i in rng.permutation(len(c))])
+        _check_deal(state, policies, total, expose_rate=0.5 if rules.false_openers else 0.0,
+                    coin_seed=d)
+        assert state.result is not None
+        seen.add(state.result.outcome)
+        seen.update(kind for _, kind, _ in state.events)
+        stacks, carried = list(state.result.stacks), state.result.carried_out
+    assert {"uncontested", "showdown", "raise", "fold", "muck", "return", "win"} <= seen
+    if name == "jackpot":  # every false-opener branch was played
+        assert {"void", "declare", "false_opener", "split", "passed_out"} <= seen
+
+
+def test_policies_play_whole_sessions_and_nets_balance() -> None:
+    rules = preset("morkpoker")
+    r = simulate(rules, deals=400, seed=9, policies=["rule", "rule", "station", "random"])
+    assert sum(s.net for s in r.seats) + r.pot_carried_at_end == 0
+    assert abs(r.passed_out + r.uncontested + r.showdown - 1) < 1e-12
+    again = simulate(rules, deals=400, seed=9, policies="rule,rule,station,random")
+    assert again.to_dict() == r.to_dict()
+    d = r.to_dict()
+    for key in ("rules", "players", "deals", "seed", "passed_out", "uncontested", "showdown",
+                "average_pot", "pot_carried_at_end", "seats"):
+        assert key in d
+    assert set(d["seats"][0]) >= {"seat", "policy", "net", "net_per_deal_se"}
+
+
+def test_rule_based_player_respects_openers_and_opens_good_hands() -> None:
+    rules = preset("jackpot", players=2)
+    player = RuleBased(rules, np.random.default_rng(0))
+    s = DealState(rules, [400, 400], 1, stacked(["AsAdAhKc2c", NOTHING]))
+    assert player(s.observe()).kind == "bet"
+    s2 = DealState(rules, [400, 400], 1, stacked([TENS, NOTHING]))
+    assert player(s2.observe()).kind == "check"  # tens may not open
+
+
+def test_station_and_rule_player_draw_through_the_draw_policy() -> None:
+    rules = preset("morkpoker", players=2)
+    station = CallingStation(rules, np.random.default_rng(0))
+    s = DealState(rules, [40, 40], 1, stacked(["7s7h2d9cKc", NOTHING]))
+    s.apply(BET)
+    s.apply(CALL)
+    act = station(s.observe())
+    assert act.kind == "draw" and sorted(act.discards) == sorted(cards("2d 9c Kc"))
+
+
+def test_legal_amounts_are_what_the_action_costs() -> None:
+    s = DealState(preset("morkpoker", players=3), [40, 2, 3], 2, stacked([NOTHING] * 3))
+    s.apply(BET)
+    assert s.legal() == (Legal("fold"), Legal("call", 1))  # seat 1 has 1 chip: all-in to call
+    s.apply(CALL)
+    assert s.legal() == (Legal("fold"), Legal("call", 1), Legal("raise", 2))
+
+
+# ----- the command line ----------------------------------------------------------------------
+
+def _cli(capsys, *args: str) -> tuple[int, str, str]:
+    from drawodds.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    cap = capsys.readouterr()
+    return int(exc.value.code or 0), cap.out, cap.err
+
+
+def test_simulate_cli_json_contract_and_history(capsys, tmp_path) -> None:
+    path = tmp_path / "out.jsonl"
+    code, out, _ = _cli(capsys, "simulate", "--rules", "morkpoker", "--players", "4", "--deals", "200",
+                        "--seed", "1", "--policy", "rule,rule,station,random", "--history", str(path),
+                        "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert (d["rules"], d["players"], d["deals"], d["seed"]) == ("morkpoker", 4, 200, 1)
+    assert [s["policy"] for s in d["seats"]] == ["rule", "rule", "station", "random"]
+    assert sum(s["net"] for s in d["seats"]) + d["pot_carried_at_end"] == 0
+    for key in ("passed_out", "uncontested", "showdown", "average_pot"):
+        assert 0 <= d[key] and d[key + "_se"] >= 0
+    assert len(replay(path)) == 200
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["simulate", "--rules", "poengpoker", "--deals", "10"], "use --games"),
+    (["simulate", "--games", "10"], "--games is for"),
+    (["simulate", "--deals", "10", "--policy", "rule,station"], "one policy per seat"),
+    (["simulate", "--deals", "10", "--policy", "shark"], "unknown policy"),
+    (["simulate", "--deals", "0"], "deals must be positive"),
+])
+def test_simulate_cli_errors_are_one_line(capsys, args, fragment) -> None:
+    code, _, err = _cli(capsys, *args)
+    assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1
+
+
+def test_simulate_cli_table(capsys) -> None:
+    code, out, _ = _cli(capsys, "simulate", "--rules", "jackpot", "--deals", "100", "--seed", "3",
+                        "--policy", "station")
+    assert code == 0 and "passed out" in out and "station" in out
+
+
+def test_exposed_false_opener_replays_from_its_record() -> None:
+    from drawodds.sim.history import deal_record, replay_deal
+
+    rules = preset("jackpot", players=4, false_openers=True)
+    s = DealState(rules, [400] * 4, 3, stacked([TENS, NOTHING, JJ, NOTHING]))
+    s.apply(BET)
+    s.apply(CALL)
+    s.expose_false_opener()
+    s.apply(Action("declare"))
+    policies = [CallingStation(rules, np.random.default_rng(i)) for i in range(4)]
+    play(s, policies)
+    record = json.loads(json.dumps(deal_record(s)))
+    again = replay_deal(rules, record)
+    assert again.result == s.result and again.events == s.events
+
+
+def test_jackpot_pass_out_rate_matches_the_chance_nobody_holds_openers() -> None:
+    # Rule players open whenever they hold jacks or better, so a deal is passed out exactly when
+    # no hand qualifies; compare with that chance from 60,000 dealt tables (Monte Carlo vs MC).
+    from drawodds.evaluate import jacks_or_better_floor
+
+    rng = np.random.default_rng(20)
+    decks = rng.permuted(np.tile(np.arange(52), (60_000, 1)), axis=1)[:, :20]
+    tables = np.stack([decks[:, k::4] for k in range(4)], axis=1)
+    p = float((evaluate(tables) < jacks_or_better_floor()).all(axis=1).mean())
+    r = simulate(preset("jackpot", stack=10**6), deals=1500, seed=5, policies="rule")
+    se = (r.passed_out_se ** 2 + p * (1 - p) / 60_000) ** 0.5
+    assert abs(r.passed_out - p) < 4 * se
+    assert r.dead_opener == 0

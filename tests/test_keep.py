@@ -1,0 +1,118 @@
+import json
+
+import numpy as np
+import pytest
+
+from drawodds.cards import CardError, parse_hand
+from drawodds.holds import legal_holds
+from drawodds.keep import keep
+from drawodds.rules import RuleError, preset
+from drawodds.sim.equity import equity_vs_known
+
+NINE = ["high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
+        "full_house", "four_of_a_kind", "straight_flush"]
+
+
+def test_exact_only_ranks_every_legal_hold():
+    r = keep("AsAhKs7s3s", opponents=0)
+    assert len(r.table) == 26
+    assert r.best.keep == ["As", "Ah"]            # by points: the pair draws three
+    assert r.table.equity.isna().all()
+    d = r.to_dict()
+    hold = d["holds"][0]
+    assert list(hold["exact"]) == NINE
+    assert hold["exact"]["two_pair"] == pytest.approx(2592 / 16215)
+    assert hold["p_jacks_or_better"] == 1.0 and hold["equity"] is None
+    assert d["hand"] == ["As", "Ah", "Ks", "7s", "3s"] and d["rules"] == "morkpoker"
+
+
+def test_json_shape_is_the_contract():
+    d = keep("AsAhKs7s3s", opponents=1, trials=20_000, seed=1).to_dict()
+    assert {"hand", "rules", "opponents", "policy", "trials", "seed", "holds"} <= set(d)
+    assert d["opponents"] == 1 and d["policy"] == "standard" and d["trials"] == 20_000
+    h = d["holds"][0]
+    assert {"keep", "discard", "draw", "exact", "p_jacks_or_better", "points", "equity", "equity_se"} <= set(h)
+    assert all(0 < x["equity_se"] < 0.01 for x in d["holds"])
+    json.dumps(d)  # serialisable
+
+
+def test_equity_holds_best_first_and_same_seed_same_numbers():
+    a = keep("Kh Qh Jh Th 2c", opponents=2, trials=20_000, seed=7)
+    b = keep("Kh Qh Jh Th 2c", opponents=2, trials=20_000, seed=7)
+    c = keep("Kh Qh Jh Th 2c", opponents=2, trials=20_000, seed=8)
+    assert a.table.equity.tolist() == b.table.equity.tolist()
+    assert a.table.equity.tolist() != c.table.equity.tolist()
+    assert a.table.equity.is_monotonic_decreasing
+    assert a.best.keep == ["Kh", "Qh", "Jh", "Th"]   # open-ended straight flush draw
+
+
+def test_workers_are_reproducible_for_the_same_seed_and_count():
+    a = keep("9c9d5h5s2c", opponents=2, trials=40_000, seed=3, workers=2)
+    b = keep("9c9d5h5s2c", opponents=2, trials=40_000, seed=3, workers=2)
+    assert a.table.equity.tolist() == b.table.equity.tolist()
+    assert a.trials == 40_000
+
+
+def test_common_random_numbers_make_differences_sharper_than_equities():
+    # Holds that keep the aces play out alike, so their gaps to the best are known better
+    # than the equities themselves.
+    r = keep("AsAhKs7s3s", opponents=3, trials=40_000, seed=2)
+    close = r.table[r.table.keep.map(lambda k: {"As", "Ah"} <= set(k))].iloc[1:]
+    assert len(close) == 7
+    assert (close.equity_diff_se < 0.7 * close.equity_se).all()
+
+
+def test_monte_carlo_agrees_with_exact_equity_against_a_known_hand():
+    villain = "QcQdJhJd2c"
+    r = keep("AsAhKs7s3s", against=[villain], trials=60_000, seed=11)
+    hand = parse_hand("AsAhKs7s3s")
+    masks = np.array([[c in k for c in ["As", "Ah", "Ks", "7s", "3s"]] for k in r.table.keep])
+    exact = equity_vs_known(hand, masks, parse_hand(villain), preset())
+    mc, se = r.table.equity.to_numpy(), r.table.equity_se.to_numpy()
+    assert np.all(np.abs(mc - exact) <= 4.5 * se + 1e-12)   # a certain loss has se 0: then exact
+    # the pair of aces draws 3: it wins exactly when it makes two pair beating QQJJ, trips or better
+    assert exact[0] == pytest.approx(r.table.equity.iloc[0], abs=4 * r.table.equity_se.iloc[0])
+
+
+def test_se_target_stops_early():
+    r = keep("AsAhKs7s3s", opponents=1, trials=400_000, seed=1, se=0.004)
+    assert r.trials < 400_000
+    contenders = r.table[(r.table.equity_gap <= 3 * r.table.equity_diff_se) & (r.table.equity_gap > 0)]
+    assert (contenders.equity_diff_se <= 0.004).all()
+
+
+def test_draw_limit_options_change_the_holds():
+    assert len(keep("AsKd9h6c2s", opponents=0).table) == 26
+    four = keep("AsKd9h6c2s", opponents=0, max_draw="4-ace").table
+    assert ["As"] in four.keep.tolist() and ["Kd"] not in four.keep.tolist()
+
+
+def test_joker_deck_lists_five_aces():
+    r = keep("Jk As Ah Ad Kc", opponents=0, joker=True)
+    assert "five_of_a_kind" in r.to_dict()["holds"][0]["exact"]
+    assert r.table.five_of_a_kind.max() > 0
+
+
+def test_jacks_or_better_opener_shows_split_openers():
+    r = keep("AsAhKs7s3s", rules="jackpot", opponents=0, opener=True)
+    split = {" ".join(k): s for k, s in zip(r.table.keep, r.table.splits_openers)}
+    assert split["As Ks 7s 3s"] and not split["As Ah"]
+    with pytest.raises(RuleError, match="cannot open"):
+        keep("TsThAcKdQs", rules="jackpot", opponents=0, opener=True)
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"hand": "AsAsKs7s3s", "opponents": 0}, CardError, "duplicate"),
+    ({"hand": "AsAhKs7s3s", "opponents": 9}, RuleError, "opponents must be 0-5"),
+    ({"hand": "AsAhKs7s3s", "opponents": 0, "by": "luck"}, RuleError, "--by must be one of"),
+    ({"hand": "AsAhKs7s3s", "vs": [4]}, RuleError, "cannot draw 4"),
+    ({"hand": "AsAhKs7s3s", "against": ["AsKdQdJd9c"]}, CardError, "in two hands"),
+    ({"hand": "AsAhKs7s3s", "opponents": 5, "max_draw": "4-ace"}, RuleError, "at most 4 opponents"),
+])
+def test_bad_requests(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        keep(**kwargs)
+
+
+def test_legal_holds_match_keep_rows():
+    assert len(keep("QsQhQd7c2s", opponents=0).table) == len(legal_holds(parse_hand("QsQhQd7c2s"), preset()))

@@ -1,0 +1,62 @@
+import pytest
+
+from drawodds.rules import RuleError, RuleSet, preset, preset_names
+
+
+def test_presets_exist_and_validate():
+    assert preset_names()[0] == "morkpoker"
+    for name in preset_names():
+        assert preset(name).name == name
+
+
+def test_home_game_defaults_from_seed_000():
+    rs = preset()
+    assert (rs.ante, rs.small_bet, rs.big_bet, rs.stack, rs.deals) == (1, 1, 2, 40, 12)
+    assert rs.max_raises == 4 and rs.max_draw == "3" and rs.all_check_redeal
+    assert rs.first_after_draw == "opener" and rs.odd_chip == "left_of_dealer"
+
+
+def test_swedish_and_jackpot_presets():
+    sv = preset("svensk")
+    assert (sv.small_bet, sv.big_bet, sv.max_raises) == (5, 10, 3)
+    assert sv.first_after_draw == "left_of_button" and not sv.all_check_redeal
+    jp = preset("jackpot")
+    assert jp.opener == "jacks" and jp.max_raises == 4 and (jp.small_bet, jp.big_bet) == (10, 20)
+
+
+def test_points_games():
+    assert preset("poengpoker").target_points == 13 and preset("poengpoker").last_trick_points == 2
+    ch = preset("chicago")
+    assert (ch.target_points, ch.last_trick_points, ch.draws, ch.royal_instant_win) == (52, 5, 3, True)
+
+
+def test_overrides_and_draw_limits():
+    rs = preset("morkpoker", max_draw="4-ace", joker=True)
+    assert rs.draw_limit(keeps_ace=True) == 4 and rs.draw_limit(keeps_ace=False) == 3
+    assert rs.deck_size == 53
+    assert preset("poengpoker").draw_limit(False) == 5
+
+
+@pytest.mark.parametrize("name, overrides, message", [
+    ("poengpoker", {"joker": True}, "no joker"),
+    ("morkpoker", {"players": 9}, "2-8 players"),
+    ("morkpoker", {"players": 6, "max_draw": "5"}, "at most 5 players"),
+    ("morkpoker", {"max_draw": "7"}, "max draw must be one of"),
+    ("morkpoker", {"draws": 4}, "draws must be 1, 2 or 3"),
+    ("morkpoker", {"false_openers": True}, "only under Jacks or Better"),
+    ("jackpot", {"all_check_redeal": False}, "always redealt"),
+    ("morkpoker", {"colour": "red"}, "unknown rule option 'colour'"),
+])
+def test_impossible_combinations_are_rejected(name, overrides, message):
+    with pytest.raises(RuleError, match=message):
+        preset(name, **overrides)
+
+
+def test_unknown_preset():
+    with pytest.raises(RuleError, match="unknown rule set 'holdem'"):
+        preset("holdem")
+
+
+def test_ruleset_is_frozen():
+    with pytest.raises(AttributeError):
+        RuleSet().ante = 5  # type: ignore[misc]
