@@ -67,7 +67,7 @@ def test_shipped_table_matches_recount() -> None:
     for n in range(2, op.COMPUTE_LIMIT + 1):
         if n in shipped:
             assert shipped[n] == (op.count_no_openers(n), op.count_deals(n))
-    assert all(n in shipped for n in range(op.COMPUTE_LIMIT + 1, 8)), "run scripts/precompute_nobody_opens.py"
+    assert all(n in shipped for n in range(op.COMPUTE_LIMIT + 1, 7)), "run scripts/precompute_nobody_opens.py"
 
 
 @pytest.mark.parametrize("n", range(3, op.MAX_PLAYERS + 1))
@@ -151,9 +151,33 @@ def test_cli_json_contract() -> None:
     assert rows[0]["expected_deals_per_opened_pot"] == pytest.approx(1 / (1 - rows[0]["p_nobody_opens"]))
 
 
+def test_table_without_exact_count_falls_back_to_monte_carlo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(op, "exact_available", lambda n: False)
+    row = op.table_odds(3, seed=5).to_dict()
+    assert row["exact"] is False and row["p_nobody_opens"] is None
+    exact = float(op.p_nobody_opens(3))
+    assert abs(row["p_nobody_opens_mc"] - exact) < 4 * row["p_nobody_opens_mc_se"]
+    assert row["expected_deals_per_opened_pot"] == pytest.approx(1 / (1 - row["p_nobody_opens_mc"]))
+    assert row["expected_deals_per_opened_pot_se"] > 0
+
+
 def test_cli_errors_are_one_line() -> None:
     for args in (("openers", "--players", "9"), ("openers", "--players", "x"),
                  ("openers", "--hand", "AsAhKs7s3x", "--players", "3"),
                  ("openers", "--hand", "AsAhKs7s3s", "--players", "2-4")):
         res = _cli(*args)
         assert res.returncode == 2 and res.stderr.count("\n") == 1 and "Traceback" not in res.stderr, args
+
+
+def test_play_figures_from_the_rules_engine() -> None:
+    """Under play (rules engine, rule-based policies) the Jackpott pass-out share matches the exact
+    chance that nobody holds openers, and opened pots end uncontested or at a showdown."""
+    figs = op.play_figures(3, 1500, seed=11)
+    assert figs is not None
+    exact = float(op.p_nobody_opens(3))
+    assert abs(figs["passed_out"] - exact) < 4 * figs["passed_out_se"]
+    for prefix in ("", "plain_"):
+        u, s = figs[f"{prefix}uncontested"], figs[f"{prefix}showdown"]
+        assert 0 <= u <= 1 and 0 <= s <= 1 and u + s <= 1 + 1e-9
+        assert figs[f"{prefix}uncontested_se"] > 0
+    assert 0 <= figs["dead_opener"] <= 1

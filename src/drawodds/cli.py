@@ -479,9 +479,14 @@ def openers_cmd(
                   f"somebody else can open with probability [bold]{res.probability:.4f}[/bold] ({how})")
         return
     rows = []
-    for n in sizes:
-        play = op.play_figures(n, deals, seed, ante=ante, max_consecutive_antes=max_antes) if deals else None
-        rows.append(op.table_odds(n, ante=ante, max_consecutive_antes=max_antes, play=play))
+    bar, update = progress_bar("playing", enabled=bool(deals) and not json_out)
+    total = 2 * deals * len(sizes)
+    with bar:
+        for i, n in enumerate(sizes):
+            tick = (lambda k, base=2 * deals * i: update(base + k, total)) if update else None
+            play = (op.play_figures(n, deals, seed, ante=ante, max_consecutive_antes=max_antes, progress=tick)
+                    if deals else None)
+            rows.append(op.table_odds(n, ante=ante, max_consecutive_antes=max_antes, seed=seed, play=play))
     payload = {"single_hand_openers": op.SINGLE_HAND_OPENERS, "hands": op.ALL_HANDS,
                "p_single_hand_openers": float(op.P_SINGLE_OPENERS), "ante": ante,
                "max_consecutive_antes": max_antes, "deals": deals, "seed": seed,
@@ -496,22 +501,30 @@ def openers_cmd(
     for col in ("players", "nobody opens", "independent", "deals per opened pot", "pot at opening"):
         table.add_column(col, justify="right")
     if deals:
-        for col in ("uncontested", "showdown", "dead opener", "plain: all check"):
+        for col in ("passed out (play)", "uncontested", "showdown", "dead opener", "plain: all check",
+                    "plain: uncontested"):
             table.add_column(col, justify="right")
     for r in rows:
         d = r.to_dict()
         nobody = (_fmt(d["p_nobody_opens"]) if d["p_nobody_opens"] is not None
-                  else f"{d['p_nobody_opens_mc']:.4f} ± {d['p_nobody_opens_mc_se']:.4f} MC")
+                  else f"{d['p_nobody_opens_mc']:.4f}±{d['p_nobody_opens_mc_se']:.4f} MC")
+        mark = "" if r.exact else " MC"
         cells = [str(r.n), nobody, _fmt(d["p_nobody_opens_independent"]),
-                 _fmt(d["expected_deals_per_opened_pot"], 3), _fmt(d["expected_pot_at_opening"], 2)]
+                 _fmt(d["expected_deals_per_opened_pot"], 3) + mark, _fmt(d["expected_pot_at_opening"], 2) + mark]
         if deals:
-            cells += [_fmt_se(d, "uncontested"), _fmt_se(d, "showdown"), _fmt_se(d, "dead_opener"),
-                      _fmt_se(d, "plain_passed_out")]
+            cells += [_fmt_se(d, key) for key in ("passed_out", "uncontested", "showdown", "dead_opener",
+                                                   "plain_passed_out", "plain_uncontested")]
         table.add_row(*cells)
     out.print(table)
+    if not all(r.exact for r in rows):
+        out.print("MC: no exact count shipped for this size; Monte Carlo estimate ± 1 SE "
+                  f"({op.FALLBACK_MC_DEALS:,} deals, seed {seed}); the pot figures follow from it.")
     out.print("Exact: counted over one shared deck; independent: (1-p)^n. Pot: antes only, "
-              "assuming anyone with openers opens." + (f" Play: {deals:,} deals per size, seed {seed}, "
-                                                       "shares of opened pots ± 1 SE." if deals else ""))
+              "assuming anyone with openers opens." + (
+                  f" Play: rules engine, rule-based policies, {deals:,} deals per size and game, seed "
+                  f"{seed}; passed out = share of deals, the rest = share of opened pots; ± 1 SE. "
+                  "Plain game: preset morkpoker, a deal is passed out when everybody checks."
+                  if deals else ""))
 
 
 def _fmt(value: object, digits: int = 5) -> str:
@@ -520,7 +533,7 @@ def _fmt(value: object, digits: int = 5) -> str:
 
 def _fmt_se(d: dict[str, Any], key: str) -> str:
     value, se = d.get(key), d.get(f"{key}_se")
-    return "n/a" if value is None else f"{value:.3f} ± {se:.3f}"
+    return "n/a" if value is None else f"{value:.3f}±{se:.3f}"
 
 
 # --- entry point ----------------------------------------------------------------------------

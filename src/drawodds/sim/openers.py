@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, factorial, perm, sqrt
@@ -120,7 +120,7 @@ def _merge(codes: npt.NDArray[np.int64], weights: npt.NDArray[np.int64]) -> tupl
     """Sum the weights (residues, one column per prime) of equal codes."""
     if len(codes) == 0:
         return codes, weights
-    order = np.argsort(codes)
+    order = np.argsort(codes, kind="stable")   # the parts arrive as sorted runs: timsort merges them
     codes, weights = codes[order], weights[order]
     starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
     return codes[starts], np.add.reduceat(weights, starts, axis=0) % _PRIMES
@@ -632,19 +632,25 @@ class TableOdds:
     passouts_distribution: list[float]
     p_nobody_opens_mc: MonteCarlo | None = None
     play: dict[str, object] | None = None
+    exact: bool = True               # False: pot figures come from the Monte Carlo pass-out rate
+    derived_se: dict[str, float] | None = None
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
-            "n": self.n, "p_nobody_opens": self.p_nobody_opens,
+            "n": self.n, "exact": self.exact, "p_nobody_opens": self.p_nobody_opens,
             "p_nobody_opens_fraction": self.p_nobody_opens_fraction,
             "p_nobody_opens_independent": self.p_nobody_opens_independent,
             "expected_deals_per_opened_pot": self.expected_deals_per_opened_pot,
             "expected_passouts": self.expected_passouts, "expected_pot_at_opening": self.expected_pot,
             "passouts_distribution": self.passouts_distribution,
         }
+        for key, se in (self.derived_se or {}).items():
+            out[f"{key}_se"] = se
         if self.p_nobody_opens_mc is not None:
             out["p_nobody_opens_mc"] = self.p_nobody_opens_mc.mean
             out["p_nobody_opens_mc_se"] = self.p_nobody_opens_mc.se
+            out["p_nobody_opens_mc_deals"] = self.p_nobody_opens_mc.trials
+            out["p_nobody_opens_mc_seed"] = self.p_nobody_opens_mc.seed
         play = self.play or {}
         for key in ("uncontested", "showdown", "dead_opener", "passed_out"):
             out[key] = play.get(key)
@@ -669,7 +675,18 @@ def table_odds(players: int, ante: int = 1, max_consecutive_antes: int | None = 
                                       np.random.default_rng([seed, players]), seed=seed)
     indep = float(p_nobody_opens_independent(players))
     if not exact_available(players):
-        return TableOdds(players, None, None, indep, None, None, None, [], mc, play)
+        # No exact count shipped: the pot figures follow from the Monte Carlo rate, and their
+        # standard errors from moving that rate by one SE either way.
+        assert mc is not None
+        at = [PotGrowth(players, ante, max_consecutive_antes, Fraction(q))
+              for q in (mc.mean, max(mc.mean - mc.se, 0.0), min(mc.mean + mc.se, 1.0))]
+        figs = [(float(g.expected_deals_per_opened_pot), float(g.expected_passouts), float(g.expected_pot))
+                for g in at]
+        ses = {key: abs(figs[2][i] - figs[1][i]) / 2 for i, key in
+               enumerate(("expected_deals_per_opened_pot", "expected_passouts", "expected_pot_at_opening"))}
+        return TableOdds(players, None, None, indep, *figs[0],
+                         [float(p) for _, p in at[0].passouts_distribution(10)], mc, play,
+                         exact=False, derived_se=ses)
     growth = pot_growth(players, ante, max_consecutive_antes)
     return TableOdds(
         players, float(growth.q), str(growth.q), indep, float(growth.expected_deals_per_opened_pot),
@@ -687,13 +704,15 @@ def _conditional(part: float, whole: float, deals: int) -> tuple[float | None, f
 
 
 def play_figures(players: int, deals: int, seed: int, *, ante: int = 1,
-                 max_consecutive_antes: int | None = None) -> dict[str, object] | None:
+                 max_consecutive_antes: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> dict[str, object] | None:
     """How opened pots end under play: the rules engine with the rule-based policies.
 
     Jackpott (preset "jackpot") and the plain game (preset "morkpoker", where a deal is passed
     out when everybody checks). ``uncontested``, ``showdown`` and ``dead_opener`` are shares of
     the opened pots; ``passed_out`` is the share of all deals. Every figure has its SE; the seed
-    reproduces it. None when the rules engine is not available."""
+    reproduces it. ``progress`` gets the deals played so far (both games). None when the rules
+    engine is not available."""
     try:
         from drawodds.sim.session import simulate
     except ImportError:
@@ -705,8 +724,9 @@ def play_figures(players: int, deals: int, seed: int, *, ante: int = 1,
     figures: dict[str, object] = {"play_deals": deals, "play_seed": seed}
     games = {"": preset("jackpot", players=players, ante=ante, max_consecutive_antes=max_consecutive_antes),
              "plain_": preset("morkpoker", players=players, ante=ante)}
-    for prefix, rules in games.items():
-        res = simulate(rules, deals=deals, seed=seed, policies="rule")
+    for offset, (prefix, rules) in enumerate(games.items()):
+        tick = (lambda k, base=offset * deals: progress(base + k)) if progress else None
+        res = simulate(rules, deals=deals, seed=seed, policies="rule", progress=tick)
         figures[f"{prefix}passed_out"] = res.passed_out
         figures[f"{prefix}passed_out_se"] = res.passed_out_se
         figures[f"{prefix}opened"] = res.opened
