@@ -731,8 +731,10 @@ def play_figures(players: int, deals: int, seed: int, *, ante: int = 1,
         figures[f"{prefix}passed_out_se"] = res.passed_out_se
         figures[f"{prefix}opened"] = res.opened
         figures[f"{prefix}opened_se"] = res.opened_se
+        # Opened pots = deals that were not passed out (a rare deal where betting never starts,
+        # e.g. everybody all-in from the antes, still ends in a pot being won).
         for key in ("uncontested", "showdown"):
-            value, se = _conditional(getattr(res, key), res.opened, res.deals)
+            value, se = _conditional(getattr(res, key), 1 - res.passed_out, res.deals)
             figures[f"{prefix}{key}"], figures[f"{prefix}{key}_se"] = value, se
         if prefix == "":
             dead = res.dead_opener
