@@ -38,9 +38,10 @@ SIX = 4            # skipping the six with 2-3-4-5 in hand leaves only the wheel
 
 # Per-player states of a rank-only player. "live" = c consecutive ranks ending at the rank just
 # processed (a straight is still possible); "dead" = unpaired, no straight possible; "W" = holds
-# exactly 2-3-4-5 (only an ace makes a straight); "P" = holds one low pair; "D" = done.
+# exactly 2-3-4-5 (only an ace makes a straight); "P" = takes single cards only from here on
+# (holds a low pair, or the tens are past and no straight is possible); "D" = done.
 RANK_STATES: tuple[tuple, ...] = (
-    ("D",), ("P", 4), ("P", 3), ("P", 2), ("W",),
+    ("D",), ("P", 4), ("P", 3), ("P", 2), ("P", 1), ("W",),
     ("dead", 4), ("live", 4), ("dead", 3), ("live", 3),
     ("dead", 2), ("live", 2), ("dead", 1), ("live", 1), ("E",),
 )  # processing order: every move goes to a state listed earlier (or stays put)
@@ -91,7 +92,19 @@ def _moves(state: tuple, rank: int, can_pair: bool) -> dict[int, tuple]:
             out[1] = ("D",) if c == 4 else (tag, c + 1)
         if can_pair and rank <= TEN and c + 2 <= 5:
             out[2] = ("D",) if c == 3 else ("P", c + 2)
+    out = {a: _canonical(s, rank, can_pair) for a, s in out.items()}
     return {a: s for a, s in out.items() if _feasible(s, rank, can_pair)}
+
+
+def _canonical(state: tuple, rank: int, can_pair: bool) -> tuple:
+    """Merge states that behave alike from the next rank on (fewer table states to carry):
+    a run that can no longer reach five ranks is dead, and once the tens are past an unpaired
+    rank-only player can only take single cards, just like a paired one."""
+    if state[0] == "live" and rank + 5 - state[1] > LAST:
+        state = ("dead", state[1])
+    if can_pair and state[0] == "dead" and rank >= TEN:
+        state = ("P", state[1])
+    return state
 
 
 @dataclass(frozen=True)
