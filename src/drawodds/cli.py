@@ -499,32 +499,36 @@ def openers_cmd(
     table = Table(title=f"Jacks or Better pass-outs (ante {ante}"
                         f"{f', at most {max_antes} antes in a row' if max_antes else ''})")
     for col in ("players", "nobody opens", "independent", "deals per opened pot", "pot at opening"):
-        table.add_column(col, justify="right")
-    if deals:
-        for col in ("passed out (play)", "uncontested", "showdown", "dead opener", "plain: all check",
-                    "plain: uncontested"):
-            table.add_column(col, justify="right")
+        table.add_column(col, justify="right", no_wrap=True)
     for r in rows:
         d = r.to_dict()
         nobody = (_fmt(d["p_nobody_opens"]) if d["p_nobody_opens"] is not None
                   else f"{d['p_nobody_opens_mc']:.4f}±{d['p_nobody_opens_mc_se']:.4f} MC")
         mark = "" if r.exact else " MC"
-        cells = [str(r.n), nobody, _fmt(d["p_nobody_opens_independent"]),
-                 _fmt(d["expected_deals_per_opened_pot"], 3) + mark, _fmt(d["expected_pot_at_opening"], 2) + mark]
-        if deals:
-            cells += [_fmt_se(d, key) for key in ("passed_out", "uncontested", "showdown", "dead_opener",
-                                                   "plain_passed_out", "plain_uncontested")]
-        table.add_row(*cells)
+        table.add_row(str(r.n), nobody, _fmt(d["p_nobody_opens_independent"]),
+                      _fmt(d["expected_deals_per_opened_pot"], 3) + mark,
+                      _fmt(d["expected_pot_at_opening"], 2) + mark)
     out.print(table)
     if not all(r.exact for r in rows):
         out.print("MC: no exact count shipped for this size; Monte Carlo estimate ± 1 SE "
                   f"({op.FALLBACK_MC_DEALS:,} deals, seed {seed}); the pot figures follow from it.")
     out.print("Exact: counted over one shared deck; independent: (1-p)^n. Pot: antes only, "
-              "assuming anyone with openers opens." + (
-                  f" Play: rules engine, rule-based policies, {deals:,} deals per size and game, seed "
-                  f"{seed}; passed out = share of deals, the rest = share of opened pots; ± 1 SE. "
-                  "Plain game: preset morkpoker, a deal is passed out when everybody checks."
-                  if deals else ""))
+              "assuming anyone with openers opens.")
+    if deals:
+        play = Table(title=f"Under play: rules engine, rule-based policies, {deals:,} deals per size "
+                           f"and game, seed {seed} (± 1 SE)")
+        keys = ("passed_out", "uncontested", "showdown", "dead_opener",
+                "plain_passed_out", "plain_uncontested", "plain_showdown")
+        for col in ("players", "passed out", "uncontested", "showdown", "dead opener",
+                    "plain: all check", "plain: uncontested", "plain: showdown"):
+            play.add_column(col, justify="right", no_wrap=True)
+        for r in rows:
+            d = r.to_dict()
+            play.add_row(str(r.n), *(_fmt_se(d, key) for key in keys))
+        out.print(play)
+        out.print("Passed out: share of all deals. Uncontested, showdown, dead opener: shares of the "
+                  "pots that were opened. Plain game: preset morkpoker, where a deal is passed out "
+                  "when everybody checks.")
 
 
 def _fmt(value: object, digits: int = 5) -> str:
