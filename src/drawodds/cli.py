@@ -514,6 +514,17 @@ def openers_cmd(
                   f"({op.FALLBACK_MC_DEALS:,} deals, seed {seed}); the pot figures follow from it.")
     out.print("Exact: counted over one shared deck; independent: (1-p)^n. Pot: antes only, "
               "assuming anyone with openers opens.")
+    waits = Table(title="Pass-outs before the pot opens: P(k pass-outs) (pot at opening, antes only)")
+    waits.add_column("players", justify="right")
+    for k in range(6):
+        waits.add_column(f"k={k}" if k < 5 else "k>=5", justify="right")
+    for r in rows:
+        probs = r.passouts_distribution[:5] + [1 - sum(r.passouts_distribution[:5])]
+        pots = [r.n * ante * min(k + 1, max_antes or k + 1) for k in range(6)]
+        cells = [f"{p:.3f} ({pot})" for p, pot in zip(probs, pots)]
+        cells[-1] = f"{probs[-1]:.3f} ({'' if max_antes and max_antes <= 6 else '>='}{pots[-1]})"
+        waits.add_row(str(r.n), *cells)
+    out.print(waits)
     if deals:
         play = Table(title=f"Under play: rules engine, rule-based policies, {deals:,} deals per size "
                            f"and game, seed {seed} (± 1 SE)")

@@ -12,8 +12,10 @@ N_k is a dynamic programme over the ranks deuce..ace. Players are interchangeabl
 is how many players sit in each small per-player state (cards so far, a low pair or not, whether
 a straight is still possible). Rank-only players never need suits: at each rank they share the
 cards the flush players left. Flush players get their suits assigned up front (at most two per
-suit). States are packed into one int64 (mixed radix) and a rank is processed one player state
-at a time, so every step is a handful of numpy operations. Counts are exact Python integers.
+suit; players alone in their suit are counted by state like everybody else). States are packed
+into one int64 (mixed radix) and a rank is processed one player state at a time, so every step is
+a handful of numpy operations. Counts are carried as residues modulo four primes and rebuilt
+exactly (Chinese remainder theorem), so every probability is an exact fraction.
 """
 
 from __future__ import annotations
@@ -642,7 +644,8 @@ class TableOdds:
     expected_deals_per_opened_pot: float | None
     expected_passouts: float | None
     expected_pot: float | None
-    passouts_distribution: list[float]
+    passouts_distribution: list[float]          # P(k pass-outs before the opening), k = 0..10
+    pot_distribution: list[tuple[int, float]]   # (pot at opening, probability), up to 10 antes
     p_nobody_opens_mc: MonteCarlo | None = None
     play: dict[str, object] | None = None
     exact: bool = True               # False: pot figures come from the Monte Carlo pass-out rate
@@ -656,6 +659,7 @@ class TableOdds:
             "expected_deals_per_opened_pot": self.expected_deals_per_opened_pot,
             "expected_passouts": self.expected_passouts, "expected_pot_at_opening": self.expected_pot,
             "passouts_distribution": self.passouts_distribution,
+            "pot_distribution": [list(pair) for pair in self.pot_distribution],
         }
         for key, se in (self.derived_se or {}).items():
             out[f"{key}_se"] = se
@@ -698,13 +702,15 @@ def table_odds(players: int, ante: int = 1, max_consecutive_antes: int | None = 
         ses = {key: abs(figs[2][i] - figs[1][i]) / 2 for i, key in
                enumerate(("expected_deals_per_opened_pot", "expected_passouts", "expected_pot_at_opening"))}
         return TableOdds(players, None, None, indep, *figs[0],
-                         [float(p) for _, p in at[0].passouts_distribution(10)], mc, play,
+                         [float(p) for _, p in at[0].passouts_distribution(10)],
+                         [(pot, float(p)) for pot, p in at[0].pot_distribution(10)], mc, play,
                          exact=False, derived_se=ses)
     growth = pot_growth(players, ante, max_consecutive_antes)
     return TableOdds(
         players, float(growth.q), str(growth.q), indep, float(growth.expected_deals_per_opened_pot),
         float(growth.expected_passouts), float(growth.expected_pot),
-        [float(p) for _, p in growth.passouts_distribution(10)], mc, play)
+        [float(p) for _, p in growth.passouts_distribution(10)],
+        [(pot, float(p)) for pot, p in growth.pot_distribution(10)], mc, play)
 
 
 def _conditional(part: float, whole: float, deals: int) -> tuple[float | None, float | None]:
