@@ -439,7 +439,8 @@ def openers_cmd(
     max_antes: Annotated[Optional[int], typer.Option(
         "--max-antes", help="House limit on consecutive antes into one pot (default: none).")] = None,
     deals: Annotated[int, typer.Option("--deals", help="Deals to play per table size with the rules "
-                                       "engine (rule-based policies); 0 = skip play.")] = 0,
+                                       "engine (rule-based policies); 0 = skip play. With --hand: "
+                                       "Monte Carlo deals when the count is not exact (default 200,000).")] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Random seed for play and Monte Carlo.")] = 1,
     hand: Annotated[Optional[str], typer.Option("--hand", help="My five cards: chance somebody else can open.")] = None,
     json_out: JsonOpt = False,
