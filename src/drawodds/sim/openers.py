@@ -223,10 +223,34 @@ def _class_table(size: int, rank: int, suit_here: bool) -> tuple[npt.NDArray[np.
                 seen[dest] = seen.get(dest, 0) + 1
             opts.extend((index[d], 1, w) for d, w in seen.items())
         rows.append(opts)
-    width = max(len(r) for r in rows)
-    dest = np.zeros((len(states), width), np.int64)
-    took = np.zeros((len(states), width), np.int64)
-    weight = np.zeros((len(states), width), np.int64)
+    return _pad(rows)
+
+
+@functools.cache
+def _solo_table(size: int, rank: int) -> tuple[npt.NDArray[np.int64], ...]:
+    """Transitions of ``size`` flush players, each alone in its suit (full deck), at one rank:
+    any of them may take their own suit's card. Same padded layout as ``_class_table``, with
+    ``took`` the number of cards taken and the weight counting which labelled players took."""
+    states = _class_states(size)
+    index = {s: i for i, s in enumerate(states)}
+    rows: list[list[tuple[int, int, int]]] = []
+    for joint in states:
+        moves = [_moves(FLUSH_STATES[i], rank, can_pair=False) for i in joint]
+        seen: dict[tuple[int, int], int] = {}
+        for choice in itertools.product(*(sorted(m) for m in moves)):
+            dest = tuple(sorted(FLUSH_STATES.index(m[a]) for m, a in zip(moves, choice)))
+            key = (index[dest], sum(choice))
+            seen[key] = seen.get(key, 0) + 1
+        rows.append([(d, t, w) for (d, t), w in seen.items()])
+    return _pad(rows)
+
+
+def _pad(rows: list[list[tuple[int, int, int]]]) -> tuple[npt.NDArray[np.int64], ...]:
+    """Rows of (dest, took, weight) options as padded arrays; weight 0 marks no option."""
+    width = max(1, max(len(r) for r in rows))
+    dest = np.zeros((len(rows), width), np.int64)
+    took = np.zeros((len(rows), width), np.int64)
+    weight = np.zeros((len(rows), width), np.int64)
     for i, opts in enumerate(rows):
         for j, (d, t, w) in enumerate(opts):
             dest[i, j], took[i, j], weight[i, j] = d, t, w
@@ -245,16 +269,17 @@ def _count_fixed_suits(rank_players: int, classes: tuple[tuple[int, int], ...],
     symmetric = all(len(s) == SUITS for s in suits_by_rank)
     if solo and not symmetric:
         raise ValueError("solo flush players need the full deck")
-    n_rank, n_flush = len(RANK_STATES), len(FLUSH_STATES)
-    rank_first, solo_first = 1, 1 + n_rank
-    class_first = solo_first + n_flush
-    bases = ([SUITS + 1] + [rank_players + 1] * n_rank + [solo + 1] * n_flush
+    n_rank = len(RANK_STATES)
+    rank_first, solo_digit = 1, 1 + n_rank
+    class_first = solo_digit + 1
+    # The solo flush players share one digit: the index of the multiset of their states.
+    bases = ([SUITS + 1] + [rank_players + 1] * n_rank + [len(_class_states(solo))]
              + [len(_class_states(sz)) for _, sz in classes])
     lay = _Layout.build(bases)
 
     def packed(rank_state: tuple, flush_state: tuple) -> int:
         code = rank_players * lay.mults[rank_first + RANK_STATES.index(rank_state)]
-        code += solo * lay.mults[solo_first + FLUSH_STATES.index(flush_state)]
+        code += _class_states(solo).index((FLUSH_STATES.index(flush_state),) * solo) * lay.mults[solo_digit]
         for ci, (_, sz) in enumerate(classes):
             joint = (FLUSH_STATES.index(flush_state),) * sz
             code += _class_states(sz).index(joint) * lay.mults[class_first + ci]
@@ -267,10 +292,10 @@ def _count_fixed_suits(rank_players: int, classes: tuple[tuple[int, int], ...],
         codes = codes + len(here) * lay.mults[0]
         for ci, (suit, sz) in enumerate(classes):
             codes, weights = _class_step(codes, weights, lay, class_first + ci, _class_table(sz, rank, suit in here))
-        for ti, state in enumerate(FLUSH_STATES if solo else ()):
-            codes, weights = _counted_step(codes, weights, lay, solo_first, ti, FLUSH_STATES, rank, solo, False)
+        if solo:
+            codes, weights = _class_step(codes, weights, lay, solo_digit, _solo_table(solo, rank))
         for ti, state in enumerate(RANK_STATES if rank_players else ()):
-            codes, weights = _counted_step(codes, weights, lay, rank_first, ti, RANK_STATES, rank, rank_players, True)
+            codes, weights = _counted_step(codes, weights, lay, rank_first, ti, RANK_STATES, rank, rank_players)
         codes = codes - lay.digit(codes, 0) * lay.mults[0]
         if symmetric:
             codes = _sort_classes(codes, lay, classes, class_first)
@@ -279,8 +304,8 @@ def _count_fixed_suits(rank_players: int, classes: tuple[tuple[int, int], ...],
         need = np.zeros(len(codes), np.int64)
         for ti, state in enumerate(RANK_STATES):
             need += (5 - _cards_in(state)) * lay.digit(codes, rank_first + ti)
-        for ti, state in enumerate(FLUSH_STATES if solo else ()):
-            need += (5 - _cards_in(state)) * lay.digit(codes, solo_first + ti)
+        if solo:
+            need += _class_need(solo)[lay.digit(codes, solo_digit)]
         for ci, (_, sz) in enumerate(classes):
             need += _class_need(sz)[lay.digit(codes, class_first + ci)]
         keep = need <= SUITS * (LAST - rank)
@@ -331,14 +356,11 @@ def _sort_classes(codes: npt.NDArray[np.int64], lay: _Layout, classes: tuple[tup
 
 
 def _counted_step(codes: npt.NDArray[np.int64], weights: npt.NDArray[np.int64], lay: _Layout, first: int,
-                  ti: int, states: tuple[tuple, ...], rank: int, most: int,
-                  rank_only: bool) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Let the players counted in one state take cards at this rank.
-
-    Rank-only players take 0, 1 or 2 of the cards left (any suits): choose who, then which cards.
-    Solo flush players take 0 or 1, always the card of their own suit: only who takes counts.
-    """
-    moves = _moves(states[ti], rank, can_pair=rank_only)
+                  ti: int, states: tuple[tuple, ...], rank: int,
+                  most: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Let the rank-only players counted in one state take 0, 1 or 2 of the cards left at this
+    rank (any suits): choose who takes, then which cards."""
+    moves = _moves(states[ti], rank, can_pair=True)
     if moves == {0: states[ti]}:
         return codes, weights
     di = first + ti
@@ -361,9 +383,7 @@ def _counted_step(codes: npt.NDArray[np.int64], weights: npt.NDArray[np.int64], 
             if not ok.any():
                 continue
             mm, ll, jj0 = m[ok], left[ok], j0[ok]
-            ways = _choose_table()[mm, j1] * _choose_table()[mm - j1, j2]
-            if rank_only:
-                ways = ways * _perm_table()[ll, used] // (2 ** j2)
+            ways = _choose_table()[mm, j1] * _choose_table()[mm - j1, j2] * _perm_table()[ll, used] // (2 ** j2)
             c = codes[ok] - (j1 + j2) * lay.mults[di] - used * lay.mults[0]
             if j1:
                 c = c + j1 * lay.mults[dest[1]]
