@@ -704,6 +704,143 @@ def lesson_cmd(
     out.print(Markdown(text))
 
 
+# --- openers --------------------------------------------------------------------------------
+
+def _players_range(text: str) -> list[int]:
+    """'2-8' -> [2, ..., 8]; '4' -> [4]; '2,4,6' -> [2, 4, 6]."""
+    from drawodds.sim.openers import MAX_PLAYERS, MIN_PLAYERS
+    values: list[int] = []
+    try:
+        for part in text.split(","):
+            lo, _, hi = part.strip().partition("-")
+            values.extend(range(int(lo), int(hi or lo) + 1))
+    except ValueError:
+        raise UserError(f"--players takes a number or a range like 2-8, got {text!r}") from None
+    if not values or any(not MIN_PLAYERS <= v <= MAX_PLAYERS for v in values):
+        raise UserError(f"--players must lie in {MIN_PLAYERS}-{MAX_PLAYERS}, got {text!r}")
+    return sorted(set(values))
+
+
+@app.command("openers")
+def openers_cmd(
+    players: Annotated[str, typer.Option("--players", help="Table sizes: 4, 2-8 or 2,4,6.")] = "2-8",
+    ante: Annotated[int, typer.Option("--ante", help="Ante per player per deal (chips).")] = 1,
+    max_antes: Annotated[Optional[int], typer.Option(
+        "--max-antes", help="House limit on consecutive antes into one pot (default: none).")] = None,
+    deals: Annotated[int, typer.Option("--deals", help="Deals to play per table size with the rules "
+                                       "engine (rule-based policies); 0 = skip play. With --hand: "
+                                       "Monte Carlo deals when the count is not exact (default 200,000).")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed for play and Monte Carlo.")] = 1,
+    hand: Annotated[Optional[str], typer.Option("--hand", help="My five cards: chance somebody else can open.")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Jacks or Better: how often nobody can open, how long a pot waits, how big it gets.
+
+    Exact pass-out odds over one shared deck beside the independence approximation (1-p)^n;
+    with --deals, how opened pots end under play (rule-based policies), each with its SE.
+
+    Examples:
+
+      drawodds openers --players 2-8
+
+      drawodds openers --players 4 --ante 5 --max-antes 3 --deals 20000 --seed 1 --json
+
+      drawodds openers --hand "AsAhKs7s3s" --players 4
+    """
+    from drawodds.sim import openers as op
+
+    if ante < 0:
+        raise UserError("--ante must be >= 0")
+    if max_antes is not None and max_antes < 1:
+        raise UserError("--max-antes must be at least 1")
+    if deals < 0:
+        raise UserError("--deals must be >= 0")
+    sizes = _players_range(players)
+    if hand is not None:
+        if len(sizes) != 1:
+            raise UserError("--hand needs one table size, e.g. --players 4")
+        res = op.p_somebody_else_opens(parse_hand(hand), sizes[0], deals=deals or 200_000, seed=seed)
+        if json_out:
+            emit_json(res.to_dict())
+            return
+        how = ("exact" if res.method == "exact"
+               else f"Monte Carlo, {res.deals:,} deals, seed {res.seed}, ± {res.se:.4f} (1 SE)")
+        out.print(f"{' '.join(format_cards(list(res.hand), pretty=True))} at a table of {res.players}: "
+                  f"somebody else can open with probability [bold]{res.probability:.4f}[/bold] ({how})")
+        return
+    rows = []
+    bar, update = progress_bar("playing", enabled=bool(deals) and not json_out)
+    total = 2 * deals * len(sizes)
+    with bar:
+        for i, n in enumerate(sizes):
+            tick = (lambda k, base=2 * deals * i: update(base + k, total)) if update else None
+            play = (op.play_figures(n, deals, seed, ante=ante, max_consecutive_antes=max_antes, progress=tick)
+                    if deals else None)
+            rows.append(op.table_odds(n, ante=ante, max_consecutive_antes=max_antes, seed=seed, play=play))
+    payload = {"single_hand_openers": op.SINGLE_HAND_OPENERS, "hands": op.ALL_HANDS,
+               "p_single_hand_openers": float(op.P_SINGLE_OPENERS), "ante": ante,
+               "max_consecutive_antes": max_antes, "deals": deals, "seed": seed,
+               "players": [r.to_dict() for r in rows]}
+    if json_out:
+        emit_json(payload)
+        return
+    out.print(f"One hand holds openers: {op.SINGLE_HAND_OPENERS:,} / {op.ALL_HANDS:,} = "
+              f"{float(op.P_SINGLE_OPENERS):.5f}")
+    table = Table(title=f"Jacks or Better pass-outs (ante {ante}"
+                        f"{f', at most {max_antes} antes in a row' if max_antes else ''})")
+    for col in ("players", "nobody opens", "independent", "deals per opened pot", "pot at opening"):
+        table.add_column(col, justify="right", no_wrap=True)
+    for r in rows:
+        d = r.to_dict()
+        nobody = (_fmt(d["p_nobody_opens"]) if d["p_nobody_opens"] is not None
+                  else f"{d['p_nobody_opens_mc']:.4f}±{d['p_nobody_opens_mc_se']:.4f} MC")
+        mark = "" if r.exact else " MC"
+        table.add_row(str(r.n), nobody, _fmt(d["p_nobody_opens_independent"]),
+                      _fmt(d["expected_deals_per_opened_pot"], 3) + mark,
+                      _fmt(d["expected_pot_at_opening"], 2) + mark)
+    out.print(table)
+    if not all(r.exact for r in rows):
+        out.print("MC: no exact count shipped for this size; Monte Carlo estimate ± 1 SE "
+                  f"({op.FALLBACK_MC_DEALS:,} deals, seed {seed}); the pot figures follow from it.")
+    out.print("Exact: counted over one shared deck; independent: (1-p)^n. Pot: antes only, "
+              "assuming anyone with openers opens.")
+    waits = Table(title="Pass-outs before the pot opens: P(k pass-outs) (pot at opening, antes only)")
+    waits.add_column("players", justify="right")
+    for k in range(6):
+        waits.add_column(f"k={k}" if k < 5 else "k>=5", justify="right")
+    for r in rows:
+        probs = r.passouts_distribution[:5] + [1 - sum(r.passouts_distribution[:5])]
+        pots = [r.n * ante * min(k + 1, max_antes or k + 1) for k in range(6)]
+        cells = [f"{p:.3f} ({pot})" for p, pot in zip(probs, pots)]
+        cells[-1] = f"{probs[-1]:.3f} ({'' if max_antes and max_antes <= 6 else '>='}{pots[-1]})"
+        waits.add_row(str(r.n), *cells)
+    out.print(waits)
+    if deals:
+        play = Table(title=f"Under play: rules engine, rule-based policies, {deals:,} deals per size "
+                           f"and game, seed {seed} (± 1 SE)")
+        keys = ("passed_out", "uncontested", "showdown", "dead_opener",
+                "plain_passed_out", "plain_uncontested", "plain_showdown")
+        for col in ("players", "passed out", "uncontested", "showdown", "dead opener",
+                    "plain: all check", "plain: uncontested", "plain: showdown"):
+            play.add_column(col, justify="right", no_wrap=True)
+        for r in rows:
+            d = r.to_dict()
+            play.add_row(str(r.n), *(_fmt_se(d, key) for key in keys))
+        out.print(play)
+        out.print("Passed out: share of all deals. Uncontested, showdown, dead opener: shares of the "
+                  "pots that were opened. Plain game: preset morkpoker, where a deal is passed out "
+                  "when everybody checks.")
+
+
+def _fmt(value: object, digits: int = 5) -> str:
+    return "n/a" if value is None else f"{value:.{digits}f}"
+
+
+def _fmt_se(d: dict[str, Any], key: str) -> str:
+    value, se = d.get(key), d.get(f"{key}_se")
+    return "n/a" if value is None else f"{value:.3f}±{se:.3f}"
+
+
 # --- entry point ----------------------------------------------------------------------------
 
 # typer may bundle its own click: take its ClickException from the class typer raises.

@@ -1,0 +1,89 @@
+"""Charts for Jacks-or-Better pass-outs: exact vs independent by table size, pot at opening.
+
+Usage:  PYTHONPATH=src python -m drawodds.charts_openers [OUT_DIR]   (default reports/)
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from drawodds.sim import openers as op  # noqa: E402
+
+
+def passout_by_table_size(path: Path, sizes: range = range(op.MIN_PLAYERS, op.MAX_PLAYERS + 1),
+                          seed: int = 1) -> Path:
+    """Bars: exact pass-out probability (or Monte Carlo ± 2 SE where no exact is shipped) beside
+    the independence approximation (1-p)^n, for each table size."""
+    exact, err, indep, labels = [], [], [], []
+    for n in sizes:
+        row = op.table_odds(n, seed=seed)
+        if row.p_nobody_opens is not None:
+            exact.append(row.p_nobody_opens)
+            err.append(0.0)
+            labels.append(str(n))
+        else:
+            assert row.p_nobody_opens_mc is not None
+            exact.append(row.p_nobody_opens_mc.mean)
+            err.append(2 * row.p_nobody_opens_mc.se)
+            labels.append(f"{n}\n(MC)")
+        indep.append(row.p_nobody_opens_independent)
+    x = np.arange(len(labels))
+    fig, ax = plt.subplots(figsize=(8, 4.8))
+    ax.bar(x - 0.2, exact, 0.4, yerr=err, label="exact, one shared deck", color="#1f77b4")
+    ax.bar(x + 0.2, indep, 0.4, label="independent hands, $(1-p)^n$", color="#ff7f0e", alpha=0.8)
+    for xi, e, i in zip(x, exact, indep):
+        ax.annotate(f"{e:.3f}", (xi - 0.2, e), ha="center", va="bottom", fontsize=8)
+        ax.annotate(f"{i:.3f}", (xi + 0.2, i), ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(x, labels)
+    ax.set_xlabel("players at the table")
+    ax.set_ylabel("probability nobody can open (jacks or better)")
+    ax.set_title("Jacks or Better: deals passed out by table size")
+    ax.set_ylim(0, max(exact + indep) * 1.15)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def pot_at_opening(path: Path, sizes: tuple[int, ...] = (2, 4, 6), ante: int = 1,
+                   max_consecutive_antes: int | None = None, rounds: int = 10) -> Path:
+    """Distribution of the pot (antes only) when a deal is finally opened, per table size."""
+    fig, ax = plt.subplots(figsize=(8, 4.8))
+    width = 0.8 / len(sizes)
+    for i, n in enumerate(sizes):
+        if not op.exact_available(n):
+            continue
+        growth = op.pot_growth(n, ante, max_consecutive_antes)
+        dist = growth.pot_distribution(rounds)
+        js = np.arange(1, len(dist) + 1)
+        ax.bar(js + (i - (len(sizes) - 1) / 2) * width, [float(p) for _, p in dist], width,
+               label=f"{n} players: pot {n * ante}·k, mean {float(growth.expected_pot):.2f}")
+    ax.set_xticks(range(1, rounds + 1))
+    ax.set_xlabel(f"rounds of antes in the pot when it opens (k; ante {ante} per player)")
+    ax.set_ylabel("probability")
+    limit = f", at most {max_consecutive_antes} antes in a row" if max_consecutive_antes else ""
+    ax.set_title(f"Jacks or Better: pot size at opening{limit}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def main(out_dir: str = "reports") -> None:
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    print(passout_by_table_size(out / "passout_by_table_size.png"))
+    print(pot_at_opening(out / "pot_at_opening.png"))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
