@@ -249,7 +249,7 @@ def test_condensed_strategy_loss_is_measured_exactly():
 
 
 def test_chart_classifiers_on_known_hands():
-    from drawodds.charts_strategy import HOLD_TYPES, START_PATTERNS, hold_type, start_pattern
+    from drawodds.charts.strategy import HOLD_TYPES, START_PATTERNS, hold_type, start_pattern
     hands = np.sort(np.stack([parse_hand(h) for h in
                               ("As Ah Ks 7s 3s", "7s 8d 9c Th 2s", "Ks 9s 7s 3s 2h", "Qh Jd 8c 4s 2d",
                                "5h 5d 5c 4s 4d")]), axis=1)

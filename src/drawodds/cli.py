@@ -841,6 +841,30 @@ def _fmt_se(d: dict[str, Any], key: str) -> str:
     return "n/a" if value is None else f"{value:.3f}±{se:.3f}"
 
 
+# --- charts ---------------------------------------------------------------------------------
+
+@app.command("charts")
+def charts_cmd(
+    topics: Annotated[Optional[list[str]], typer.Argument(help="reading, openers, points, strategy (default: all).")] = None,
+    out_dir: Annotated[str, typer.Option("--out", help="Folder for the PNG files.")] = "reports",
+) -> None:
+    """Redraw the charts in reports/ from the library (a few minutes for all of them).
+
+    Examples:
+
+      drawodds charts
+
+      drawodds charts reading openers --out /tmp/charts
+    """
+    from drawodds.charts import TOPICS, regenerate
+
+    bad = [t for t in topics or () if t not in TOPICS]
+    if bad:
+        raise UserError(f"unknown chart topic {bad[0]!r}; topics: {', '.join(TOPICS)}")
+    for path in regenerate(out_dir, topics, progress=lambda t: out.print(f"[dim]drawing {t} ...[/dim]")):
+        out.print(f"wrote {path}")
+
+
 # --- entry point ----------------------------------------------------------------------------
 
 # typer may bundle its own click: take its ClickException from the class typer raises.

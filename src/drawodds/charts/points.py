@@ -8,13 +8,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-REPORTS = Path(__file__).resolve().parents[2] / "reports"
 
 
 def plot_last_trick_vs_pair(df: pd.DataFrame, path: str | Path) -> Path:
@@ -57,21 +53,19 @@ def plot_last_trick_vs_pair(df: pd.DataFrame, path: str | Path) -> Path:
     return path
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Regenerate reports/last_trick_vs_pair.png and print its table."""
+def write_report(out_dir: str | Path = "reports", *, trials: int = 10_000, seed: int = 2024) -> Path:
+    """Regenerate ``last_trick_vs_pair.png`` in ``out_dir`` and print its table."""
     from drawodds.rules import preset
     from drawodds.sim.points import ace_vs_small_pair
 
-    args = sys.argv[1:] if argv is None else argv
-    trials = int(args[0]) if args else 10_000
-    seed = int(args[1]) if len(args) > 1 else 2024
     df = ace_vs_small_pair(preset("poengpoker"), trials=trials, seed=seed)
-    out = plot_last_trick_vs_pair(df, REPORTS / "last_trick_vs_pair.png")
+    out = plot_last_trick_vs_pair(df, Path(out_dir) / "last_trick_vs_pair.png")
     cols = ["players", "ace_beats_pair", "ace_beats_pair_se", "pair_beats_ace", "pair_beats_ace_se",
             "points_pair", "points_ace", "points_pair_ace", "ace_minus_pair", "ace_minus_pair_se"]
     print(df[cols].round(3).to_string(index=False))
-    print(f"wrote {out}")
+    return out
 
 
 if __name__ == "__main__":
-    main()
+    args = sys.argv[1:]
+    print(write_report(trials=int(args[0]) if args else 10_000, seed=int(args[1]) if len(args) > 1 else 2024))

@@ -8,13 +8,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from drawodds.sim import openers as op  # noqa: E402
+from drawodds.sim import openers as op
 
 
 def passout_by_table_size(path: Path, sizes: range = range(op.MIN_PLAYERS, op.MAX_PLAYERS + 1),

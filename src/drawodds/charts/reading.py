@@ -19,10 +19,7 @@ def plot_read_draws(path: str | Path = "reports/read_draws.png", *, rules: RuleS
     posterior with ``trials`` and ``seed``); the label under it gives how often such a player
     draws that many. Returns the path written.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # the Agg backend is chosen by drawodds.charts
 
     from drawodds.sim.reading import read_draw
 

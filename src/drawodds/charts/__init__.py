@@ -1,0 +1,53 @@
+"""Charts for ``reports/``: matplotlib figures (Agg backend), one module per topic.
+
+- ``reading``: what an opponent ends with, by the number of cards drawn (``read_draws.png``)
+- ``openers``: Jacks-or-Better pass-outs by table size, pot at opening
+- ``points``: Poengpoker, keeping a high card for the last trick vs a small pair
+- ``strategy``: best hold heatmap, classic dilemmas, condensed strategies
+
+``regenerate`` redraws them all (``drawodds charts``); each module can also be run alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no display is needed or wanted
+
+TOPICS = ("reading", "openers", "points", "strategy")
+
+
+def regenerate(out_dir: str | Path = "reports", only: Sequence[str] | None = None,
+               progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Redraw the charts of the given topics (all by default) into ``out_dir``; returns the files."""
+    topics = list(only) if only else list(TOPICS)
+    unknown = [t for t in topics if t not in TOPICS]
+    if unknown:
+        raise ValueError(f"unknown chart topic {unknown[0]!r}; topics: {', '.join(TOPICS)}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for topic in topics:
+        if progress is not None:
+            progress(topic)
+        if topic == "reading":
+            from drawodds.charts.reading import plot_read_draws
+
+            written.append(plot_read_draws(out / "read_draws.png"))
+        elif topic == "openers":
+            from drawodds.charts.openers import passout_by_table_size, pot_at_opening
+
+            written += [passout_by_table_size(out / "passout_by_table_size.png"),
+                        pot_at_opening(out / "pot_at_opening.png")]
+        elif topic == "points":
+            from drawodds.charts.points import write_report
+
+            written.append(write_report(out))
+        else:
+            from drawodds.charts.strategy import write_reports
+
+            written += write_reports(out)
+    return written
