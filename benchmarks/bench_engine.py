@@ -92,35 +92,34 @@ def calibrate(run: Callable[[int], None], seconds: float) -> int:
 
 
 def compare(ours: Callable[[int], None], theirs: Callable[[int], None], seconds: float,
-            rounds: int = 5) -> tuple[float, float]:
-    """Best deals/s of each engine over rounds that alternate between them.
+            rounds: int = 7) -> tuple[float, float, float]:
+    """Best deals/s of each engine, and the median ratio of rounds that alternate between them.
 
-    The machine is shared: alternating the two engines in short rounds gives both the same
-    background load, and the best round of each is its least disturbed speed.
+    The machine is shared: each round times both engines back to back under the same background
+    load, so the per-round ratio is steadier than either speed on its own.
     """
     batch_ours = calibrate(ours, seconds / (2 * rounds))
     batch_theirs = calibrate(theirs, seconds / (2 * rounds))
-    best_ours = best_theirs = 0.0
+    speeds: list[tuple[float, float]] = []
     for _ in range(rounds):
-        for run, batch, which in ((ours, batch_ours, 0), (theirs, batch_theirs, 1)):
+        pair = []
+        for run, batch in ((ours, batch_ours), (theirs, batch_theirs)):
             start = time.perf_counter()
             run(batch)
-            speed = batch / (time.perf_counter() - start)
-            if which == 0:
-                best_ours = max(best_ours, speed)
-            else:
-                best_theirs = max(best_theirs, speed)
-    return best_ours, best_theirs
+            pair.append(batch / (time.perf_counter() - start))
+        speeds.append((pair[0], pair[1]))
+    ratios = sorted(a / b for a, b in speeds)
+    return max(a for a, _ in speeds), max(b for _, b in speeds), ratios[len(ratios) // 2]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=6.0, help="time per table size (both engines)")
     args = parser.parse_args()
-    print(f"{'players':>7} {'drawodds deals/s':>17} {'PokerKit deals/s':>17} {'ratio':>7}")
+    print(f"{'players':>7} {'drawodds deals/s':>17} {'PokerKit deals/s':>17} {'median ratio':>13}")
     for players in (2, 6):
-        ours, theirs = compare(drawodds_job(players), pokerkit_job(players), args.seconds)
-        print(f"{players:>7} {ours:>17,.0f} {theirs:>17,.0f} {ours / theirs:>6.1f}x")
+        ours, theirs, ratio = compare(drawodds_job(players), pokerkit_job(players), args.seconds)
+        print(f"{players:>7} {ours:>17,.0f} {theirs:>17,.0f} {ratio:>12.1f}x")
 
 
 if __name__ == "__main__":

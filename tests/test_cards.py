@@ -60,3 +60,26 @@ def test_unseen_removes_known_cards():
     assert len(rest) == 50 and 0 not in rest and 51 not in rest
     assert len(unseen([0], joker=True)) == 52 and JOKER in unseen([0], joker=True)
     assert rest.dtype == np.int8
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+five_cards = st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True)
+
+
+@given(five_cards, st.booleans(), st.sampled_from([" ", "", ","]), st.booleans())
+def test_format_parse_round_trip(cards, pretty, sep, lower):
+    text = sep.join(format_cards(cards, pretty=pretty))
+    text = text.lower() if lower else text
+    assert parse_hand(text).tolist() == cards
+
+
+@given(five_cards, st.integers(0, 4), st.integers(0, 3))
+def test_any_duplicate_is_named(cards, i, j):
+    if i == j % 5:
+        j = (j + 1) % 5
+    cards = list(cards)
+    cards[j % 5] = cards[i]
+    with pytest.raises(CardError, match="duplicate"):
+        parse_hand(" ".join(format_cards(cards)))

@@ -14,7 +14,7 @@ from drawodds.evaluate import evaluate
 from drawodds.rules import preset
 from drawodds.sim.engine import (BET, CALL, CHECK, FOLD, RAISE, STAND_PAT, Action, DealState,
                                  IllegalAction, Legal, Observation, draw, play)
-from drawodds.sim.history import HistoryWriter, replay, text_log
+from drawodds.sim.history import replay, text_log
 from drawodds.sim.players import CallingStation, RandomLegal, RuleBased
 from drawodds.sim.pots import side_pots, uncalled_excess
 from drawodds.sim.session import Session, DeckSupply, simulate
@@ -524,7 +524,7 @@ def test_observation_shows_only_own_cards_and_public_facts() -> None:
         while s.actor is not None:
             seat = s.actor
             obs = s.observe(seat)
-            assert list(obs.hand) == s.hands[seat]
+            assert obs.hand == s.hands[seat]
             assert all(kind != "deal" and isinstance(x, int) for _, kind, x in obs.events)
             shown_now = {seat_ for seat_, kind, *_ in s.private if kind == "show"}
             assert {seat_ for seat_, _ in obs.shown} == shown_now
@@ -645,18 +645,22 @@ RULE_VARIANTS = st.fixed_dictionaries({
     "odd_chip": st.sampled_from(["left_of_dealer", "carry"]),
     "false_openers": st.booleans(),
     "max_raises": st.sampled_from([None, 0, 1, 3, 4]),
+    "first_after_draw": st.sampled_from(["opener", "left_of_button"]),
+    "all_check_redeal": st.booleans(),
 })
 
 
 def _rules_from(v: dict):
     overrides = {k: v[k] for k in ("players", "joker", "max_draw", "draws", "cap_heads_up",
-                                   "odd_chip", "max_raises")}
+                                   "odd_chip", "max_raises", "first_after_draw")}
     if v["max_draw"] in ("4", "5"):
         overrides["players"] = min(v["players"], 5)
     if v["name"] == "jackpot":
         overrides["false_openers"] = v["false_openers"]
-    elif v["blinds"] and len(v["blinds"]) < overrides["players"]:
-        overrides["blinds"] = v["blinds"]
+    else:
+        overrides["all_check_redeal"] = v["all_check_redeal"]
+        if v["blinds"] and len(v["blinds"]) < overrides["players"]:
+            overrides["blinds"] = v["blinds"]
     return preset(v["name"], **overrides)
 
 
@@ -823,3 +827,60 @@ def test_jackpot_pass_out_rate_matches_the_chance_nobody_holds_openers() -> None
     se = (r.passed_out_se ** 2 + p * (1 - p) / 60_000) ** 0.5
     assert abs(r.passed_out - p) < 4 * se
     assert r.dead_opener == 0
+
+
+@pytest.mark.parametrize("rebuy", [False, True])
+def test_sessions_bust_players_sit_out_or_rebuy(rebuy: bool) -> None:
+    rules = preset("morkpoker", stack=4, rebuy=rebuy)
+    policies = [RandomLegal(np.random.default_rng(i)) for i in range(4)]
+    session = Session(rules, policies, decks=DeckSupply(np.random.default_rng(1), 52))
+    sat_out = False
+    while session.deals_played < rules.deals and session.can_deal():
+        before = list(session.stacks)
+        result = session.play_deal()
+        busted = [s for s in range(4) if before[s] == 0]
+        sat_out |= bool(busted)
+        assert all(result.net[s] == 0 for s in busted)  # not dealt in
+    rows = session.standings()
+    assert sum(r.net for r in rows) + session.carried == 0
+    assert [r.chips for r in rows] == sorted((r.chips for r in rows), reverse=True)
+    if rebuy:
+        assert sum(r.rebuys for r in rows) > 0 and not sat_out
+    else:
+        assert sum(r.rebuys for r in rows) == 0 and sat_out
+
+
+def test_simulate_cli_plays_points_games_with_games(capsys) -> None:
+    code, out, _ = _cli(capsys, "simulate", "--rules", "poengpoker", "--games", "20", "--seed", "2",
+                        "--json")
+    assert code == 0 and json.loads(out)["games"] == 20
+
+
+@pytest.mark.parametrize("hand, proof", [
+    ("AsAhKs7s3s", "AsAh"), ("5s5h3d3cTc", "5s5h3d3c"), ("KsKhKd7c2c", "KsKhKd"),
+    ("9s9h9d9c2c", "9s9h9d9c"), ("9sTdJcQhKh", "9sTdJcQhKh"), ("QsQh8s5h2d", "QsQh"),
+])
+def test_openers_cards_are_what_proves_the_opening(hand: str, proof: str) -> None:
+    from drawodds.sim.engine import openers_cards
+
+    cards_ = cards(hand)
+    assert openers_cards(cards_, int(evaluate(np.array(cards_)))) == frozenset(cards(proof))
+
+
+def test_rule_player_can_snow_stand_pat_on_nothing_then_bet() -> None:
+    rules = preset("morkpoker", players=2)
+    snowman = RuleBased(rules, np.random.default_rng(0), snow=1.0)
+    honest = RuleBased(rules, np.random.default_rng(0))
+    for player, pat in ((snowman, True), (honest, False)):
+        s = DealState(rules, [40, 40], 0, stacked([NOTHING, "QsJd8c6h2h"]))
+        s.apply(CHECK)
+        s.apply(BET)
+        s.apply(CALL)
+        act = player(s.observe())           # seat 1 (the non-dealer) draws first
+        assert (act.discards == ()) is pat
+        s.apply(act)
+        s.apply(draw(*cards("8c 6h 2h")))
+        assert s.phase == "bet" and s.actor == 0
+        s.apply(CHECK)
+        if pat:  # the snow: nothing in hand, yet it bets into the opener
+            assert s.hands[1] == tuple(cards(NOTHING)) and player(s.observe()).kind == "bet"

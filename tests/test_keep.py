@@ -116,3 +116,19 @@ def test_bad_requests(kwargs, error, message):
 
 def test_legal_holds_match_keep_rows():
     assert len(keep("QsQhQd7c2s", opponents=0).table) == len(legal_holds(parse_hand("QsQhQd7c2s"), preset()))
+
+
+def test_poengpoker_keep_ranks_by_points_this_deal():
+    r = keep("2c 2d As 9h 6c", rules="poengpoker", opponents=3, trials=3_000, seed=1)
+    d = r.to_dict()
+    assert d["by"] == "points" and d["rules"] == "poengpoker"
+    top = d["holds"][0]
+    assert {"points_hand", "points_trick", "points_se", "table_points"} <= set(top)
+    assert top["points"] == pytest.approx(top["points_hand"] + top["points_trick"])
+    assert all(h["equity"] is None for h in d["holds"])
+    pts = [h["points"] for h in d["holds"]]
+    assert pts == sorted(pts, reverse=True)
+    # any number of cards may be exchanged: every one of the 32 holds is legal
+    assert len(d["holds"]) == 32
+    with pytest.raises(RuleError, match="apply to the draw game"):
+        keep("2c 2d As 9h 6c", rules="poengpoker", opponents=1, vs=[3])

@@ -6,16 +6,19 @@ The public API, for notebooks and scripts::
     hand = drawodds.parse_hand("AsAhKs7s3s")
     drawodds.evaluate(hand)            # strength, larger is better
     drawodds.preset("jackpot")         # a RuleSet
+    drawodds.keep("AsAhKs7s3s", opponents=3).table   # every hold ranked, as a DataFrame
 """
 
 from drawodds.cards import CardError, format_cards, format_hand, parse_cards, parse_hand
 from drawodds.evaluate import CATEGORIES, category_name, category_of, describe, evaluate
 from drawodds.rules import RuleError, RuleSet, preset, preset_names
 
+from drawodds.keep import KeepResult, keep  # noqa: E402  (after the core it builds on)
+
 __version__ = "0.1.0"
 
 __all__ = [
-    "CATEGORIES", "CardError", "RuleError", "RuleSet", "__version__", "category_name",
+    "CATEGORIES", "CardError", "KeepResult", "RuleError", "RuleSet", "__version__", "category_name",
     "category_of", "describe", "evaluate", "format_cards", "format_hand", "parse_cards",
-    "parse_hand", "preset", "preset_names",
+    "keep", "parse_hand", "preset", "preset_names",
 ]

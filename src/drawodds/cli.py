@@ -260,36 +260,50 @@ def render_keep(result: Any, top: int | None = None) -> None:
     table = Table(title=title, title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("keep", no_wrap=True)
-    table.add_column("discard", style="dim")
+    table.add_column("discard", style="dim", no_wrap=True)
     table.add_column("draw", justify="right")
     table.add_column("final hand, % (exact)", no_wrap=True)
-    table.add_column("J+ %", justify="right")
-    table.add_column("improve %", justify="right")
-    table.add_column("points", justify="right")
+    points_mc = "points_hand" in result.columns   # Poengpoker / Chicago against opponents
+    if not points_mc:   # openers and "improve" mean little where only the best hand scores
+        table.add_column("J+ %", justify="right")
+        table.add_column("improve %", justify="right")
+    table.add_column("table pts" if points_mc else "points", justify="right")
     if result.opener:
         table.add_column("splits openers")
-    if result.opponents:
-        table.add_column("equity % ± se", justify="right")
-        table.add_column("behind best ± se", justify="right")
+    if points_mc:
+        table.add_column("hand + trick pts", justify="right", no_wrap=True)
+        table.add_column("points ± se", justify="right", no_wrap=True)
+        table.add_column("behind best ± se", justify="right", no_wrap=True)
+    elif result.opponents:
+        table.add_column("equity % ± se", justify="right", no_wrap=True)
+        table.add_column("behind best ± se", justify="right", no_wrap=True)
     cats = [c for c in _SHORT if c in result.columns]
     for i, row in enumerate(rows):
         dist = "  ".join(f"{_SHORT[c]} {_pct(row[c])}" for c in cats if row[c] >= 0.0005)
         keep_txt = " ".join(format_cards(parse_cards_list(row["keep"]), pretty=True)) or "(nothing)"
         discard_txt = " ".join(format_cards(parse_cards_list(row["discard"]), pretty=True)) or "-"
-        cells = [str(i + 1), keep_txt, discard_txt, str(row["draw"]), dist,
-                 _pct(row["p_jacks_or_better"]), _pct(row["p_improve"]), f"{row['points']:.3f}"]
+        cells = [str(i + 1), keep_txt, discard_txt, str(row["draw"]), dist]
+        if not points_mc:
+            cells += [_pct(row["p_jacks_or_better"]), _pct(row["p_improve"])]
+        cells.append(f"{row['table_points' if points_mc else 'points']:.3f}")
         if result.opener:
             cells.append("yes" if row["splits_openers"] else "")
         style = None
         if result.opponents:
-            gap, gap_se = row["equity_gap"], row["equity_diff_se"]
-            cells.append(f"{100 * row['equity']:.2f} ± {100 * row['equity_se']:.2f}")
+            if points_mc:
+                scale, gap, gap_se = 1.0, row["points_gap"], row["points_diff_se"]
+                cells.append(f"{row['points_hand']:.3f} + {row['points_trick']:.3f}")
+                cells.append(f"{row['points']:.3f} ± {row['points_se']:.3f}")
+            else:
+                scale, gap, gap_se = 100.0, row["equity_gap"], row["equity_diff_se"]
+                cells.append(f"{100 * row['equity']:.2f} ± {100 * row['equity_se']:.2f}")
             near = gap <= 2 * gap_se
             if gap == 0:
                 cells.append("★ best")
                 style = "bold green"
             else:
-                cells.append(f"{'≈ ' if near else ''}{100 * gap:.2f} ± {100 * gap_se:.2f}")
+                digits = 3 if points_mc else 2
+                cells.append(f"{'≈ ' if near else ''}{scale * gap:.{digits}f} ± {scale * gap_se:.{digits}f}")
                 style = "green" if near else None
         elif i == 0:
             style = "bold green"
@@ -297,12 +311,18 @@ def render_keep(result: Any, top: int | None = None) -> None:
     out.print(table)
     notes = []
     if result.opponents:
+        if result.interrupted:
+            notes.append(f"[yellow]Interrupted: the figures cover the {result.trials:,} trials run so far.[/yellow]")
         notes.append(f"{result.trials:,} trials, seed {result.seed}"
                      + (f", {result.workers} workers" if result.workers > 1 else "")
-                     + "; every hold is scored on the same deals, so 'behind best' is sharper than the equities. "
-                     "≈ marks holds within 2 standard errors of the best.")
-    notes.append("Exact columns enumerate every possible draw. J+ = at least a pair of jacks; "
-                 "points = Poengpoker table points (8 for a straight flush .. 0).")
+                     + "; every hold is scored on the same deals, so 'behind best' is sharper than "
+                     "the values themselves. ≈ marks holds within 2 standard errors of the best.")
+    notes.append("Exact columns enumerate every possible draw. "
+                 + ("table pts = expected table points of our hand alone (8 for a straight flush .. 0); "
+                    "points = expected points this deal: the single best hand's table points plus "
+                    f"the last trick ({rs.last_trick_points}), opponents exchanging and playing tricks."
+                    if points_mc else "J+ = at least a pair of jacks; "
+                    "points = Poengpoker table points (8 for a straight flush .. 0)."))
     for n in notes:
         out.print(f"[dim]{n}[/dim]")
 
@@ -366,8 +386,7 @@ def simulate_cmd(
         table.add_column("result", style="bold")
         table.add_column("value", justify="right")
         for key, value in payload.items():
-            table.add_row(str(key), json.dumps(value, ensure_ascii=False, default=_json_default)
-                          if isinstance(value, (dict, list)) else str(value))
+            table.add_row(str(key), _points_cell(value))
         out.print(table)
         return
     if games is not None:
@@ -382,6 +401,17 @@ def simulate_cmd(
         emit_json(result.to_dict())
         return
     render_simulation(result)
+
+
+def _points_cell(value: Any) -> str:
+    """A value of the points summary as text: estimates as 'value ± se', lists and dicts inline."""
+    if isinstance(value, dict) and set(value) == {"value", "se"}:
+        return f"{value['value']:.4g} ± {value['se']:.2g}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_points_cell(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_points_cell(v) for v in value)
+    return str(value)
 
 
 def render_simulation(result: Any) -> None:
@@ -413,6 +443,225 @@ def render_simulation(result: Any) -> None:
         seats.add_row("all", f"[bold]{p.policy}[/bold] ({p.seats})", f"{p.net:+,}",
                       f"{p.net_per_deal:+.3f}", f"{p.net_per_deal_se:.3f}")
     out.print(seats)
+
+# --- read / policies -------------------------------------------------------------------------
+
+@app.command("read")
+def read_cmd(
+    draw: Annotated[int, typer.Argument(help="How many cards the opponent drew (0 = stood pat).")],
+    policy: Annotated[str, typer.Option("--policy", help="The opponent's draw policy: standard, loose or tight.")] = "standard",
+    snow: Annotated[float, typer.Option("--snow", help="Rate at which a weak hand stands pat anyway (a bluff).")] = 0.0,
+    break_rate: Annotated[float, typer.Option("--break-rate", help="Rate of breaking a pat straight/flush to draw to a straight flush.")] = 0.0,
+    rules: RulesOpt = "morkpoker",
+    opener: Annotated[bool, typer.Option("--opener", help="Jacks or Better: the opponent opened (holds jacks or better).")] = False,
+    hand: Annotated[Optional[str], typer.Option("--hand", help="Our five cards: card removal, and our equity per hold.")] = None,
+    trials: Annotated[int, typer.Option("--trials", "-t", help="Monte Carlo trials (final hand when not exact; equity).")] = 100_000,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same numbers.")] = 1,
+    joker: JokerOpt = None,
+    max_draw: MaxDrawOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """What an opponent's draw count says: their holding before the draw, their final hand, our equity.
+
+    Examples:
+
+      drawodds read 3
+
+      drawodds read 1 --policy loose
+
+      drawodds read 0 --snow 0.05
+
+      drawodds read 2 --rules jackpot --opener
+
+      drawodds read 3 --hand "AsAhKs7s3s" --json
+    """
+    from drawodds.sim.policies import draw_policy
+    from drawodds.sim.reading import read_draw
+
+    rs = build_rules(rules, joker=joker, max_draw=max_draw)
+    pol = draw_policy(policy, snow=snow, break_rate=break_rate)
+    cards = None if hand is None else parse_hand(hand, joker=rs.joker)
+    if trials < 1:
+        raise UserError("--trials must be at least 1")
+    import contextlib
+
+    with out.status("reading the draw...", spinner="dots") if not json_out else contextlib.nullcontext():
+        result = read_draw(draw, policy=pol, rules=rs, hand=cards, opener=opener, trials=trials,
+                           seed=seed, equity_trials=trials)
+    if json_out:
+        emit_json(result.to_dict())
+        return
+    render_read(result)
+
+
+def render_read(result: Any) -> None:
+    """The reading as three rich tables: holding before the draw, final hand, our equity."""
+    who = f"policy '{result.policy}'" + (f", range {result.range.replace('_', ' ')}+" if result.range != "any" else "")
+    out.print(f"[bold]Opponent drew {result.draw}[/bold] ({who}, rules {result.rules}). "
+              f"A player like this draws {result.draw} with probability {_pct(result.p_draw)}%.")
+    table = Table(title="Their hand before the draw (exact posterior)", title_justify="left")
+    table.add_column("holding")
+    table.add_column("%", justify="right")
+    table.add_column("", no_wrap=True)
+    for name, p in result.holding.items():
+        table.add_row(name.replace("_", " "), _pct(p), "█" * int(round(40 * p)))
+    out.print(table)
+    exact = result.final_method == "exact"
+    table = Table(title="Their final hand", title_justify="left")
+    table.add_column("category")
+    table.add_column("%" if exact else "% ± se", justify="right")
+    for name, p in result.final.items():
+        se = result.final_se[name]
+        table.add_row(name.replace("_", " "), f"{100 * p:.2f}" if exact else f"{100 * p:.2f} ± {100 * se:.2f}")
+    out.print(table)
+    out.print("[dim]" + ("Exact: every holding and every draw enumerated." if exact else
+                         f"Sampled from the exact posterior: {result.trials:,} trials, seed {result.seed}.") + "[/dim]")
+    if result.equity:
+        table = Table(title=f"Our holds from {' '.join(format_cards(parse_cards_list(result.hand), pretty=True))} "
+                            f"against them ({result.equity_trials:,} trials, seed {result.seed})",
+                      title_justify="left")
+        table.add_column("#", justify="right")
+        table.add_column("keep", no_wrap=True)
+        table.add_column("discard", style="dim")
+        table.add_column("draw", justify="right")
+        table.add_column("equity % ± se", justify="right")
+        for i, e in enumerate(result.equity):
+            keep_txt = " ".join(format_cards(parse_cards_list(e.keep), pretty=True)) or "(nothing)"
+            table.add_row(str(i + 1), keep_txt, " ".join(e.discard) or "-", str(e.draw),
+                          f"{100 * e.equity:.2f} ± {100 * e.equity_se:.2f}", style="bold green" if i == 0 else None)
+        out.print(table)
+
+
+@app.command("policies")
+def policies_cmd(
+    name: Annotated[Optional[str], typer.Argument(help="One policy to show (default: all).")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """The draw policies as tables of hand patterns -> hold (first matching row wins).
+
+    Examples: drawodds policies;  drawodds policies loose --json
+    """
+    from drawodds.sim.policies import POLICY_DESCRIPTIONS, describe_policy, draw_policy, policy_names
+
+    names = [draw_policy(name).name] if name else list(policy_names())
+    if json_out:
+        emit_json({n: {"description": POLICY_DESCRIPTIONS[n], "parameters": draw_policy(n).to_dict(),
+                       "rows": [{"pattern": p, "hold": h} for p, h in describe_policy(draw_policy(n))]}
+                   for n in names})
+        return
+    for n in names:
+        table = Table(title=f"{n}: {POLICY_DESCRIPTIONS[n]}", title_justify="left")
+        table.add_column("#", justify="right")
+        table.add_column("hand pattern (first match wins)")
+        table.add_column("keeps")
+        for i, (pattern, hold) in enumerate(describe_policy(draw_policy(n)), start=1):
+            table.add_row(str(i), pattern, hold)
+        out.print(table)
+    out.print("[dim]Options: --snow S (weak hands stand pat at rate S), --break-rate B (pat straights/flushes "
+              "break to a straight-flush draw at rate B). Every hold respects the rule set's draw limit.[/dim]")
+
+
+# --- strategy -------------------------------------------------------------------------------
+
+@app.command("strategy")
+def strategy_cmd(
+    objective: Annotated[str, typer.Option("--objective", "-o", help=(
+        "vp96 (9/6 Jacks or Better), vp:800/50/25/9/6/4/3/2/1 (any pay table), jacks "
+        "(P at least jacks), points (Poengpoker table points), equity (vs --opponents), "
+        "at_least:<category>, category:<category>."))] = "vp96",
+    opponents: Annotated[int, typer.Option("--opponents", "-n", help="Opponents for --objective equity (1-7).")] = 1,
+    rules_name: Annotated[Optional[str], typer.Option("--rules", "-r", help=(
+        "Rule set preset (default: video poker draw-any for vp*, poengpoker for points, "
+        "morkpoker otherwise)."))] = None,
+    max_draw: MaxDrawOpt = None,
+    joker: JokerOpt = None,
+    policy: Annotated[str, typer.Option("--policy", help="Opponents' draw policy for equity: standard, loose, tight.")] = "standard",
+    out_path: Annotated[Optional[str], typer.Option("--out", help="Write the table (.parquet or .csv).")] = None,
+    lines: Annotated[int, typer.Option("--lines", help="Most patterns in the condensed strategy (before same-kind runs are merged).")] = 60,
+    check_removal: Annotated[int, typer.Option("--check-removal", help=(
+        "equity only: measure the card-removal error on this many random deals by Monte Carlo."))] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed for the policy and any Monte Carlo.")] = 1,
+    json_out: JsonOpt = False,
+) -> None:
+    """Exact strategy table for every deal, and a condensed strategy derived from it.
+
+    Examples: drawodds strategy --objective vp96;  drawodds strategy --objective equity
+    --opponents 3 --out table.parquet
+    """
+    import numpy as np
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from drawodds.condensed import condense
+    from drawodds.strategy import default_rules, parse_objective, solve
+
+    base = default_rules(objective) if rules_name is None else preset(rules_name)
+    given = {k: v for k, v in {"max_draw": max_draw, "joker": joker}.items() if v is not None}
+    rules = base.replace(**given) if given else base
+    if not 1 <= opponents <= 7:
+        raise UserError(f"--opponents must be 1..7, got {opponents}")
+    if rules.draws != 1:
+        raise UserError(f"strategy tables cover one draw; {rules.name} has {rules.draws} draws")
+    if check_removal and objective.strip().lower() != "equity":
+        raise UserError("--check-removal measures the equity objective: add --objective equity")
+    if out_path is not None and not out_path.endswith((".parquet", ".csv")):
+        raise UserError(f"--out must end in .parquet or .csv, got {out_path!r}")
+    rng = np.random.default_rng(seed)
+    with Progress(TextColumn("{task.description:<40}"), BarColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True, disable=json_out) as bar:
+        task = bar.add_task("objective", total=100)
+        bar.update(task, description="field distribution" if objective == "equity" else "objective")
+        obj = parse_objective(objective, rules, opponents=opponents, policy=policy)
+        table = solve(obj, rules, progress=lambda stage, f: bar.update(task, description=stage,
+                                                                       completed=80 * f))
+        bar.update(task, description="condensed strategy", completed=85)
+        condensed = condense(table, max_lines=lines)
+        removal = None
+        if check_removal and objective == "equity":
+            from drawodds.strategy import equity_card_removal_error, make_solver, policy_chooser
+            bar.update(task, description="card-removal check (Monte Carlo)", completed=92)
+            removal = equity_card_removal_error(make_solver(obj, rules), opponents,
+                                                policy_chooser(rules, policy, rng),
+                                                deals=check_removal, seed=seed)
+        if out_path:
+            table.write(out_path)
+        bar.update(task, completed=100)
+    payload: dict[str, Any] = {"objective": obj.name.split(":")[0] if obj.name.startswith("equity")
+                               else obj.name, **{k: v for k, v in table.to_dict().items() if k != "objective"}}
+    payload.update(condensed.to_dict())
+    payload["description"] = obj.description
+    if objective == "equity":
+        payload["opponents"], payload["policy"] = opponents, policy
+        payload["card_removal"] = "ignored: the opponents' final hands are independent of our cards"
+        if removal is not None:
+            payload["card_removal_check"] = removal.to_dict()
+    if out_path:
+        payload["out"] = out_path
+    if json_out:
+        emit_json(payload)
+        return
+    out.print(f"[bold]{obj.description}[/bold]; rules {rules.name} (max draw {rules.max_draw})")
+    out.print(f"optimal value over all {table.deals:,} deals ({table.classes:,} suit classes): "
+              f"[bold]{table.value:.6f}[/bold] {obj.unit}")
+    grid = Table(title=f"Condensed strategy: take the first line that matches "
+                       f"(loses {condensed.loss:.6f} {obj.unit} per deal vs the exact table)")
+    grid.add_column("#", justify="right")
+    grid.add_column("hold pattern", style="bold")
+    grid.add_column("play")
+    grid.add_column("deals", justify="right")
+    for i, line in enumerate(condensed.lines, start=1):
+        grid.add_row(str(i), line.pattern, line.hold, f"{100 * line.share:.2f}%")
+    out.print(grid)
+    if objective == "equity":
+        out.print("Card removal between our hand and the field is ignored in the table.")
+        if removal is not None:
+            out.print(f"Measured on {check_removal} random deals by Monte Carlo ({removal.trials} trials "
+                      f"each, seed {seed}): table - simulation = {removal.mean_error:+.4f} "
+                      f"± {removal.mean_error_se:.4f}; per-deal RMS error {removal.rms_error:.4f} "
+                      f"(simulation noise removed); best-minus-runner-up gap RMS error "
+                      f"{removal.gap_error_rms:.4f}; decisions reversed beyond 2 SE: "
+                      f"{removal.flips} of {check_removal}")
+    if out_path:
+        out.print(f"table written to {out_path}")
 
 
 # --- openers --------------------------------------------------------------------------------

@@ -50,6 +50,7 @@ class KeepResult:
     against: tuple[str, ...] = ()
     opener: bool = False
     workers: int = 1
+    interrupted: bool = False
 
     @functools.cached_property
     def table(self) -> pd.DataFrame:
@@ -80,11 +81,15 @@ class KeepResult:
             }
             if self.opener:
                 item["splits_openers"] = bool(row["splits_openers"])
+            if "points_hand" in row:
+                item.update({k: float(row[k]) for k in (
+                    "points_se", "points_gap", "points_diff_se", "points_hand", "points_hand_se", "points_trick",
+                    "points_trick_se", "table_points")})
             holds.append(item)
         return {"hand": format_cards(self.hand), "rules": self.rules.name, "opponents": self.opponents,
                 "policy": self.policy, "trials": self.trials, "seed": self.seed, "by": self.by,
                 "vs": list(self.vs) or None, "against": list(self.against) or None,
-                "workers": self.workers, "holds": holds}
+                "workers": self.workers, "interrupted": self.interrupted, "holds": holds}
 
     def flat(self) -> pd.DataFrame:
         """The rows flat, for CSV: cards joined by spaces."""
@@ -121,9 +126,10 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     Remaining keywords override single rule options (e.g. ``max_draw="4-ace"``).
     """
     rs = _as_rules(rules, rule_overrides)
-    if rs.game != "draw":
-        raise RuleError(f"keep with opponents under {rs.name} scores points and tricks; "
-                        "use the points analysis (drawodds.sim.tricks.points_by_hold)")
+    points_game = rs.game != "draw"
+    if points_game and (vs or against or opener or se is not None):
+        raise RuleError(f"under {rs.name} keep ranks holds by points: --vs, --against, --opener "
+                        "and --se apply to the draw game")
     cards = parse_hand(hand, joker=rs.joker) if isinstance(hand, str) else _checked(hand, rs)
     vs = tuple(int(v) for v in vs)
     if vs:
@@ -150,11 +156,11 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         raise RuleError(f"opponents must be 0-5, got {opponents}")
     if trials < 1:
         raise RuleError("trials must be at least 1")
-    by = by or ("equity" if opponents else "points")
+    by = by or ("equity" if opponents and not points_game else "points")
     if by not in OBJECTIVE_COLUMNS:
         raise RuleError(f"--by must be one of {', '.join(OBJECTIVE_COLUMNS)}, got {by!r}")
-    if by == "equity" and opponents == 0:
-        raise RuleError("ranking by equity needs at least one opponent")
+    if by == "equity" and (opponents == 0 or points_game):
+        raise RuleError("ranking by equity needs at least one opponent in the draw game")
     dealt = int(evaluate(cards, joker=rs.joker))
     if opener:
         from drawodds.evaluate import jacks_or_better_floor
@@ -182,9 +188,13 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         cols["splits_openers"] = hold_openers_split(cards, masks)
 
     used_trials: int | None = None
+    interrupted = False
     nan = np.full(len(masks), np.nan)
     cols["equity"] = cols["equity_se"] = cols["equity_gap"] = cols["equity_diff_se"] = nan
-    if opponents:
+    if opponents and points_game:
+        cols.update(_points_columns(cards, masks, rs, opponents, trials, seed, policy, progress))
+        used_trials = trials
+    elif opponents:
         from drawodds.sim.equity import OpponentModel, hold_equities
 
         model = OpponentModel(opponents=opponents, policy=policy, draw_counts=vs or None,
@@ -193,8 +203,10 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
                            se_target=se, progress=progress)
         cols["equity"], cols["equity_se"], cols["equity_diff_se"] = eq.equity, eq.equity_se, eq.diff_se
         cols["equity_gap"] = eq.equity.max() - eq.equity   # equity_diff_se is this gap's SE
-        used_trials = eq.trials
+        used_trials, interrupted = eq.trials, eq.interrupted
 
+    if "points_mc" in cols:
+        cols["table_points"], cols["points"] = cols["points"], cols.pop("points_mc")
     # Best first: the objective, then the other objectives, then fewer cards drawn.
     primary = OBJECTIVE_COLUMNS[by]
     tiebreak = [k for k in ("p_jacks_or_better", "points", "p_improve") if k != primary]
@@ -202,7 +214,30 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     cols = {k: v[order] for k, v in cols.items()}
     return KeepResult(hand=cards, rules=rs, opponents=opponents, policy=policy, trials=used_trials,
                       seed=seed, by=by, columns=cols, vs=vs, opener=opener, workers=workers,
+                      interrupted=interrupted,
                       against=tuple(" ".join(format_cards(h)) for h in known))
+
+
+def _points_columns(cards: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rs: RuleSet,
+                    opponents: int, trials: int, seed: int, policy: str,
+                    progress: Callable[[int, int], None] | None) -> dict[str, npt.NDArray[Any]]:
+    """Poengpoker / Chicago: expected points this deal (best hand's table points + last trick).
+
+    The exact ``points`` column (table points of our hand alone) moves to ``table_points``;
+    ``points`` becomes the Monte Carlo total against the opponents, with its parts and SEs.
+    """
+    from drawodds.sim.points import points_by_hold
+
+    df = points_by_hold(cards, rs, opponents=opponents, trials=trials, seed=seed, policy=policy,
+                        progress=progress)
+    row_of = {k: i for i, k in enumerate(df["keep"])}
+    order = np.array([row_of[" ".join(format_cards(cards[m]))] for m in masks])
+    out = {name: df[name].to_numpy()[order] for name in
+           ("points_hand", "points_hand_se", "points_trick", "points_trick_se", "points_se")}
+    out["points_diff_se"] = df["se_vs_best"].to_numpy()[order]
+    out["points_mc"] = df["points"].to_numpy()[order]
+    out["points_gap"] = out["points_mc"].max() - out["points_mc"]   # points_diff_se is its SE
+    return out
 
 
 def _object_array(items: list[list[str]]) -> npt.NDArray[np.object_]:

@@ -19,6 +19,8 @@ Opener = Literal["any", "jacks"]
 FirstAfterDraw = Literal["opener", "left_of_button"]
 OddChip = Literal["left_of_dealer", "carry"]
 PointsTie = Literal["none", "all", "split"]
+TrickRule = Literal["beat_or_any", "beat_or_follow", "follow"]
+EmptyStub = Literal["reshuffle", "short"]
 
 MAX_DRAW_CHOICES: tuple[str, ...] = ("3", "4-ace", "4", "5", "any")
 POENG_HAND_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8)  # high card ... straight flush (seed 004)
@@ -65,6 +67,8 @@ class RuleSet:
     target_points: int = 13                  # Poengpoker 13, Chicago 52
     royal_instant_win: bool = False          # Chicago: the highest straight flush wins at once
     points_tie: PointsTie = "none"           # exactly equal best hands: seed silent, see docs
+    trick_rule: TrickRule = "beat_or_any"    # Poengpoker: beat the lead in its suit or play any card
+    empty_stub: EmptyStub = "reshuffle"      # stub runs out: rebuild from others' discards (seed 003)
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
@@ -78,7 +82,7 @@ class RuleSet:
         return {"3": 3, "4-ace": 4, "4": 4, "5": 5, "any": 5}[self.max_draw]
 
     def draw_limit(self, keeps_ace: bool) -> int:
-        """Cards a player may draw, given whether the kept cards include an ace (or the joker)."""
+        """Cards a player may draw, given whether the kept cards include an ace (the joker does not count)."""
         if self.max_draw == "4-ace":
             return 4 if keeps_ace else 3
         return self.max_draw_cards
@@ -129,6 +133,14 @@ class RuleSet:
             raise RuleError("false openers exist only under Jacks or Better (opener='jacks')")
         if len(self.hand_points) != 9:
             raise RuleError("hand_points needs 9 values, high card ... straight flush")
+        if self.trick_rule not in ("beat_or_any", "beat_or_follow", "follow"):
+            raise RuleError(f"trick_rule must be beat_or_any, beat_or_follow or follow, got {self.trick_rule!r}")
+        if self.empty_stub not in ("reshuffle", "short"):
+            raise RuleError(f"empty_stub must be reshuffle or short, got {self.empty_stub!r}")
+        if points_game and (self.last_trick_points < 1 or self.target_points < 1
+                            or min(self.hand_points) < 0):
+            raise RuleError("a points game needs last_trick_points >= 1, target_points >= 1 and "
+                            "no negative hand points (otherwise a game might never end)")
         return self
 
 
@@ -159,6 +171,12 @@ OPTION_SOURCES: dict[str, str] = {
     "target_points": "seed 004: Poengpoker 13, Chicago 52",
     "royal_instant_win": "seed 004: in Chicago the highest straight flush wins at once",
     "points_tie": "seed 004 is silent on equal best hands; default: nobody scores",
+    "trick_rule": "seed 004: Poengpoker beat the lead in its suit if you can, else any card "
+                  "(beat_or_any); Chicago follow suit or discard (follow); beat_or_follow = "
+                  "classic suit-and-beat duty, a house reading",
+    "empty_stub": "seed 003: rebuild the stub from earlier discards, never a player's own "
+                  "(reshuffle); seed 004 Poengpoker: discards leave the deal, so a player "
+                  "exchanges only as many cards as the stub holds (short)",
 }
 
 _PRESETS: dict[str, RuleSet] = {
@@ -168,9 +186,10 @@ _PRESETS: dict[str, RuleSet] = {
     "jackpot": RuleSet(name="jackpot", opener="jacks", ante=5, small_bet=10, big_bet=20,
                        max_raises=4, stack=400),
     "poengpoker": RuleSet(name="poengpoker", game="poengpoker", max_draw="any", ante=0,
-                          last_trick_points=2, target_points=13),
+                          last_trick_points=2, target_points=13, empty_stub="short"),
     "chicago": RuleSet(name="chicago", game="chicago", max_draw="any", draws=3, ante=0,
-                       last_trick_points=5, target_points=52, royal_instant_win=True),
+                       last_trick_points=5, target_points=52, royal_instant_win=True,
+                       trick_rule="follow"),
 }
 
 PRESET_DESCRIPTIONS: dict[str, str] = {

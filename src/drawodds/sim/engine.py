@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
 
 from drawodds.cards import JOKER
-from drawodds.evaluate import ONE_PAIR, TWO_PAIR, TRIPS, category_floor
+from drawodds.evaluate import ONE_PAIR, QUADS, STRAIGHT, STRAIGHT_FLUSH, TRIPS, TWO_PAIR, category_floor
 from drawodds.rules import RuleSet
 from drawodds.sim.pots import Pot, side_pots, split_pot, uncalled_excess
 from drawodds.sim.scalar_eval import hand_strength, openers_floor
@@ -97,9 +97,11 @@ class Observation(NamedTuple):
         return False
 
 
+_NO_CARDS: frozenset[int] = frozenset()
 _new_tuple = tuple.__new__  # builds a NamedTuple without its Python-level __new__ (hot path)
 LEGAL_FOLD, LEGAL_CHECK, LEGAL_SHOW_MUCK = Legal("fold"), Legal("check"), (Legal("show"), Legal("muck"))
 LEGAL_DRAW = tuple((Legal("draw", k),) for k in range(6))
+LEGAL_CHECK_ONLY = (LEGAL_CHECK,)
 
 Policy = Callable[[Observation], Action]
 
@@ -122,35 +124,27 @@ class DealResult(NamedTuple):
 def openers_cards(hand: Sequence[int], strength: int) -> frozenset[int]:
     """The cards that prove Jacks-or-Better openers in ``hand`` (what a split must keep aside).
 
-    A pair of jacks or better: the pair; two pair: both pairs; trips: the three; anything
-    better uses all five (four of a kind: the four). The joker counts with the group it completes.
+    A pair of jacks or better: the pair; two pair: both pairs; trips: the three; four of a kind:
+    the four; a straight, flush or full house uses all five. With the joker the whole hand counts
+    (the joker's role depends on the rest), so any discard from it is kept aside.
     """
-    if strength >= category_floor(STRAIGHT_CATEGORY):
-        by_rank: dict[int, list[int]] = {}
-        for c in hand:
-            by_rank.setdefault(c // 4, []).append(c)
-        quads = [cs for cs in by_rank.values() if len(cs) == 4]
-        return frozenset(quads[0]) if quads and strength < category_floor(STRAIGHT_FLUSH_CATEGORY) \
-            else frozenset(hand)
-    by_rank = {}
+    if JOKER in hand or strength >= category_floor(STRAIGHT):
+        if category_floor(QUADS) <= strength < category_floor(STRAIGHT_FLUSH) and JOKER not in hand:
+            ranks = [c // 4 for c in hand]
+            quad = max(set(ranks), key=ranks.count)
+            return frozenset(c for c in hand if c // 4 == quad)
+        return frozenset(hand)
+    by_rank: dict[int, list[int]] = {}
     for c in hand:
-        if c != JOKER:
-            by_rank.setdefault(c // 4, []).append(c)
-    jokers = [c for c in hand if c == JOKER]
+        by_rank.setdefault(c // 4, []).append(c)
     groups = sorted(by_rank.values(), key=lambda cs: (len(cs), cs[0] // 4), reverse=True)
     if strength >= category_floor(TRIPS):
-        return frozenset(groups[0] + jokers)
+        return frozenset(groups[0])
     if strength >= category_floor(TWO_PAIR):
-        return frozenset(groups[0] + groups[1] + jokers)
+        return frozenset(groups[0] + groups[1])
     if strength >= category_floor(ONE_PAIR):
-        if jokers:  # joker pairs with the highest card (as an ace it pairs an ace)
-            return frozenset([groups[0][0], *jokers])
         return frozenset(groups[0])
     return frozenset()
-
-
-STRAIGHT_CATEGORY = 4
-STRAIGHT_FLUSH_CATEGORY = 8
 
 
 _LIMITS: dict[int, tuple[RuleSet, int, int]] = {}
@@ -190,6 +184,8 @@ class DealState:
         self.stacks = list(stacks)
         self.carried_in = carried
         self.reshuffle = reshuffle
+        if not isinstance(deck, list):  # tuples, numpy arrays: plain ints inside a deal
+            deck = [int(c) for c in deck]
         self.deck = deck
         self.antes = antes
         self.actions: list[tuple[int, str, tuple[int, ...]]] = []  # every action applied, for replays
@@ -209,13 +205,12 @@ class DealState:
         self.mucked = [False] * n
         self.live = m
         self.events: list[tuple[int, str, int]] = []          # public
-        self.private: list[tuple[int, str, tuple[int, ...], tuple[int, ...]]] = []  # for histories
         self.draw_counts: list[list[int]] = []
         self.shown: list[tuple[int, tuple[int, ...]]] = []
         self.opener: int | None = None
         self.opener_genuine = True
         self.opener_cards: frozenset[int] = frozenset()
-        self.aside: list[list[int]] = [[] for _ in range(n)]
+        self.aside: dict[int, list[int]] = {}     # split openers kept aside, by seat
         self.folded_any = False
         self.checked_round0 = [False] * n
         self.calls_round0 = 0
@@ -225,20 +220,25 @@ class DealState:
         self.dead_seat: int | None = None  # the opener who could not prove openers
         # Forced bets.
         if antes and rules.ante and not rules.blinds:  # blinds replace the ante
-            for s in self.order:
-                self._put(s, min(rules.ante, self.stacks[s]), "ante")
+            ante, my_stacks, contributed, events = rules.ante, self.stacks, self.contributed, self.events
+            for s in order:
+                chips = ante if ante < my_stacks[s] else my_stacks[s]
+                my_stacks[s] -= chips
+                contributed[s] += chips
+                events.append((s, "ante", chips))
         # The deal: one card at a time clockwise from the dealer's left.
         need = 5 * m
         if len(deck) < need:
             raise ValueError(f"the deck has {len(deck)} cards, {need} are needed")
-        self.hands: list[list[int]] = [[] for _ in range(n)]
-        for k, s in enumerate(self.order):
-            self.hands[s] = hand = list(deck[k:need:m])
-            self.private.append((s, "deal", tuple(hand), ()))
-        self.stub = list(deck[need:])
+        self.hands: list[tuple[int, ...]] = [()] * n  # a tuple per seat, replaced at each draw
+        hands = self.hands
+        for k, s in enumerate(order):
+            hands[s] = tuple(deck[k:need:m])
+        self.private = [(s, "deal", hands[s], ()) for s in order]
+        self.stub = deck[need:]
         self.stub_pos = 0
         self.pile: list[int] = []                 # discards available to rebuild the stub
-        self.own_discards: list[set[int]] = [set() for _ in range(n)]
+        self.own_discards: list[frozenset[int]] = [_NO_CARDS] * n
         self.rebuilt = False
         self.strength = [0] * n            # final strengths, filled at the showdown
         self._initial: list[int | None] = [None] * n
@@ -330,21 +330,24 @@ class DealState:
                 return True
         return False
 
-    def _bet_legal(self, seat: int) -> list[Legal]:
+    def _bet_legal(self, seat: int) -> tuple[Legal, ...]:
         to_call = self.level - self.committed[seat]
         stack = self.stacks[seat]
+        if not self._may_raise(seat):
+            if to_call > 0:
+                return LEGAL_FOLD, _new_tuple(Legal, ("call", to_call if to_call < stack else stack))
+            return LEGAL_CHECK_ONLY
+        amount = to_call + self.bet_size
+        if amount > stack:
+            amount = stack
         if to_call > 0:
-            acts = [LEGAL_FOLD, _new_tuple(Legal, ("call", to_call if to_call < stack else stack))]
-        else:
-            acts = [LEGAL_CHECK]
-        if self._may_raise(seat):
-            amount = min(to_call + self.bet_size, stack)
-            if self.level == 0:
-                if self._may_open(seat):
-                    acts.append(_new_tuple(Legal, ("bet", amount)))
-            else:
-                acts.append(_new_tuple(Legal, ("raise", amount)))
-        return acts
+            return (LEGAL_FOLD, _new_tuple(Legal, ("call", to_call)),
+                    _new_tuple(Legal, ("raise", amount)))
+        if self.level:
+            return LEGAL_CHECK, _new_tuple(Legal, ("raise", amount))
+        if self._may_open(seat):
+            return LEGAL_CHECK, _new_tuple(Legal, ("bet", amount))
+        return LEGAL_CHECK_ONLY
 
     def _may_open(self, seat: int) -> bool:
         rules = self.rules
@@ -354,7 +357,25 @@ class DealState:
 
     def _apply_bet(self, seat: int, kind: str) -> None:
         to_call = self.level - self.committed[seat]
-        if kind == "fold":
+        if kind == "call":
+            if to_call <= 0:
+                raise IllegalAction(f"seat {seat} has nothing to call")
+            if self.round == 0:
+                self.calls_round0 += 1
+            chips = self.stacks[seat]
+            if to_call < chips:
+                chips = to_call
+            self.stacks[seat] -= chips
+            self.contributed[seat] += chips
+            self.committed[seat] += chips
+            self.events.append((seat, "call", chips))
+        elif kind == "check":
+            if to_call > 0:
+                raise IllegalAction(f"seat {seat} cannot check facing a bet of {to_call}")
+            if self.round == 0:
+                self.checked_round0[seat] = True
+            self.events.append((seat, "check", 0))
+        elif kind == "fold":
             if to_call <= 0:
                 raise IllegalAction(f"seat {seat} cannot fold with nothing to call (check instead)")
             self.folded[seat] = True
@@ -365,18 +386,6 @@ class DealState:
             if self.live == 1:
                 self._finish_uncontested()
                 return
-        elif kind == "check":
-            if to_call > 0:
-                raise IllegalAction(f"seat {seat} cannot check facing a bet of {to_call}")
-            if self.round == 0:
-                self.checked_round0[seat] = True
-            self._put(seat, 0, "check")
-        elif kind == "call":
-            if to_call <= 0:
-                raise IllegalAction(f"seat {seat} has nothing to call")
-            if self.round == 0:
-                self.calls_round0 += 1
-            self._put(seat, min(to_call, self.stacks[seat]), "call")
         elif kind in ("bet", "raise"):
             if (kind == "bet") != (self.level == 0) or not self._may_raise(seat) or \
                     (kind == "bet" and not self._may_open(seat)):
@@ -399,13 +408,18 @@ class DealState:
                     self.need[s] = True
         else:
             raise IllegalAction(f"unknown betting action {kind!r}")
-        self.need[seat] = False
+        need = self.need
+        need[seat] = False
         self.seen[seat] = self.reopen
-        nxt = self._next_needing(seat, inclusive=False)
-        if nxt is None:
-            self._end_betting()
-        else:
-            self.actor = nxt
+        order = self.order
+        m = len(order)
+        start = self.pos[seat] + 1
+        for k in range(start, start + m):
+            nxt = order[k % m]
+            if need[nxt]:
+                self.actor = nxt
+                return
+        self._end_betting()
 
     def _set_opener(self, seat: int) -> None:
         self.opener = seat
@@ -457,24 +471,33 @@ class DealState:
     def _apply_draw(self, seat: int, discards: tuple[int, ...]) -> None:
         hand = self.hands[seat]
         k = len(discards)
-        if len(set(discards)) != k or any(c not in hand for c in discards):
-            raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
+        for i, c in enumerate(discards):
+            if c not in hand or c in discards[:i]:
+                raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
         limit = self.draw_limit(seat)
-        if self.rules.max_draw == "4-ace" and k == 4:
+        if k == 4 and self.rules.max_draw == "4-ace":
             kept = [c for c in hand if c not in discards]
             if kept[0] // 4 < ACE_RANK:  # the joker (code 52, "rank 13") counts as an ace
                 limit = min(limit, 3)
         if k > limit:
             raise IllegalAction(f"seat {seat} may draw at most {limit} cards, asked for {k}")
-        if self.opener == seat and self.opener_cards and self.draw_number == 1:
-            split = tuple(c for c in discards if c in self.opener_cards)
-            if split:
-                self.aside[seat].extend(split)
-                self.events.append((seat, "split", len(split)))
-        drawn = self._take(seat, k)
-        self.own_discards[seat].update(discards)
-        self.pile.extend(c for c in discards if c not in self.aside[seat])
-        self.hands[seat] = [c for c in hand if c not in discards] + drawn
+        if k:
+            if self.opener == seat and self.opener_cards and self.draw_number == 1:
+                split = tuple(c for c in discards if c in self.opener_cards)
+                if split:
+                    self.aside.setdefault(seat, []).extend(split)
+                    self.events.append((seat, "split", len(split)))
+            if not self.rebuilt and self.stub_pos + k <= len(self.stub):
+                drawn = self.stub[self.stub_pos:self.stub_pos + k]
+                self.stub_pos += k
+            else:
+                drawn = self._take(seat, k)
+            self.own_discards[seat] = self.own_discards[seat].union(discards)
+            aside = self.aside.get(seat)
+            self.pile.extend([c for c in discards if c not in aside] if aside else discards)
+            self.hands[seat] = (*[c for c in hand if c not in discards], *drawn)
+        else:
+            drawn = []
         self.draw_counts[-1][seat] = k
         self.events.append((seat, "draw", k))
         self.private.append((seat, "draw", tuple(discards), tuple(drawn)))
@@ -485,10 +508,6 @@ class DealState:
 
     def _take(self, seat: int, k: int) -> list[int]:
         """k cards from the stub; when it runs out, earlier discards (never this seat's) are reshuffled in."""
-        if not self.rebuilt and self.stub_pos + k <= len(self.stub):
-            got = self.stub[self.stub_pos:self.stub_pos + k]
-            self.stub_pos += k
-            return got
         mine = self.own_discards[seat]
         rest = self.stub[self.stub_pos:]
         if sum(1 for c in rest if c not in mine) < k:
@@ -533,23 +552,23 @@ class DealState:
 
     def _start_showdown(self) -> None:
         self.phase = "showdown"
-        for s in self.order:
-            if not self.folded[s]:
-                self.strength[s] = hand_strength(self.hands[s])
-        first = self.last_aggressor if self.level > 0 and self.last_aggressor is not None \
-            and not self.folded[self.last_aggressor] else self._lead_seat(self.opener)
-        first = self._lead_seat(first)
-        pos, m = self._pos(first), len(self.order)
-        self.show_queue = [self.order[(pos + k) % m] for k in range(m)
-                           if not self.folded[self.order[(pos + k) % m]]]
-        self.unmucked = len(self.show_queue)
-        self.actor = self.show_queue.pop(0)
+        folded, hands, strength = self.folded, self.hands, self.strength
+        live = [s for s in self.order if not folded[s]]
+        for s in live:
+            strength[s] = hand_strength(hands[s])
+        first = self.last_aggressor  # the last bettor of the final round shows first
+        if not self.level or first is None or folded[first]:
+            first = self._lead_seat(self.opener)
+        i = live.index(first)
+        self.show_queue = live[i + 1:] + live[:i]
+        self.unmucked = len(live)
+        self.actor = first
 
     def _apply_show(self, seat: int, kind: str) -> None:
         if kind == "show":
-            self.shown.append((seat, tuple(self.hands[seat])))
+            self.shown.append((seat, self.hands[seat]))
             self.events.append((seat, "show", 0))
-            self.private.append((seat, "show", tuple(self.hands[seat]), tuple(self.aside[seat])))
+            self.private.append((seat, "show", self.hands[seat], tuple(self.aside.get(seat, ()))))
         elif kind == "muck":
             self.mucked[seat] = True
             self.unmucked -= 1
@@ -569,17 +588,21 @@ class DealState:
         """Pay every pot layer to its best live hand(s); a layer nobody may win stays."""
         self._return_uncalled()
         n, folded, mucked, contributed = self.n, self.folded, self.mucked, self.contributed
-        alive = [not folded[s] and not mucked[s] for s in range(n)]
-        if self.opener is not None and not self.opener_genuine and not folded[self.opener]:
+        live = [s for s in self.order if not folded[s] and not mucked[s]]
+        opener = self.opener
+        if opener is not None and not self.opener_genuine and not folded[opener]:
             self.dead_opener = True
-            self.dead_seat = self.opener
-            alive[self.opener] = False
-        live = [s for s in range(n) if alive[s]]
+            self.dead_seat = opener
+            if opener in live:
+                live.remove(opener)
         top = max(contributed)
-        if all(contributed[s] == top for s in live):  # the common case: no side pots
-            pots: list[Pot] = [_new_tuple(Pot, (sum(contributed) + self.carried_in, tuple(live)))]
-        else:
-            pots = side_pots(contributed, alive, self.carried_in)
+        for s in live:
+            if contributed[s] != top:
+                live_set = set(live)
+                pots = side_pots(contributed, [s in live_set for s in range(n)], self.carried_in)
+                break
+        else:  # the common case: no side pots
+            pots = [_new_tuple(Pot, (sum(contributed) + self.carried_in, tuple(sorted(live))))]
         carried = 0
         paid = [0] * n
         strength = self.strength
@@ -724,7 +747,7 @@ class DealState:
             return ()
         phase = self.phase
         if phase == "bet":
-            return tuple(self._bet_legal(seat))
+            return self._bet_legal(seat)
         if phase == "draw":
             return LEGAL_DRAW[self.draw_limit(seat)]
         if phase == "declare":
@@ -736,36 +759,38 @@ class DealState:
         seat = self.actor
         if seat is None:
             raise IllegalAction("the deal is over")
-        if isinstance(action, str):
-            action = Action(action)
+        kind, discards = (action, ()) if isinstance(action, str) else action
         phase = self.phase
         if phase == "bet":
-            self._apply_bet(seat, action.kind)
+            self._apply_bet(seat, kind)
         elif phase == "draw":
-            if action.kind != "draw":
-                raise IllegalAction(f"seat {seat} must draw (0 cards to stand pat), not {action.kind!r}")
-            self._apply_draw(seat, action.discards)
+            if kind != "draw":
+                raise IllegalAction(f"seat {seat} must draw (0 cards to stand pat), not {kind!r}")
+            self._apply_draw(seat, discards)
         elif phase == "declare":
-            self._apply_declare(seat, action.kind)
+            self._apply_declare(seat, kind)
         else:
-            self._apply_show(seat, action.kind)
-        self.actions.append((seat, action.kind, action.discards))
+            self._apply_show(seat, kind)
+        self.actions.append((seat, kind, discards))
 
     def observe(self, seat: int | None = None) -> Observation:
         """What ``seat`` (default: the seat to act) may know now."""
         if seat is None:
             seat = self.actor if self.actor is not None else self.order[0]
         phase = self.phase
-        legal = self.legal() if seat == self.actor else ()
+        acting = seat == self.actor
+        to_call = max_draw = 0
         if phase == "bet":
-            to_call, max_draw = max(0, self.level - self.committed[seat]), 0
+            to_call = max(0, self.level - self.committed[seat])
+            legal = self._bet_legal(seat) if acting else ()
         elif phase == "draw":
-            to_call, max_draw = 0, self.draw_limit(seat)
+            max_draw = self.draw_limit(seat)
+            legal = LEGAL_DRAW[max_draw] if acting else ()
         else:
-            to_call = max_draw = 0
+            legal = self.legal() if acting else ()
         draw_counts = tuple(map(tuple, self.draw_counts)) if self.draw_counts else ()
         return _new_tuple(Observation, (
-            seat, phase, tuple(self.hands[seat]), legal, self.button, self.order_t,
+            seat, phase, self.hands[seat], legal, self.button, self.order_t,
             tuple(self.stacks), tuple(self.contributed), tuple(self.folded),
             sum(self.contributed) + self.carried_in, to_call, self.bet_size, self.bets, self.round,
             self.opener, draw_counts, tuple(self.events), tuple(self.shown), max_draw,
@@ -773,14 +798,17 @@ class DealState:
 
 
 def play(state: DealState, policies: Sequence[Policy]) -> DealResult:
-    """Run a deal to the end: each seat's policy is asked in turn with its own observation."""
+    """Run a deal to the end: each seat's policy is asked in turn with its own observation.
+
+    A policy with ``always_shows = True`` is not asked at the showdown: it shows.
+    """
     apply, observe = state.apply, state.observe
+    shows = [getattr(p, "always_shows", False) for p in policies]
     while state.actor is not None:
         seat = state.actor
-        policy = policies[seat]
-        if state.phase == "showdown" and getattr(policy, "always_shows", False):
+        if shows[seat] and state.phase == "showdown":
             apply(SHOW)
         else:
-            apply(policy(observe(seat)))
+            apply(policies[seat](observe(seat)))
     assert state.result is not None
     return state.result

@@ -83,6 +83,7 @@ class EquityResult:
     trials: int
     seed: int
     workers: int
+    interrupted: bool = False        # stopped by Ctrl-C: the figures cover the trials run so far
 
 
 def _final_strengths(hands: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_],
@@ -119,11 +120,13 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
         from drawodds.sim.reading import sample_conditioned
 
         hands, masks = sample_conditioned(rules, policy, model.draw_counts, hand, trials, rng)
-        # The replacement cards come from the stub less the opponents' hands: shuffle the whole
-        # stub, then move their cards to the back, keeping the order of the rest (still uniform).
-        perm = shuffled_stubs(stub, trials, len(stub), rng)
-        dealt = hands.reshape(trials, -1)
-        in_hands = (perm[:, :, None] == dealt[:, None, :]).any(axis=2)
+        # The replacement cards come from the stub less the opponents' hands: draw enough
+        # cards that, after dropping any of theirs, the draws are still served, keeping order.
+        need = layout.max_draw * (n + 1)
+        perm = shuffled_stubs(stub, trials, min(len(stub), need + 5 * n), rng)
+        taken = np.zeros((trials, 53), dtype=bool)
+        np.put_along_axis(taken, hands.reshape(trials, -1).astype(np.intp), True, axis=1)
+        in_hands = np.take_along_axis(taken, perm.astype(np.intp), axis=1)
         rest = np.take_along_axis(perm, np.argsort(in_hands, axis=1, kind="stable"), axis=1)
     d = layout.max_draw
     ours = rest[:, :d]
@@ -177,12 +180,20 @@ def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
     children = np.random.SeedSequence(seed).spawn(workers)
     states = [np.random.Generator(np.random.PCG64(c)).bit_generator.state for c in children]
     total = _Moments()
+    interrupted = False
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
     try:
         while total.n < trials:
             per_worker = min(BATCH, -(-(trials - total.n) // workers))
             jobs = [(hand, masks, rules, model, per_worker, s) for s in states]
-            results = list(pool.map(_worker, jobs)) if pool else [_worker(jobs[0])]
+            try:
+                results = list(pool.map(_worker, jobs)) if pool else [_worker(jobs[0])]
+            except KeyboardInterrupt:
+                # Keep what is done: the rounds so far are complete and unbiased.
+                if total.n == 0:
+                    raise
+                interrupted = True
+                break
             for m, _ in results:
                 total.merge(m)
             states = [s for _, s in results]
@@ -192,13 +203,13 @@ def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
                 break
     finally:
         if pool:
-            pool.shutdown()
+            pool.shutdown(cancel_futures=True)
     mean, cov = total.mean(), total.cov()
     best = int(np.argmax(mean))
     diff_var = np.diag(cov) + cov[best, best] - 2 * cov[:, best]
     return EquityResult(equity=mean, equity_se=np.sqrt(np.diag(cov) / total.n),
                         diff_se=np.sqrt(np.clip(diff_var, 0, None) / total.n), best=best,
-                        trials=total.n, seed=seed, workers=workers)
+                        trials=total.n, seed=seed, workers=workers, interrupted=interrupted)
 
 
 def _separated(m: _Moments, target: float) -> bool:

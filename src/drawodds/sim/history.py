@@ -91,8 +91,8 @@ class HistoryWriter:
         self.json = self.path.suffix.lower() in (".jsonl", ".json", ".ndjson")
         self.file: IO[str] = self.path.open("w", encoding="utf-8")
         if self.json:
-            header = {"format": FORMAT, "rules": rules_to_dict(rules), "players": len(policies) or rules.players,
-                      "seed": seed, "policies": list(policies)}
+            header = {"format": FORMAT, "rules": rules_to_dict(rules),
+                      "players": len(policies) or rules.players, "seed": seed, "policies": list(policies)}
             self.file.write(json.dumps(header, ensure_ascii=False) + "\n")
         else:
             self.file.write(f"# drawodds hand history: {rules.name}, seed {seed}, "

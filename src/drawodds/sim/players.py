@@ -5,7 +5,7 @@
 - ``RuleBased``: opens, raises and calls on hand strength and pot odds, draws with a draw policy
   from ``drawodds.sim.policies``, respects openers, and can snow (stand pat on nothing, then bet).
 
-``make_policy(name, rng)`` builds one by name: ``random``, ``station``, ``rule``.
+``make_policy(name, rules, rng)`` builds one by name: ``random``, ``station``, ``rule``.
 """
 
 from __future__ import annotations
@@ -177,8 +177,8 @@ class RuleBased:
     draw a four-flush counts as a medium pair. It opens at ``open_share`` and above (and only
     with openers when the rules want them), raises at ``raise_share`` (at most to bet + ``own_cap``
     raises, so two strong hands heads-up do not raise until one is all-in), calls when the
-    estimated win chance pays the pot odds. With ``snow`` > 0 it sometimes stands pat on nothing and then
-    bets as if it held a made hand.
+    estimated win chance pays the pot odds. With ``snow`` > 0 it sometimes stands pat on nothing
+    and then bets as if it held a made hand.
     """
 
     name = "rule"

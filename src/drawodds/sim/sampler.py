@@ -52,6 +52,21 @@ def layout_for(rules: RuleSet, opponents: int, stub_size: int) -> DealLayout:
 
 def shuffled_stubs(stub: npt.NDArray[np.int8], trials: int, cards: int,
                    rng: np.random.Generator) -> npt.NDArray[np.int8]:
-    """``trials`` independent shuffles of ``stub``, each cut to its first ``cards`` cards."""
-    decks = np.broadcast_to(stub, (trials, len(stub)))
-    return rng.permuted(decks, axis=1)[:, :cards]
+    """The first ``cards`` cards of ``trials`` independent shuffles of ``stub``.
+
+    A Fisher-Yates shuffle stopped after ``cards`` steps, run on all rows at once: step ``i``
+    swaps position ``i`` with a uniform position in ``i..n-1``, so the first ``cards`` positions
+    are a uniformly random ordered draw without replacement. Only ``cards`` of the ``n`` steps
+    are needed, which is what makes this several times faster than a full shuffle per row.
+    """
+    n = len(stub)
+    if not 0 <= cards <= n:
+        raise ValueError(f"cannot take {cards} cards from a stub of {n}")
+    deck = np.tile(np.asarray(stub, dtype=np.int8), (trials, 1))
+    rows = np.arange(trials)
+    for i in range(cards):
+        j = rng.integers(i, n, size=trials)
+        picked = deck[rows, j]
+        deck[rows, j] = deck[:, i]
+        deck[:, i] = picked
+    return deck[:, :cards]

@@ -1,0 +1,77 @@
+"""Charts for the points games (Poengpoker, Chicago); matplotlib with the Agg backend.
+
+Regenerate: ``PYTHONPATH=src python -m drawodds.charts_points [TRIALS] [SEED]``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+REPORTS = Path(__file__).resolve().parents[2] / "reports"
+
+
+def plot_last_trick_vs_pair(df: pd.DataFrame, path: str | Path) -> Path:
+    """Two panels from ``ace_vs_small_pair``: how often the lone ace outscores the small pair in
+    the same deal, and the mean points of each hold, by number of players (bars: 2 SE)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
+    x = df["players"]
+    for col, label, color in (("ace_beats_pair", "keeping the ace scores more", "tab:blue"),
+                              ("pair_beats_ace", "keeping the pair scores more", "tab:orange")):
+        left.errorbar(x, 100 * df[col], yerr=200 * df[f"{col}_se"], marker="o", capsize=3,
+                      label=label, color=color)
+    left.set_xlabel("players at the table")
+    left.set_ylabel("deals (%)  [the rest: equal points]")
+    left.set_title("Same deal, two holds: which scores more")
+    left.set_xticks(list(x))
+    left.set_ylim(bottom=0)
+    left.legend()
+    for col, label, color in (("pair", "keep the small pair (draw 3)", "tab:orange"),
+                              ("ace", "keep the ace alone (draw 4)", "tab:blue"),
+                              ("pair_ace", "keep pair + ace (draw 2)", "tab:green")):
+        right.errorbar(x, df[f"points_{col}"], yerr=2 * df[f"points_{col}_se"], marker="o",
+                       capsize=3, label=label, color=color)
+    right.set_xlabel("players at the table")
+    right.set_ylabel("expected points this deal (hand + last trick)")
+    right.set_title("Mean points of each hold")
+    right.set_xticks(list(x))
+    right.set_ylim(bottom=0)
+    right.legend()
+    attrs = df.attrs
+    fig.suptitle(f"{attrs.get('rules', 'poengpoker').capitalize()}, a small pair (22-77) and an ace: "
+                 f"keep the ace for the last trick, or the pair?\n{attrs.get('trials', '?')} random "
+                 f"such hands per table size, seed {attrs.get('seed', '?')}; opponents draw by "
+                 f"'{attrs.get('policy', 'standard')}', everyone plays tricks "
+                 f"'{attrs.get('trick_policy', 'sensible')}'", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Regenerate reports/last_trick_vs_pair.png and print its table."""
+    from drawodds.rules import preset
+    from drawodds.sim.points import ace_vs_small_pair
+
+    args = sys.argv[1:] if argv is None else argv
+    trials = int(args[0]) if args else 10_000
+    seed = int(args[1]) if len(args) > 1 else 2024
+    df = ace_vs_small_pair(preset("poengpoker"), trials=trials, seed=seed)
+    out = plot_last_trick_vs_pair(df, REPORTS / "last_trick_vs_pair.png")
+    cols = ["players", "ace_beats_pair", "ace_beats_pair_se", "pair_beats_ace", "pair_beats_ace_se",
+            "points_pair", "points_ace", "points_pair_ace", "ace_minus_pair", "ace_minus_pair_se"]
+    print(df[cols].round(3).to_string(index=False))
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()

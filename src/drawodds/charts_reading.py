@@ -1,0 +1,65 @@
+"""Chart for reading draws: an opponent's final hand by the number of cards they drew."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from drawodds.evaluate import CATEGORIES
+from drawodds.rules import RuleSet, preset
+
+_COLOURS = ("#d9d9d9", "#9ecae1", "#4292c6", "#08519c", "#fdae6b", "#e6550d", "#a63603", "#54278f",
+            "#000000", "#e7298a")
+
+
+def plot_read_draws(path: str | Path = "reports/read_draws.png", *, rules: RuleSet | str = "morkpoker",
+                    policy: str = "standard", trials: int = 200_000, seed: int = 1) -> Path:
+    """Stacked bars: the final-hand distribution of an opponent for each draw count the rules allow.
+
+    Each bar is ``read_draw`` for that count (exact where cheap, else sampled from the exact
+    posterior with ``trials`` and ``seed``); the label under it gives how often such a player
+    draws that many. Returns the path written.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from drawodds.sim.reading import read_draw
+
+    rs = preset(rules) if isinstance(rules, str) else rules
+    readings = []
+    for d in range(rs.max_draw_cards + 1):
+        try:
+            readings.append(read_draw(d, policy=policy, rules=rs, trials=trials, seed=seed))
+        except ValueError:     # a count this policy never draws
+            continue
+    names = [c for c in CATEGORIES if any(r.final.get(c, 0) > 0 for r in readings)]
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    x = range(len(readings))
+    bottom = [0.0] * len(readings)
+    for name in names:
+        vals = [100 * r.final.get(name, 0.0) for r in readings]
+        ax.bar(x, vals, bottom=bottom, color=_COLOURS[CATEGORIES.index(name)], edgecolor="white",
+               linewidth=0.5, label=name.replace("_", " "))
+        for i, v in enumerate(vals):
+            if v >= 4:
+                ax.text(i, bottom[i] + v / 2, f"{v:.0f}%", ha="center", va="center", fontsize=8,
+                        color="white" if CATEGORIES.index(name) in (3, 7, 8) else "black")
+        bottom = [b + v for b, v in zip(bottom, vals)]
+    ax.set_xticks(list(x), [f"drew {r.draw}\n({100 * r.p_draw:.1f}% of deals)" for r in readings])
+    ax.set_ylabel("final hand after the draw (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(f"What an opponent ends with, by the number of cards drawn\n"
+                 f"policy '{policy}', rules {rs.name} (max draw {rs.max_draw}); "
+                 f"exact or Monte Carlo {trials:,} trials, seed {seed}")
+    ax.legend(title="final hand", bbox_to_anchor=(1.01, 1), loc="upper left", frameon=False)
+    fig.tight_layout()
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    return out
+
+
+if __name__ == "__main__":
+    print(plot_read_draws())
