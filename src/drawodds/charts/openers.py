@@ -1,6 +1,6 @@
 """Charts for Jacks-or-Better pass-outs: exact vs independent by table size, pot at opening.
 
-Usage:  PYTHONPATH=src python -m drawodds.charts_openers [OUT_DIR]   (default reports/)
+Regenerate: ``drawodds charts openers`` (or ``python -m drawodds.charts.openers [OUT_DIR]``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Charts for the points games (Poengpoker, Chicago); matplotlib with the Agg backend.
 
-Regenerate: ``PYTHONPATH=src python -m drawodds.charts_points [TRIALS] [SEED]``.
+Regenerate: ``drawodds charts points`` (or ``python -m drawodds.charts.points [TRIALS] [SEED]``).
 """
 
 from __future__ import annotations

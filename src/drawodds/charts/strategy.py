@@ -6,7 +6,7 @@
   pair + kicker, two pair vs standing pat, breaking a pat straight) against 1-5 opponents.
 * ``strategy_<objective>.png``: a condensed strategy as a printable chart.
 
-Regenerate: ``PYTHONPATH=src python -m drawodds.charts_strategy [--out reports]``.
+Regenerate: ``drawodds charts strategy`` (or ``python -m drawodds.charts.strategy [--out reports]``).
 """
 
 from __future__ import annotations
