@@ -146,6 +146,8 @@ class RuleSet:
 
 # Where each option comes from in the rule documents (shown by `drawodds rules NAME`).
 OPTION_SOURCES: dict[str, str] = {
+    "name": "the preset this rule set started from",
+    "game": "the draw game (seeds 000-003) or a points game, Poengpoker / Chicago (seed 004)",
     "joker": "seed 003: the bug, an ace or a card completing a straight or flush",
     "players": "seeds 000/001: 2-6 players; 7 with a two-card draw limit (001)",
     "ante": "seed 000: everyone antes before the deal",
