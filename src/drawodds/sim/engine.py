@@ -14,6 +14,7 @@ simulations are limited by the policies, not the bookkeeping.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
 
@@ -148,6 +149,26 @@ def openers_cards(hand: Sequence[int], strength: int) -> frozenset[int]:
 
 
 _LIMITS: dict[int, tuple[RuleSet, int, int]] = {}
+_SEATING: dict[tuple[int, int], tuple[tuple[int, ...], dict[int, int]]] = {}
+
+
+def _seating(stacks: Sequence[int], button: int) -> tuple[tuple[int, ...], dict[int, int]]:
+    """Seats dealt in, clockwise from the dealer's left, and each one's position in that order.
+
+    Cached per (table size, button) when every seat has chips (the usual case); shared, so the
+    engine never mutates either.
+    """
+    n = len(stacks)
+    full = min(stacks) > 0
+    if full:
+        hit = _SEATING.get((n, button))
+        if hit is not None:
+            return hit
+    order = tuple(s for s in (*range(button + 1, n), *range(button + 1)) if stacks[s] > 0)
+    seating = order, {s: k for k, s in enumerate(order)}
+    if full:
+        _SEATING[(n, button)] = seating
+    return seating
 
 
 def _draw_limits(rules: RuleSet) -> tuple[int, int]:
@@ -167,7 +188,7 @@ class DealState:
                  'dead_opener', 'dead_seat', 'deal_id', 'deck', 'declare_queue', 'draw_counts',
                  'draw_number', 'draw_queue', 'events', 'folded', 'folded_any', 'hands',
                  'last_aggressor', 'level', 'live', 'mucked', 'n', 'need', 'opener',
-                 'opener_cards', 'opener_genuine', 'order', 'order_t', 'outcome',
+                 'opener_cards', 'opener_genuine', 'order', 'outcome',
                  'own_discards', 'phase', 'pile', 'pos', 'private', 'rebuilt', 'reopen',
                  'reshuffle', 'result', 'round', 'rules', 'seen', 'show_queue', 'shown',
                  'stacks', 'start_stacks', 'strength', 'stub', 'stub_pos', 'unmucked')
@@ -189,19 +210,18 @@ class DealState:
         self.deck = deck
         self.antes = antes
         self.actions: list[tuple[int, str, tuple[int, ...]]] = []  # every action applied, for replays
-        self.order = order = [s for s in (*range(button + 1, n), *range(button + 1)) if stacks[s] > 0]
-        self.pos = dict(zip(order, range(n)))
-        self.order_t = tuple(order)
+        self.order, self.pos = seating = _seating(stacks, button)  # order: a tuple of seats dealt in
+        order = seating[0]
         self._limit_plain, self._limit_ace = _draw_limits(rules)
-        self._seven_rule = rules.seven_player_limit and len(self.order) >= 7
-        m = len(self.order)
+        m = len(order)
+        self._seven_rule = rules.seven_player_limit and m >= 7
         if m < 2:
             raise ValueError(f"a deal needs at least two players with chips, got {m}")
         if stacks[button] <= 0:
             raise ValueError(f"the dealer (seat {button}) has no chips and cannot deal")
         self.contributed = [0] * n
         self.committed = [0] * n  # antes count here only until round 1 starts
-        self.folded = [c <= 0 for c in stacks]
+        self.folded = [False] * n if m == n else [c <= 0 for c in stacks]
         self.mucked = [False] * n
         self.live = m
         self.events: list[tuple[int, str, int]] = []          # public
@@ -232,9 +252,10 @@ class DealState:
             raise ValueError(f"the deck has {len(deck)} cards, {need} are needed")
         self.hands: list[tuple[int, ...]] = [()] * n  # a tuple per seat, replaced at each draw
         hands = self.hands
+        self.private = private = []
         for k, s in enumerate(order):
-            hands[s] = tuple(deck[k:need:m])
-        self.private = [(s, "deal", hands[s], ()) for s in order]
+            hand = hands[s] = tuple(deck[k:need:m])
+            private.append((s, "deal", hand, ()))
         self.stub = deck[need:]
         self.stub_pos = 0
         self.pile: list[int] = []                 # discards available to rebuild the stub
@@ -453,7 +474,9 @@ class DealState:
         self.phase = "draw"
         self.draw_number = number
         self.draw_counts.append([-1] * self.n)
-        self.draw_queue = [s for s in self.order if not self.folded[s]]
+        order = self.order
+        # live counts the dealt-in seats not folded: all of them unless someone folded
+        self.draw_queue = list(order) if self.live == len(order) else [s for s in order if not self.folded[s]]
         self.actor = self.draw_queue.pop(0)
 
     def draw_limit(self, seat: int) -> int:
@@ -471,12 +494,12 @@ class DealState:
     def _apply_draw(self, seat: int, discards: tuple[int, ...]) -> None:
         hand = self.hands[seat]
         k = len(discards)
-        for i, c in enumerate(discards):
-            if c not in hand or c in discards[:i]:
-                raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
+        kept = [c for c in hand if c not in discards]
+        # The hand's cards are distinct, so k cards leave it only if they are distinct and its own.
+        if len(kept) != len(hand) - k:
+            raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
         limit = self.draw_limit(seat)
         if k == 4 and self.rules.max_draw == "4-ace":
-            kept = [c for c in hand if c not in discards]
             if kept[0] // 4 < ACE_RANK:  # the joker (code 52, "rank 13") counts as an ace
                 limit = min(limit, 3)
         if k > limit:
@@ -495,7 +518,7 @@ class DealState:
             self.own_discards[seat] = self.own_discards[seat].union(discards)
             aside = self.aside.get(seat)
             self.pile.extend([c for c in discards if c not in aside] if aside else discards)
-            self.hands[seat] = (*[c for c in hand if c not in discards], *drawn)
+            self.hands[seat] = (*kept, *drawn)
         else:
             drawn = []
         self.draw_counts[-1][seat] = k
@@ -553,7 +576,8 @@ class DealState:
     def _start_showdown(self) -> None:
         self.phase = "showdown"
         folded, hands, strength = self.folded, self.hands, self.strength
-        live = [s for s in self.order if not folded[s]]
+        order = self.order
+        live = list(order) if self.live == len(order) else [s for s in order if not folded[s]]
         for s in live:
             strength[s] = hand_strength(hands[s])
         first = self.last_aggressor  # the last bettor of the final round shows first
@@ -588,7 +612,11 @@ class DealState:
         """Pay every pot layer to its best live hand(s); a layer nobody may win stays."""
         self._return_uncalled()
         n, folded, mucked, contributed = self.n, self.folded, self.mucked, self.contributed
-        live = [s for s in self.order if not folded[s] and not mucked[s]]
+        order = self.order
+        if self.live == len(order) and not any(mucked):
+            live = list(order)
+        else:
+            live = [s for s in order if not folded[s] and not mucked[s]]
         opener = self.opener
         if opener is not None and not self.opener_genuine and not folded[opener]:
             self.dead_opener = True
@@ -613,8 +641,12 @@ class DealState:
                 carried += amount
                 continue
             if contest and len(eligible) > 1:
-                best = max(strength[s] for s in eligible)
-                won = [s for s in eligible if strength[s] == best]
+                best, won = -1, []  # the strongest hands, in seat order (a loop: no generator per pot)
+                for s in eligible:
+                    if strength[s] > best:
+                        best, won = strength[s], [s]
+                    elif strength[s] == best:
+                        won.append(s)
             else:
                 won = list(eligible)
             if len(won) == 1:
@@ -647,7 +679,7 @@ class DealState:
         self.actor = None
         self.outcome = outcome
         self.result = DealResult(
-            outcome, tuple([a - b for a, b in zip(self.stacks, self.start_stacks)]),
+            outcome, tuple(map(operator.sub, self.stacks, self.start_stacks)),
             tuple(self.stacks), pot, self.carried_in, carried, self.opener, self.dead_opener,
             winners, pots)
 
@@ -790,7 +822,7 @@ class DealState:
             legal = self.legal() if acting else ()
         draw_counts = tuple(map(tuple, self.draw_counts)) if self.draw_counts else ()
         return _new_tuple(Observation, (
-            seat, phase, self.hands[seat], legal, self.button, self.order_t,
+            seat, phase, self.hands[seat], legal, self.button, self.order,
             tuple(self.stacks), tuple(self.contributed), tuple(self.folded),
             sum(self.contributed) + self.carried_in, to_call, self.bet_size, self.bets, self.round,
             self.opener, draw_counts, tuple(self.events), tuple(self.shown), max_draw,
