@@ -149,23 +149,29 @@ def openers_cards(hand: Sequence[int], strength: int) -> frozenset[int]:
 
 
 _LIMITS: dict[int, tuple[RuleSet, int, int]] = {}
-_SEATING: dict[tuple[int, int], tuple[tuple[int, ...], dict[int, int]]] = {}
+
+class Seating(NamedTuple):
+    """Who is dealt in and who sits after whom, for one deal (shared between deals: never mutated)."""
+
+    order: tuple[int, ...]                 # seats dealt in, clockwise from the dealer's left
+    pos: dict[int, int]                    # a seat's index in ``order``
+    after: dict[int, tuple[int, ...]]      # the seats dealt in clockwise after a seat, it last
 
 
-def _seating(stacks: Sequence[int], button: int) -> tuple[tuple[int, ...], dict[int, int]]:
-    """Seats dealt in, clockwise from the dealer's left, and each one's position in that order.
+_SEATING: dict[tuple[int, int], Seating] = {}
 
-    Cached per (table size, button) when every seat has chips (the usual case); shared, so the
-    engine never mutates either.
-    """
+
+def _seating(stacks: Sequence[int], button: int) -> Seating:
+    """The seating of a deal; cached per (table size, button) when every seat has chips."""
     n = len(stacks)
-    full = min(stacks) > 0
+    full = n > 0 and min(stacks) > 0
     if full:
         hit = _SEATING.get((n, button))
         if hit is not None:
             return hit
     order = tuple(s for s in (*range(button + 1, n), *range(button + 1)) if stacks[s] > 0)
-    seating = order, {s: k for k, s in enumerate(order)}
+    seating = Seating(order, {s: k for k, s in enumerate(order)},
+                      {s: order[k + 1:] + order[:k + 1] for k, s in enumerate(order)})
     if full:
         _SEATING[(n, button)] = seating
     return seating
@@ -182,7 +188,7 @@ def _draw_limits(rules: RuleSet) -> tuple[int, int]:
 class DealState:
     """The state of one deal. ``actor`` is the seat to act (None when ``phase == 'done'``)."""
 
-    __slots__ = ('_initial', '_limit_plain', '_limit_ace', '_seven_rule', 'actions', 'actor',
+    __slots__ = ('_initial', '_limit_plain', '_limit_ace', '_seven_rule', 'actions', 'actor', 'after',
                  'antes', 'aside', 'bet_size', 'bets', 'button', 'calls_round0',
                  'capped_multiway', 'carried_in', 'checked_round0', 'committed', 'contributed',
                  'dead_opener', 'dead_seat', 'deal_id', 'deck', 'declare_queue', 'draw_counts',
@@ -210,8 +216,8 @@ class DealState:
         self.deck = deck
         self.antes = antes
         self.actions: list[tuple[int, str, tuple[int, ...]]] = []  # every action applied, for replays
-        self.order, self.pos = seating = _seating(stacks, button)  # order: a tuple of seats dealt in
-        order = seating[0]
+        self.order, self.pos, self.after = _seating(stacks, button)  # order: a tuple
+        order = self.order
         self._limit_plain, self._limit_ace = _draw_limits(rules)
         m = len(order)
         self._seven_rule = rules.seven_player_limit and m >= 7
@@ -293,15 +299,22 @@ class DealState:
         self.seen = [-1] * n
         self.capped_multiway = False
         self.last_aggressor = None
-        if rnd == 0 and rules.blinds:
-            posted = order[:len(rules.blinds)]
-            for s, blind in zip(posted, rules.blinds):
-                self._put(s, min(blind, stacks[s]), "blind")
-            self.level = max(committed)
+        level = 0
+        blinds = rules.blinds
+        if rnd == 0 and blinds:
+            contributed, events = self.contributed, self.events
+            for s, blind in zip(order, blinds):  # the first seats from the dealer's left post
+                chips = blind if blind < stacks[s] else stacks[s]
+                stacks[s] -= chips
+                contributed[s] += chips
+                committed[s] += chips
+                events.append((s, "blind", chips))
+            posted = min(len(blinds), len(order))
+            self.level = level = max(committed)
             self.bets = 1  # the biggest blind is the round's bet
-            self.opener = self.last_aggressor = posted[-1]
-            self.opener_cards = frozenset()
-            first = order[len(posted) % len(order)]
+            self.opener = self.last_aggressor = order[posted - 1]
+            self.opener_cards = _NO_CARDS
+            first = order[posted % len(order)]
         elif rnd > 0 and rules.first_after_draw == "opener" and self.opener is not None:
             first = self.opener
         else:
@@ -312,24 +325,21 @@ class DealState:
             if not folded[s] and stacks[s] > 0:
                 need[s] = True
                 chips += 1
-                if committed[s] < self.level:
+                if committed[s] < level:
                     pending = 1
         if chips < 2 and not pending:  # betting is over: at most one player has chips
             self.need = [False] * n
             self._end_betting(skipped=True)
             return
         self.phase = "bet"
-        self.actor = self._next_needing(first, inclusive=True)
+        self.actor = first if need[first] else self._next_needing(first)
         if self.actor is None:
             self._end_betting()
 
-    def _next_needing(self, seat: int, inclusive: bool) -> int | None:
-        order, need = self.order, self.need
-        pos = self.pos[seat]
-        m = len(order)
-        start = pos if inclusive else pos + 1
-        for k in range(start, start + m):
-            s = order[k % m]
+    def _next_needing(self, seat: int) -> int | None:
+        """The next seat after ``seat`` (clockwise, ``seat`` itself last) that still has to act."""
+        need = self.need
+        for s in self.after[seat]:
             if need[s]:
                 return s
         return None
@@ -340,14 +350,16 @@ class DealState:
 
     def _may_raise(self, seat: int) -> bool:
         """Chips enough, not capped, betting reopened for this seat, and someone left to answer."""
-        if self.stacks[seat] <= self.level - self.committed[seat] or self.seen[seat] >= self.reopen:
+        stacks = self.stacks
+        if stacks[seat] <= self.level - self.committed[seat] or self.seen[seat] >= self.reopen:
             return False
         cap = self.rules.max_raises
         if cap is not None and self.bets >= 1 + cap and (
                 self.live > 2 or self.capped_multiway or self.rules.cap_heads_up):
             return False
-        for s in self.order:
-            if s != seat and self.stacks[s] > 0 and not self.folded[s]:
+        folded = self.folded
+        for s in self.after[seat]:
+            if stacks[s] > 0 and not folded[s] and s != seat:
                 return True
         return False
 
@@ -432,11 +444,7 @@ class DealState:
         need = self.need
         need[seat] = False
         self.seen[seat] = self.reopen
-        order = self.order
-        m = len(order)
-        start = self.pos[seat] + 1
-        for k in range(start, start + m):
-            nxt = order[k % m]
+        for nxt in self.after[seat]:
             if need[nxt]:
                 self.actor = nxt
                 return
@@ -678,10 +686,10 @@ class DealState:
         self.phase = "done"
         self.actor = None
         self.outcome = outcome
-        self.result = DealResult(
+        self.result = _new_tuple(DealResult, (
             outcome, tuple(map(operator.sub, self.stacks, self.start_stacks)),
             tuple(self.stacks), pot, self.carried_in, carried, self.opener, self.dead_opener,
-            winners, pots)
+            winners, pots))
 
     # ----- false openers found before the draw (teaching mode) -------------------------------
 
@@ -719,7 +727,7 @@ class DealState:
                 if self.actor == opener:
                     self.actor = self.draw_queue.pop(0)
             elif self.actor == opener or self.actor is None:
-                nxt = self._next_needing(opener, inclusive=False)
+                nxt = self._next_needing(opener)
                 if nxt is None:
                     self._end_betting()
                 else:
@@ -764,7 +772,7 @@ class DealState:
         for s in self.order:
             self.need[s] = s != seat and not self.folded[s] and self.stacks[s] > 0
         self.seen[seat] = self.reopen
-        nxt = self._next_needing(seat, inclusive=False)
+        nxt = self._next_needing(seat)
         if nxt is None:
             self._end_betting()
         else:
@@ -813,7 +821,9 @@ class DealState:
         acting = seat == self.actor
         to_call = max_draw = 0
         if phase == "bet":
-            to_call = max(0, self.level - self.committed[seat])
+            to_call = self.level - self.committed[seat]
+            if to_call < 0:
+                to_call = 0
             legal = self._bet_legal(seat) if acting else ()
         elif phase == "draw":
             max_draw = self.draw_limit(seat)
@@ -836,8 +846,7 @@ def play(state: DealState, policies: Sequence[Policy]) -> DealResult:
     """
     apply, observe = state.apply, state.observe
     shows = [getattr(p, "always_shows", False) for p in policies]
-    while state.actor is not None:
-        seat = state.actor
+    while (seat := state.actor) is not None:
         if shows[seat] and state.phase == "showdown":
             apply(SHOW)
         else:
