@@ -14,6 +14,7 @@ simulations are limited by the policies, not the bookkeeping.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
@@ -105,6 +106,16 @@ LEGAL_DRAW = tuple((Legal("draw", k),) for k in range(6))
 LEGAL_CHECK_ONLY = (LEGAL_CHECK,)
 
 Policy = Callable[[Observation], Action]
+
+
+@functools.lru_cache(maxsize=4096)
+def _betting_options(to_call: int, amount: int, kind: str) -> tuple[Legal, ...]:
+    """Fold and call ``to_call`` (check if 0), then ``kind`` (bet or raise) for ``amount`` if given.
+
+    Shared between decisions (they are immutable): a cache hit costs less than building them.
+    """
+    first = (LEGAL_FOLD, Legal("call", to_call)) if to_call > 0 else (LEGAL_CHECK,)
+    return first + (Legal(kind, amount),) if kind else first
 
 
 class DealResult(NamedTuple):
@@ -226,8 +237,8 @@ class DealState:
         if stacks[button] <= 0:
             raise ValueError(f"the dealer (seat {button}) has no chips and cannot deal")
         self.contributed = [0] * n
-        self.committed = [0] * n  # antes count here only until round 1 starts
-        self.folded = [False] * n if m == n else [c <= 0 for c in stacks]
+        # A tuple, replaced when someone folds (rare): observations share it instead of copying.
+        self.folded = (False,) * n if m == n else tuple(c <= 0 for c in stacks)
         self.mucked = [False] * n
         self.live = m
         self.events: list[tuple[int, str, int]] = []          # public
@@ -276,6 +287,9 @@ class DealState:
 
     # ----- chips ---------------------------------------------------------------------------
 
+    def _mark_folded(self, seat: int) -> None:
+        self.folded = (*self.folded[:seat], True, *self.folded[seat + 1:])
+
     def _put(self, seat: int, chips: int, kind: str) -> None:
         self.stacks[seat] -= chips
         self.contributed[seat] += chips
@@ -319,18 +333,21 @@ class DealState:
             first = self.opener
         else:
             first = order[0]
-        self.need = need = [False] * n
-        chips = pending = 0
-        for s in order:
-            if not folded[s] and stacks[s] > 0:
-                need[s] = True
-                chips += 1
-                if committed[s] < level:
-                    pending = 1
-        if chips < 2 and not pending:  # betting is over: at most one player has chips
-            self.need = [False] * n
-            self._end_betting(skipped=True)
-            return
+        if self.live == n and min(stacks) > 0:  # the usual case: everyone dealt in, in, with chips
+            self.need = need = [True] * n
+        else:
+            self.need = need = [False] * n
+            chips = pending = 0
+            for s in order:
+                if not folded[s] and stacks[s] > 0:
+                    need[s] = True
+                    chips += 1
+                    if committed[s] < level:
+                        pending = 1
+            if chips < 2 and not pending:  # betting is over: at most one player has chips
+                self.need = [False] * n
+                self._end_betting(skipped=True)
+                return
         self.phase = "bet"
         self.actor = first if need[first] else self._next_needing(first)
         if self.actor is None:
@@ -368,18 +385,17 @@ class DealState:
         stack = self.stacks[seat]
         if not self._may_raise(seat):
             if to_call > 0:
-                return LEGAL_FOLD, _new_tuple(Legal, ("call", to_call if to_call < stack else stack))
+                return _betting_options(to_call if to_call < stack else stack, 0, "")
             return LEGAL_CHECK_ONLY
         amount = to_call + self.bet_size
         if amount > stack:
             amount = stack
         if to_call > 0:
-            return (LEGAL_FOLD, _new_tuple(Legal, ("call", to_call)),
-                    _new_tuple(Legal, ("raise", amount)))
+            return _betting_options(to_call, amount, "raise")
         if self.level:
-            return LEGAL_CHECK, _new_tuple(Legal, ("raise", amount))
+            return _betting_options(0, amount, "raise")
         if self._may_open(seat):
-            return LEGAL_CHECK, _new_tuple(Legal, ("bet", amount))
+            return _betting_options(0, amount, "bet")
         return LEGAL_CHECK_ONLY
 
     def _may_open(self, seat: int) -> bool:
@@ -411,7 +427,7 @@ class DealState:
         elif kind == "fold":
             if to_call <= 0:
                 raise IllegalAction(f"seat {seat} cannot fold with nothing to call (check instead)")
-            self.folded[seat] = True
+            self._mark_folded(seat)
             self.folded_any = True
             self.live -= 1
             self.need[seat] = False
@@ -518,20 +534,21 @@ class DealState:
                 if split:
                     self.aside.setdefault(seat, []).extend(split)
                     self.events.append((seat, "split", len(split)))
-            if not self.rebuilt and self.stub_pos + k <= len(self.stub):
-                drawn = self.stub[self.stub_pos:self.stub_pos + k]
-                self.stub_pos += k
+            start, stub = self.stub_pos, self.stub
+            if not self.rebuilt and start + k <= len(stub):
+                drawn = tuple(stub[start:start + k])
+                self.stub_pos = start + k
             else:
-                drawn = self._take(seat, k)
+                drawn = tuple(self._take(seat, k))
             self.own_discards[seat] = self.own_discards[seat].union(discards)
             aside = self.aside.get(seat)
             self.pile.extend([c for c in discards if c not in aside] if aside else discards)
             self.hands[seat] = (*kept, *drawn)
         else:
-            drawn = []
+            drawn = ()
         self.draw_counts[-1][seat] = k
         self.events.append((seat, "draw", k))
-        self.private.append((seat, "draw", tuple(discards), tuple(drawn)))
+        self.private.append((seat, "draw", tuple(discards), drawn))
         if self.draw_queue:
             self.actor = self.draw_queue.pop(0)
             return
@@ -565,11 +582,11 @@ class DealState:
         """``start`` if it is live, else the next live seat clockwise; the dealer's left if None."""
         if start is None:
             start = self.order[0]
-        m = len(self.order)
-        pos = self._pos(start)
-        for k in range(m):
-            s = self.order[(pos + k) % m]
-            if not self.folded[s]:
+        folded = self.folded
+        if not folded[start]:
+            return start
+        for s in self.after[start]:
+            if not folded[s]:
                 return s
         raise AssertionError("no live seat")
 
@@ -618,7 +635,8 @@ class DealState:
 
     def _award(self, outcome: Outcome) -> None:
         """Pay every pot layer to its best live hand(s); a layer nobody may win stays."""
-        self._return_uncalled()
+        if outcome != "showdown":  # a showdown follows the end of betting, which returned them
+            self._return_uncalled()
         n, folded, mucked, contributed = self.n, self.folded, self.mucked, self.contributed
         order = self.order
         if self.live == len(order) and not any(mucked):
@@ -714,7 +732,7 @@ class DealState:
         self.events.append((opener, "false_opener", 0))
         self.actions.append((opener, "expose", ()))
         if not self.folded[opener]:
-            self.folded[opener] = True
+            self._mark_folded(opener)
             self.live -= 1
         self.need[opener] = False
         self.dead_opener = True
@@ -818,25 +836,27 @@ class DealState:
         if seat is None:
             seat = self.actor if self.actor is not None else self.order[0]
         phase = self.phase
-        acting = seat == self.actor
         to_call = max_draw = 0
+        legal = ()
         if phase == "bet":
             to_call = self.level - self.committed[seat]
             if to_call < 0:
                 to_call = 0
-            legal = self._bet_legal(seat) if acting else ()
+            if seat == self.actor:
+                legal = self._bet_legal(seat)
         elif phase == "draw":
             max_draw = self.draw_limit(seat)
-            legal = LEGAL_DRAW[max_draw] if acting else ()
-        else:
-            legal = self.legal() if acting else ()
-        draw_counts = tuple(map(tuple, self.draw_counts)) if self.draw_counts else ()
+            if seat == self.actor:
+                legal = LEGAL_DRAW[max_draw]
+        elif seat == self.actor:
+            legal = self.legal()
+        contributed, draw_counts = self.contributed, self.draw_counts
         return _new_tuple(Observation, (
             seat, phase, self.hands[seat], legal, self.button, self.order,
-            tuple(self.stacks), tuple(self.contributed), tuple(self.folded),
-            sum(self.contributed) + self.carried_in, to_call, self.bet_size, self.bets, self.round,
-            self.opener, draw_counts, tuple(self.events), tuple(self.shown), max_draw,
-            self.deal_id, self.rules))
+            tuple(self.stacks), tuple(contributed), self.folded,
+            sum(contributed) + self.carried_in, to_call, self.bet_size, self.bets, self.round,
+            self.opener, tuple(map(tuple, draw_counts)) if draw_counts else (), tuple(self.events),
+            tuple(self.shown) if self.shown else (), max_draw, self.deal_id, self.rules))
 
 
 def play(state: DealState, policies: Sequence[Policy]) -> DealResult:

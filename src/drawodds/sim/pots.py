@@ -19,10 +19,13 @@ class Pot(NamedTuple):
 
 def uncalled_excess(contributed: Sequence[int]) -> tuple[int, int]:
     """(seat, chips) of the part of the biggest contribution nobody matched; (-1, 0) if none."""
-    ranked = sorted(contributed)  # a few seats: one C-level sort beats a Python loop
-    first = ranked[-1] if ranked else 0
-    second = ranked[-2] if len(ranked) > 1 else 0
-    return (list(contributed).index(first), first - second) if first > second else (-1, 0)
+    top, first, second = -1, 0, 0
+    for i, c in enumerate(contributed):
+        if c > first:
+            top, first, second = i, c, first
+        elif c > second:
+            second = c
+    return (top, first - second) if first > second else (-1, 0)
 
 
 def side_pots(contributed: Sequence[int], live: Sequence[bool], carried: int = 0) -> list[Pot]:
