@@ -14,6 +14,8 @@ simulations are limited by the policies, not the bookkeeping.
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
 
@@ -106,6 +108,16 @@ LEGAL_CHECK_ONLY = (LEGAL_CHECK,)
 Policy = Callable[[Observation], Action]
 
 
+@functools.lru_cache(maxsize=4096)
+def _betting_options(to_call: int, amount: int, kind: str) -> tuple[Legal, ...]:
+    """Fold and call ``to_call`` (check if 0), then ``kind`` (bet or raise) for ``amount`` if given.
+
+    Shared between decisions (they are immutable): a cache hit costs less than building them.
+    """
+    first = (LEGAL_FOLD, Legal("call", to_call)) if to_call > 0 else (LEGAL_CHECK,)
+    return first + (Legal(kind, amount),) if kind else first
+
+
 class DealResult(NamedTuple):
     """How one deal ended: chips won and lost per seat, and what stays on the table."""
 
@@ -149,6 +161,32 @@ def openers_cards(hand: Sequence[int], strength: int) -> frozenset[int]:
 
 _LIMITS: dict[int, tuple[RuleSet, int, int]] = {}
 
+class Seating(NamedTuple):
+    """Who is dealt in and who sits after whom, for one deal (shared between deals: never mutated)."""
+
+    order: tuple[int, ...]                 # seats dealt in, clockwise from the dealer's left
+    pos: dict[int, int]                    # a seat's index in ``order``
+    after: dict[int, tuple[int, ...]]      # the seats dealt in clockwise after a seat, it last
+
+
+_SEATING: dict[tuple[int, int], Seating] = {}
+
+
+def _seating(stacks: Sequence[int], button: int) -> Seating:
+    """The seating of a deal; cached per (table size, button) when every seat has chips."""
+    n = len(stacks)
+    full = n > 0 and min(stacks) > 0
+    if full:
+        hit = _SEATING.get((n, button))
+        if hit is not None:
+            return hit
+    order = tuple(s for s in (*range(button + 1, n), *range(button + 1)) if stacks[s] > 0)
+    seating = Seating(order, {s: k for k, s in enumerate(order)},
+                      {s: order[k + 1:] + order[:k + 1] for k, s in enumerate(order)})
+    if full:
+        _SEATING[(n, button)] = seating
+    return seating
+
 
 def _draw_limits(rules: RuleSet) -> tuple[int, int]:
     """(limit without an ace kept, limit with one), cached per rule-set object."""
@@ -161,13 +199,13 @@ def _draw_limits(rules: RuleSet) -> tuple[int, int]:
 class DealState:
     """The state of one deal. ``actor`` is the seat to act (None when ``phase == 'done'``)."""
 
-    __slots__ = ('_initial', '_limit_plain', '_limit_ace', '_seven_rule', 'actions', 'actor',
+    __slots__ = ('_initial', '_limit_plain', '_limit_ace', '_seven_rule', 'actions', 'actor', 'after',
                  'antes', 'aside', 'bet_size', 'bets', 'button', 'calls_round0',
                  'capped_multiway', 'carried_in', 'checked_round0', 'committed', 'contributed',
                  'dead_opener', 'dead_seat', 'deal_id', 'deck', 'declare_queue', 'draw_counts',
                  'draw_number', 'draw_queue', 'events', 'folded', 'folded_any', 'hands',
                  'last_aggressor', 'level', 'live', 'mucked', 'n', 'need', 'opener',
-                 'opener_cards', 'opener_genuine', 'order', 'order_t', 'outcome',
+                 'opener_cards', 'opener_genuine', 'order', 'outcome',
                  'own_discards', 'phase', 'pile', 'pos', 'private', 'rebuilt', 'reopen',
                  'reshuffle', 'result', 'round', 'rules', 'seen', 'show_queue', 'shown',
                  'stacks', 'start_stacks', 'strength', 'stub', 'stub_pos', 'unmucked')
@@ -189,19 +227,18 @@ class DealState:
         self.deck = deck
         self.antes = antes
         self.actions: list[tuple[int, str, tuple[int, ...]]] = []  # every action applied, for replays
-        self.order = order = [s for s in (*range(button + 1, n), *range(button + 1)) if stacks[s] > 0]
-        self.pos = dict(zip(order, range(n)))
-        self.order_t = tuple(order)
+        self.order, self.pos, self.after = _seating(stacks, button)  # order: a tuple
+        order = self.order
         self._limit_plain, self._limit_ace = _draw_limits(rules)
-        self._seven_rule = rules.seven_player_limit and len(self.order) >= 7
-        m = len(self.order)
+        m = len(order)
+        self._seven_rule = rules.seven_player_limit and m >= 7
         if m < 2:
             raise ValueError(f"a deal needs at least two players with chips, got {m}")
         if stacks[button] <= 0:
             raise ValueError(f"the dealer (seat {button}) has no chips and cannot deal")
         self.contributed = [0] * n
-        self.committed = [0] * n  # antes count here only until round 1 starts
-        self.folded = [c <= 0 for c in stacks]
+        # A tuple, replaced when someone folds (rare): observations share it instead of copying.
+        self.folded = (False,) * n if m == n else tuple(c <= 0 for c in stacks)
         self.mucked = [False] * n
         self.live = m
         self.events: list[tuple[int, str, int]] = []          # public
@@ -232,9 +269,10 @@ class DealState:
             raise ValueError(f"the deck has {len(deck)} cards, {need} are needed")
         self.hands: list[tuple[int, ...]] = [()] * n  # a tuple per seat, replaced at each draw
         hands = self.hands
+        self.private = private = []
         for k, s in enumerate(order):
-            hands[s] = tuple(deck[k:need:m])
-        self.private = [(s, "deal", hands[s], ()) for s in order]
+            hand = hands[s] = tuple(deck[k:need:m])
+            private.append((s, "deal", hand, ()))
         self.stub = deck[need:]
         self.stub_pos = 0
         self.pile: list[int] = []                 # discards available to rebuild the stub
@@ -248,6 +286,9 @@ class DealState:
         self._start_betting(0)
 
     # ----- chips ---------------------------------------------------------------------------
+
+    def _mark_folded(self, seat: int) -> None:
+        self.folded = (*self.folded[:seat], True, *self.folded[seat + 1:])
 
     def _put(self, seat: int, chips: int, kind: str) -> None:
         self.stacks[seat] -= chips
@@ -272,43 +313,50 @@ class DealState:
         self.seen = [-1] * n
         self.capped_multiway = False
         self.last_aggressor = None
-        if rnd == 0 and rules.blinds:
-            posted = order[:len(rules.blinds)]
-            for s, blind in zip(posted, rules.blinds):
-                self._put(s, min(blind, stacks[s]), "blind")
-            self.level = max(committed)
+        level = 0
+        blinds = rules.blinds
+        if rnd == 0 and blinds:
+            contributed, events = self.contributed, self.events
+            for s, blind in zip(order, blinds):  # the first seats from the dealer's left post
+                chips = blind if blind < stacks[s] else stacks[s]
+                stacks[s] -= chips
+                contributed[s] += chips
+                committed[s] += chips
+                events.append((s, "blind", chips))
+            posted = min(len(blinds), len(order))
+            self.level = level = max(committed)
             self.bets = 1  # the biggest blind is the round's bet
-            self.opener = self.last_aggressor = posted[-1]
-            self.opener_cards = frozenset()
-            first = order[len(posted) % len(order)]
+            self.opener = self.last_aggressor = order[posted - 1]
+            self.opener_cards = _NO_CARDS
+            first = order[posted % len(order)]
         elif rnd > 0 and rules.first_after_draw == "opener" and self.opener is not None:
             first = self.opener
         else:
             first = order[0]
-        self.need = need = [False] * n
-        chips = pending = 0
-        for s in order:
-            if not folded[s] and stacks[s] > 0:
-                need[s] = True
-                chips += 1
-                if committed[s] < self.level:
-                    pending = 1
-        if chips < 2 and not pending:  # betting is over: at most one player has chips
-            self.need = [False] * n
-            self._end_betting(skipped=True)
-            return
+        if self.live == n and min(stacks) > 0:  # the usual case: everyone dealt in, in, with chips
+            self.need = need = [True] * n
+        else:
+            self.need = need = [False] * n
+            chips = pending = 0
+            for s in order:
+                if not folded[s] and stacks[s] > 0:
+                    need[s] = True
+                    chips += 1
+                    if committed[s] < level:
+                        pending = 1
+            if chips < 2 and not pending:  # betting is over: at most one player has chips
+                self.need = [False] * n
+                self._end_betting(skipped=True)
+                return
         self.phase = "bet"
-        self.actor = self._next_needing(first, inclusive=True)
+        self.actor = first if need[first] else self._next_needing(first)
         if self.actor is None:
             self._end_betting()
 
-    def _next_needing(self, seat: int, inclusive: bool) -> int | None:
-        order, need = self.order, self.need
-        pos = self.pos[seat]
-        m = len(order)
-        start = pos if inclusive else pos + 1
-        for k in range(start, start + m):
-            s = order[k % m]
+    def _next_needing(self, seat: int) -> int | None:
+        """The next seat after ``seat`` (clockwise, ``seat`` itself last) that still has to act."""
+        need = self.need
+        for s in self.after[seat]:
             if need[s]:
                 return s
         return None
@@ -319,14 +367,16 @@ class DealState:
 
     def _may_raise(self, seat: int) -> bool:
         """Chips enough, not capped, betting reopened for this seat, and someone left to answer."""
-        if self.stacks[seat] <= self.level - self.committed[seat] or self.seen[seat] >= self.reopen:
+        stacks = self.stacks
+        if stacks[seat] <= self.level - self.committed[seat] or self.seen[seat] >= self.reopen:
             return False
         cap = self.rules.max_raises
         if cap is not None and self.bets >= 1 + cap and (
                 self.live > 2 or self.capped_multiway or self.rules.cap_heads_up):
             return False
-        for s in self.order:
-            if s != seat and self.stacks[s] > 0 and not self.folded[s]:
+        folded = self.folded
+        for s in self.after[seat]:
+            if stacks[s] > 0 and not folded[s] and s != seat:
                 return True
         return False
 
@@ -335,18 +385,17 @@ class DealState:
         stack = self.stacks[seat]
         if not self._may_raise(seat):
             if to_call > 0:
-                return LEGAL_FOLD, _new_tuple(Legal, ("call", to_call if to_call < stack else stack))
+                return _betting_options(to_call if to_call < stack else stack, 0, "")
             return LEGAL_CHECK_ONLY
         amount = to_call + self.bet_size
         if amount > stack:
             amount = stack
         if to_call > 0:
-            return (LEGAL_FOLD, _new_tuple(Legal, ("call", to_call)),
-                    _new_tuple(Legal, ("raise", amount)))
+            return _betting_options(to_call, amount, "raise")
         if self.level:
-            return LEGAL_CHECK, _new_tuple(Legal, ("raise", amount))
+            return _betting_options(0, amount, "raise")
         if self._may_open(seat):
-            return LEGAL_CHECK, _new_tuple(Legal, ("bet", amount))
+            return _betting_options(0, amount, "bet")
         return LEGAL_CHECK_ONLY
 
     def _may_open(self, seat: int) -> bool:
@@ -378,7 +427,7 @@ class DealState:
         elif kind == "fold":
             if to_call <= 0:
                 raise IllegalAction(f"seat {seat} cannot fold with nothing to call (check instead)")
-            self.folded[seat] = True
+            self._mark_folded(seat)
             self.folded_any = True
             self.live -= 1
             self.need[seat] = False
@@ -411,11 +460,7 @@ class DealState:
         need = self.need
         need[seat] = False
         self.seen[seat] = self.reopen
-        order = self.order
-        m = len(order)
-        start = self.pos[seat] + 1
-        for k in range(start, start + m):
-            nxt = order[k % m]
+        for nxt in self.after[seat]:
             if need[nxt]:
                 self.actor = nxt
                 return
@@ -453,7 +498,9 @@ class DealState:
         self.phase = "draw"
         self.draw_number = number
         self.draw_counts.append([-1] * self.n)
-        self.draw_queue = [s for s in self.order if not self.folded[s]]
+        order = self.order
+        # live counts the dealt-in seats not folded: all of them unless someone folded
+        self.draw_queue = list(order) if self.live == len(order) else [s for s in order if not self.folded[s]]
         self.actor = self.draw_queue.pop(0)
 
     def draw_limit(self, seat: int) -> int:
@@ -471,12 +518,12 @@ class DealState:
     def _apply_draw(self, seat: int, discards: tuple[int, ...]) -> None:
         hand = self.hands[seat]
         k = len(discards)
-        for i, c in enumerate(discards):
-            if c not in hand or c in discards[:i]:
-                raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
+        kept = [c for c in hand if c not in discards]
+        # The hand's cards are distinct, so k cards leave it only if they are distinct and its own.
+        if len(kept) != len(hand) - k:
+            raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
         limit = self.draw_limit(seat)
         if k == 4 and self.rules.max_draw == "4-ace":
-            kept = [c for c in hand if c not in discards]
             if kept[0] // 4 < ACE_RANK:  # the joker (code 52, "rank 13") counts as an ace
                 limit = min(limit, 3)
         if k > limit:
@@ -487,20 +534,21 @@ class DealState:
                 if split:
                     self.aside.setdefault(seat, []).extend(split)
                     self.events.append((seat, "split", len(split)))
-            if not self.rebuilt and self.stub_pos + k <= len(self.stub):
-                drawn = self.stub[self.stub_pos:self.stub_pos + k]
-                self.stub_pos += k
+            start, stub = self.stub_pos, self.stub
+            if not self.rebuilt and start + k <= len(stub):
+                drawn = tuple(stub[start:start + k])
+                self.stub_pos = start + k
             else:
-                drawn = self._take(seat, k)
+                drawn = tuple(self._take(seat, k))
             self.own_discards[seat] = self.own_discards[seat].union(discards)
             aside = self.aside.get(seat)
             self.pile.extend([c for c in discards if c not in aside] if aside else discards)
-            self.hands[seat] = (*[c for c in hand if c not in discards], *drawn)
+            self.hands[seat] = (*kept, *drawn)
         else:
-            drawn = []
+            drawn = ()
         self.draw_counts[-1][seat] = k
         self.events.append((seat, "draw", k))
-        self.private.append((seat, "draw", tuple(discards), tuple(drawn)))
+        self.private.append((seat, "draw", tuple(discards), drawn))
         if self.draw_queue:
             self.actor = self.draw_queue.pop(0)
             return
@@ -534,11 +582,11 @@ class DealState:
         """``start`` if it is live, else the next live seat clockwise; the dealer's left if None."""
         if start is None:
             start = self.order[0]
-        m = len(self.order)
-        pos = self._pos(start)
-        for k in range(m):
-            s = self.order[(pos + k) % m]
-            if not self.folded[s]:
+        folded = self.folded
+        if not folded[start]:
+            return start
+        for s in self.after[start]:
+            if not folded[s]:
                 return s
         raise AssertionError("no live seat")
 
@@ -553,7 +601,8 @@ class DealState:
     def _start_showdown(self) -> None:
         self.phase = "showdown"
         folded, hands, strength = self.folded, self.hands, self.strength
-        live = [s for s in self.order if not folded[s]]
+        order = self.order
+        live = list(order) if self.live == len(order) else [s for s in order if not folded[s]]
         for s in live:
             strength[s] = hand_strength(hands[s])
         first = self.last_aggressor  # the last bettor of the final round shows first
@@ -586,9 +635,14 @@ class DealState:
 
     def _award(self, outcome: Outcome) -> None:
         """Pay every pot layer to its best live hand(s); a layer nobody may win stays."""
-        self._return_uncalled()
+        if outcome != "showdown":  # a showdown follows the end of betting, which returned them
+            self._return_uncalled()
         n, folded, mucked, contributed = self.n, self.folded, self.mucked, self.contributed
-        live = [s for s in self.order if not folded[s] and not mucked[s]]
+        order = self.order
+        if self.live == len(order) and not any(mucked):
+            live = list(order)
+        else:
+            live = [s for s in order if not folded[s] and not mucked[s]]
         opener = self.opener
         if opener is not None and not self.opener_genuine and not folded[opener]:
             self.dead_opener = True
@@ -613,8 +667,12 @@ class DealState:
                 carried += amount
                 continue
             if contest and len(eligible) > 1:
-                best = max(strength[s] for s in eligible)
-                won = [s for s in eligible if strength[s] == best]
+                best, won = -1, []  # the strongest hands, in seat order (a loop: no generator per pot)
+                for s in eligible:
+                    if strength[s] > best:
+                        best, won = strength[s], [s]
+                    elif strength[s] == best:
+                        won.append(s)
             else:
                 won = list(eligible)
             if len(won) == 1:
@@ -646,10 +704,10 @@ class DealState:
         self.phase = "done"
         self.actor = None
         self.outcome = outcome
-        self.result = DealResult(
-            outcome, tuple([a - b for a, b in zip(self.stacks, self.start_stacks)]),
+        self.result = _new_tuple(DealResult, (
+            outcome, tuple(map(operator.sub, self.stacks, self.start_stacks)),
             tuple(self.stacks), pot, self.carried_in, carried, self.opener, self.dead_opener,
-            winners, pots)
+            winners, pots))
 
     # ----- false openers found before the draw (teaching mode) -------------------------------
 
@@ -674,7 +732,7 @@ class DealState:
         self.events.append((opener, "false_opener", 0))
         self.actions.append((opener, "expose", ()))
         if not self.folded[opener]:
-            self.folded[opener] = True
+            self._mark_folded(opener)
             self.live -= 1
         self.need[opener] = False
         self.dead_opener = True
@@ -687,7 +745,7 @@ class DealState:
                 if self.actor == opener:
                     self.actor = self.draw_queue.pop(0)
             elif self.actor == opener or self.actor is None:
-                nxt = self._next_needing(opener, inclusive=False)
+                nxt = self._next_needing(opener)
                 if nxt is None:
                     self._end_betting()
                 else:
@@ -732,7 +790,7 @@ class DealState:
         for s in self.order:
             self.need[s] = s != seat and not self.folded[s] and self.stacks[s] > 0
         self.seen[seat] = self.reopen
-        nxt = self._next_needing(seat, inclusive=False)
+        nxt = self._next_needing(seat)
         if nxt is None:
             self._end_betting()
         else:
@@ -778,23 +836,27 @@ class DealState:
         if seat is None:
             seat = self.actor if self.actor is not None else self.order[0]
         phase = self.phase
-        acting = seat == self.actor
         to_call = max_draw = 0
+        legal = ()
         if phase == "bet":
-            to_call = max(0, self.level - self.committed[seat])
-            legal = self._bet_legal(seat) if acting else ()
+            to_call = self.level - self.committed[seat]
+            if to_call < 0:
+                to_call = 0
+            if seat == self.actor:
+                legal = self._bet_legal(seat)
         elif phase == "draw":
             max_draw = self.draw_limit(seat)
-            legal = LEGAL_DRAW[max_draw] if acting else ()
-        else:
-            legal = self.legal() if acting else ()
-        draw_counts = tuple(map(tuple, self.draw_counts)) if self.draw_counts else ()
+            if seat == self.actor:
+                legal = LEGAL_DRAW[max_draw]
+        elif seat == self.actor:
+            legal = self.legal()
+        contributed, draw_counts = self.contributed, self.draw_counts
         return _new_tuple(Observation, (
-            seat, phase, self.hands[seat], legal, self.button, self.order_t,
-            tuple(self.stacks), tuple(self.contributed), tuple(self.folded),
-            sum(self.contributed) + self.carried_in, to_call, self.bet_size, self.bets, self.round,
-            self.opener, draw_counts, tuple(self.events), tuple(self.shown), max_draw,
-            self.deal_id, self.rules))
+            seat, phase, self.hands[seat], legal, self.button, self.order,
+            tuple(self.stacks), tuple(contributed), self.folded,
+            sum(contributed) + self.carried_in, to_call, self.bet_size, self.bets, self.round,
+            self.opener, tuple(map(tuple, draw_counts)) if draw_counts else (), tuple(self.events),
+            tuple(self.shown) if self.shown else (), max_draw, self.deal_id, self.rules))
 
 
 def play(state: DealState, policies: Sequence[Policy]) -> DealResult:
@@ -804,8 +866,7 @@ def play(state: DealState, policies: Sequence[Policy]) -> DealResult:
     """
     apply, observe = state.apply, state.observe
     shows = [getattr(p, "always_shows", False) for p in policies]
-    while state.actor is not None:
-        seat = state.actor
+    while (seat := state.actor) is not None:
         if shows[seat] and state.phase == "showdown":
             apply(SHOW)
         else:
