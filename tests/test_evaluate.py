@@ -147,3 +147,15 @@ def test_five_aces_beat_a_royal_flush():
     five = evaluate(parse_hand("AsAhAdAcJk", joker=True), joker=True)
     royal = evaluate(parse_hand("AsKsQsJsTs"))
     assert five > royal
+
+
+def test_evaluate_one_matches_evaluate_on_random_joker_hands():
+    from drawodds.evaluate import evaluate_one
+
+    rng = np.random.default_rng(9)
+    hands = np.argsort(rng.random((200_000, 53)), axis=1)[:, :5].astype(np.int8)
+    expected = evaluate(hands, joker=True)
+    got = np.array([evaluate_one(h) for h in hands.tolist()])
+    assert np.array_equal(got, expected)
+    with pytest.raises(ValueError):
+        evaluate_one([0, 1, 2, 3])

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+from array import array
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -214,6 +216,25 @@ def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
     return out.reshape(arr.shape[:-1])
 
 
+@functools.cache
+def _scalar_tables() -> tuple[list[int], array]:
+    t = _tables()
+    return t.card_keys.tolist(), array("h", t.strength.tobytes())
+
+
+def evaluate_one(cards: Sequence[int]) -> int:
+    """Strength of one five-card hand from plain ints (same value as ``evaluate``, joker allowed).
+
+    For per-deal code such as the rules engine, where one numpy call (10-30 us) would cost more
+    than the hand itself: the same keys and table, read from Python lists in about 1 us.
+    """
+    keys, table = _scalar_tables()
+    a, b, c, d, e = cards  # exactly five; unpacking is cheaper than a loop
+    s = keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
+    flush = 1 if (s >> 2) & s & 0x249 else 0   # a suit counter of 0b101, as in strength_from_keys
+    return table[((s >> (_RANK_SHIFT - 2)) & ~1) | flush]
+
+
 def category_of(strengths: npt.ArrayLike) -> npt.NDArray[np.int8]:
     """Category index (0 = high card ... 8 = straight flush, 9 = five aces) of each strength."""
     floors = _tables().category_floor
@@ -235,6 +256,7 @@ def strength_of(category: int, tie_ranks: tuple[int, ...]) -> int:
     return _tables().decode.index((category, tuple(tie_ranks)))
 
 
+@functools.cache
 def jacks_or_better_floor() -> int:
     """The lowest strength that opens under Jacks or Better: a pair of jacks, 4-3-2 kickers."""
     return strength_of(ONE_PAIR, (9, 2, 1, 0))

@@ -21,9 +21,10 @@ from typing import Literal, NamedTuple
 
 from drawodds.cards import JOKER
 from drawodds.evaluate import ONE_PAIR, QUADS, STRAIGHT, STRAIGHT_FLUSH, TRIPS, TWO_PAIR, category_floor
+from drawodds.evaluate import evaluate_one as hand_strength
+from drawodds.evaluate import jacks_or_better_floor as openers_floor
 from drawodds.rules import RuleSet
 from drawodds.sim.pots import Pot, side_pots, split_pot, uncalled_excess
-from drawodds.sim.scalar_eval import hand_strength, openers_floor
 
 Phase = Literal["bet", "draw", "declare", "showdown", "done"]
 Outcome = Literal["passed_out", "uncontested", "showdown", "void"]
