@@ -7,7 +7,6 @@ you show changes how the second betting round goes against a player who reads dr
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
@@ -16,6 +15,7 @@ import numpy as np
 from drawodds.cards import format_cards, parse_hand
 from drawodds.evaluate import TRIPS, TWO_PAIR, category_floor, evaluate
 from drawodds.rules import RuleSet, preset
+from drawodds.sim.stats import mean_se
 
 LESSON_HAND = "QsQd5h5c9s"
 
@@ -126,12 +126,6 @@ def _two_pair_decks(rng: np.random.Generator, count: int, deck_size: int) -> tup
     return np.concatenate(decks)[:count], np.concatenate(buttons)[:count]
 
 
-def _mean_se(x: np.ndarray) -> tuple[float, float]:
-    if len(x) < 2:
-        return (float(x.mean()) if len(x) else math.nan), math.nan
-    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x)))
-
-
 def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "morkpoker",
                  equity_trials: int = 100_000,
                  progress: Callable[[int, int], None] | None = None) -> PatLesson:
@@ -178,8 +172,8 @@ def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "
             nets[line] = net
         for line in ("draw one", "stand pat"):
             x = nets[line][drew_three]
-            mean, se = _mean_se(x)
-            gain, gain_se = _mean_se(x - nets["draw one"][drew_three])
+            mean, se = mean_se(x)
+            gain, gain_se = mean_se(x - nets["draw one"][drew_three])
             lines.append(LineResult(opp_name, line, int(drew_three.sum()), mean, se, gain, gain_se))
     if progress is not None:
         progress(total, total)

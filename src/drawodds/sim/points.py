@@ -41,6 +41,7 @@ from drawodds.cards import DECK_SIZE, format_cards, parse_hand
 from drawodds.evaluate import STRAIGHT_FLUSH, category_of, evaluate, strength_of
 from drawodds.holds import legal_holds
 from drawodds.rules import RuleError, RuleSet
+from drawodds.sim.stats import mean_se
 from drawodds.sim.tricks import TrickPolicy, TrickResult, play_tricks, trick_policy
 
 ROYAL_POINTS = 52  # Chicago: the highest straight flush is worth 52 (seed 004)
@@ -368,11 +369,6 @@ def play_games(rules: RuleSet, games: int, players: Sequence[PlayerPolicy], rng:
     return GameRecord(deals, hand_pts, trick_pts, wins, instant_game, tied)
 
 
-def _mean_se(x: npt.ArrayLike) -> tuple[float, float]:
-    a = np.asarray(x, dtype=np.float64)
-    return float(a.mean()), float(a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else math.nan
-
-
 def _ratio_se(num: FloatArray, den: FloatArray) -> tuple[float, float]:
     """Ratio of sums and its delta-method standard error over independent games."""
     r = float(num.sum() / den.sum())
@@ -461,16 +457,16 @@ def simulate_points(rules: RuleSet, *, games: int, seed: int,
     by_policy: dict[str, Estimate] = {}
     for name in dict.fromkeys(names):
         seats = [i for i, n in enumerate(names) if n == name]
-        by_policy[name] = Estimate(*_mean_se(wins[:, seats].mean(axis=1)))
+        by_policy[name] = Estimate(*mean_se(wins[:, seats].mean(axis=1)))
     return PointsSimulationResult(
         rules=rules.name, players=p, games=games, seed=seed, policies=tuple(names),
-        deals_per_game=Estimate(*_mean_se(deals)),
+        deals_per_game=Estimate(*mean_se(deals)),
         hand_share=Estimate(*_ratio_se(hand, hand + trick)),
         trick_share=Estimate(*_ratio_se(trick, hand + trick)),
         points_per_deal=Estimate(*_ratio_se(hand + trick, deals)),
         tied_best_rate=Estimate(*_ratio_se(tied, deals)),
-        instant_win_rate=Estimate(*_mean_se(instant)),
-        win_rate_by_seat=tuple(Estimate(*_mean_se(wins[:, s])) for s in range(p)),
+        instant_win_rate=Estimate(*mean_se(instant)),
+        win_rate_by_seat=tuple(Estimate(*mean_se(wins[:, s])) for s in range(p)),
         win_rate_by_policy=by_policy,
         seconds=time.perf_counter() - start,
     )
@@ -650,11 +646,11 @@ def ace_vs_small_pair(rules: RuleSet, *, players: Sequence[int] = (2, 3, 4, 5, 6
         row: dict[str, float | int] = {"players": p}
         for name, event in (("ace_beats_pair", total[1] > total[0]),
                             ("pair_beats_ace", total[0] > total[1])):
-            row[name], row[f"{name}_se"] = _mean_se(event)
+            row[name], row[f"{name}_se"] = mean_se(event)
         for name, h in (("pair", 0), ("ace", 1), ("pair_ace", 2)):
-            row[f"points_{name}"], row[f"points_{name}_se"] = _mean_se(total[h])
+            row[f"points_{name}"], row[f"points_{name}_se"] = mean_se(total[h])
             row[f"trick_{name}"] = float(trick_pts[h].mean())
-        row["ace_minus_pair"], row["ace_minus_pair_se"] = _mean_se(total[1] - total[0])
+        row["ace_minus_pair"], row["ace_minus_pair_se"] = mean_se(total[1] - total[0])
         rows.append(row)
     df = pd.DataFrame(rows)
     df.attrs.update(rules=rules.name, trials=trials, seed=seed, policy=policy,
