@@ -118,23 +118,8 @@ def format_hand(cards: Sequence[int] | npt.NDArray[np.integer], *, pretty: bool 
     return " ".join(format_cards(cards, pretty=pretty))
 
 
-def deck(*, joker: bool = False) -> npt.NDArray[np.int8]:
-    """The full deck: 52 cards, plus the joker (52) when the rule set has one."""
-    return np.arange(DECK_SIZE + int(joker), dtype=np.int8)
-
-
 def unseen(known: Iterable[int], *, joker: bool = False) -> npt.NDArray[np.int8]:
     """The deck less the known cards, in card order."""
     mask = np.ones(DECK_SIZE + int(joker), dtype=bool)
     mask[np.fromiter((int(c) for c in known), dtype=np.int64)] = False
     return np.flatnonzero(mask).astype(np.int8)
-
-
-def ranks(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.int8]:
-    """Rank of each card (0 = deuce ... 12 = ace); the joker gets 13."""
-    return (np.asarray(cards) // 4).astype(np.int8)
-
-
-def suits(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.int8]:
-    """Suit of each card (0 = clubs ... 3 = spades); the joker gets 0."""
-    return (np.asarray(cards) % 4).astype(np.int8)

@@ -14,7 +14,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.cards import JOKER, format_cards, unseen
+from drawodds.cards import JOKER, unseen
 from drawodds.combinatorics import combinations
 from drawodds.evaluate import (CATEGORIES, category_floor, evaluate, jacks_or_better_floor, key_sums,
                                strength_from_keys)
@@ -112,11 +112,6 @@ class ExactHolds:
     def value(self, per_strength: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         """Expected value of any objective given as a value per final strength (length 7464)."""
         return (self.counts @ per_strength) / self.totals
-
-    def describe_hold(self, i: int) -> tuple[list[str], list[str]]:
-        """Kept and discarded cards of hold ``i`` in canonical text."""
-        m = self.masks[i]
-        return format_cards(self.hand[m]), format_cards(self.hand[~m])
 
 
 def exact_holds(hand: npt.NDArray[np.integer], rules: RuleSet, *,
