@@ -1,6 +1,6 @@
 """The package's layers import only downward, with no import circles.
 
-From the bottom: core (cards, evaluator, combinatorics, rule sets, holds, results) -> models (hand
+From the bottom: core (cards, evaluator, combinatorics, rule sets, holds, results, execution) -> models (hand
 patterns, draw policies) -> sim (sampling, equity, ranges) -> engine -> points games -> analyses
 -> render -> charts -> cli. A module may import its own layer or any layer below it; imports inside
 functions count too, and only the CLI may defer an import of the package's own modules.
@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "drawodds"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("drawodds.cards", "drawodds.evaluate", "drawodds.combinatorics", "drawodds.rules", "drawodds.holds",
-     "drawodds.results"),
+     "drawodds.results", "drawodds.execution"),
     ("drawodds.patterns", "drawodds.policies"),
     ("drawodds.sim",),
     ("drawodds.engine",),
