@@ -83,3 +83,22 @@ def test_any_duplicate_is_named(cards, i, j):
     cards[j % 5] = cards[i]
     with pytest.raises(CardError, match="duplicate"):
         parse_hand(" ".join(format_cards(cards)))
+
+
+def test_the_joker_glyph_is_read_as_the_joker():
+    assert parse_hand("As Ks Qs Js 🃏", joker=True)[-1] == JOKER
+    assert parse_hand("AsKsQsJs🃏", joker=True)[-1] == JOKER
+
+
+def test_rank_one_is_refused_with_both_readings_named():
+    with pytest.raises(CardError, match=r"card 1 '1s': no rank '1'; did you mean 10s or As\?"):
+        parse_hand("1sKsQsJs9s")
+
+
+def test_errors_echo_input_safely_in_one_line():
+    with pytest.raises(CardError) as exc:
+        parse_hand("As\x1b[2JKsQs")
+    assert "\x1b" not in str(exc.value) and "\n" not in str(exc.value)
+    with pytest.raises(CardError) as exc:
+        parse_hand("Zz" * 5000)
+    assert len(str(exc.value)) < 120

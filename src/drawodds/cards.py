@@ -25,10 +25,12 @@ SUIT_GLYPHS = "♣♦♥♠"
 _SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3,
                  "♣": 0, "♦": 1, "♥": 2, "♠": 3,
                  "♧": 0, "♢": 1, "♡": 2, "♤": 3}
-_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"10": 8, "1": 12}
+_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"10": 8}
+_JOKER_WORDS = ("jk", "joker", "jo", "🃏")
+_SHOWN_TOKEN = 12   # longest piece of the user's input echoed back in an error
 
-# One card: a rank (10, 1-9, T J Q K A) then a suit letter or symbol, or the joker "Jk"/"Joker".
-_TOKEN = re.compile(r"(joker|jk|10|[2-9tjqka1])([cdhs♣♦♥♠♧♢♡♤]?)", re.IGNORECASE)
+# One card: a rank (10, 1-9, T J Q K A) then a suit letter or symbol, or the joker "Jk"/"Joker"/🃏.
+_TOKEN = re.compile(r"(joker|jk|🃏|10|[1-9tjqka])([cdhs♣♦♥♠♧♢♡♤]?)", re.IGNORECASE)
 
 Hand = npt.NDArray[np.int8]
 
@@ -37,23 +39,31 @@ class CardError(ValueError):
     """Bad card input: names the offending token and its 1-based position in the hand."""
 
 
+def shown(text: str) -> str:
+    """User input made safe to echo in one line: control characters escaped, long input cut."""
+    safe = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return safe if len(safe) <= _SHOWN_TOKEN else safe[:_SHOWN_TOKEN - 3] + "..."
+
+
 def card_from_text(token: str, position: int = 1, *, joker: bool = False) -> int:
-    """Parse one card token such as ``As``, ``10h``, ``t♠`` or ``Jk``."""
-    text = token.strip()
-    low = text.lower()
-    if low in ("jk", "joker", "jo"):
+    """Parse one card token such as ``As``, ``10h``, ``t♠``, ``Jk`` or ``🃏``."""
+    text = shown(token.strip())
+    low = token.strip().lower()
+    if low in _JOKER_WORDS:
         if not joker:
             raise CardError(f"card {position} '{text}': a joker, but this deck has none "
                             "(use a rule set with the joker, e.g. --joker)")
         return JOKER
     if len(text) < 2:
         raise CardError(f"card {position} '{text}': a card is a rank and a suit, like 'As' or '10h'")
-    rank_text, suit_text = text[:-1], text[-1]
+    rank_text, suit_text = low[:-1], low[-1]
+    if rank_text == "1" and suit_text in _SUIT_ALIASES:
+        raise CardError(f"card {position} '{text}': no rank '1'; did you mean 10{suit_text} or A{suit_text}?")
     if rank_text.upper() not in _RANK_ALIASES:
-        raise CardError(f"card {position} '{text}': unknown rank '{rank_text}' "
+        raise CardError(f"card {position} '{text}': unknown rank '{shown(rank_text)}' "
                         "(use 2-9, T or 10, J, Q, K, A)")
     if suit_text.lower() not in _SUIT_ALIASES:
-        raise CardError(f"card {position} '{text}': unknown suit '{suit_text}' "
+        raise CardError(f"card {position} '{text}': unknown suit '{shown(suit_text)}' "
                         "(use c d h s or ♣ ♦ ♥ ♠)")
     return _RANK_ALIASES[rank_text.upper()] * 4 + _SUIT_ALIASES[suit_text.lower()]
 
@@ -67,7 +77,7 @@ def split_tokens(text: str) -> list[str]:
         pos = 0
         while pos < len(chunk):
             m = _TOKEN.match(chunk, pos)
-            if m is None or (not m.group(2) and m.group(1).lower() not in ("jk", "joker")):
+            if m is None or (not m.group(2) and m.group(1).lower() not in _JOKER_WORDS):
                 # Not a card: report the rest of the chunk (up to the next plausible card).
                 bad = chunk[pos:pos + 3] if m is None else chunk[pos:m.end() + 1]
                 tokens.append(bad)

@@ -1,0 +1,59 @@
+"""The execution layer: the same chunks and streams give the same answer on any runner."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from drawodds.execution import ExecutionError, Runner, available_cores, chunk_rng, chunk_sizes, resolve_workers
+
+
+def _chunk_sum(seed: int, index: int, size: int) -> float:
+    return float(chunk_rng(seed, index).standard_normal(size).sum())
+
+
+def _job(runner: Runner, seed: int = 7, total: int = 10_001, chunk: int = 1_000) -> list[float]:
+    calls = [(seed, i, n) for i, n in enumerate(chunk_sizes(total, chunk))]
+    return runner.map(_chunk_sum, calls).results
+
+
+def test_chunks_cover_the_total_and_streams_differ_per_chunk():
+    assert chunk_sizes(10_001, 1_000) == [1_000] * 10 + [1]
+    assert chunk_sizes(3_000, 1_000) == [1_000] * 3
+    assert chunk_rng(1, 0).random() != chunk_rng(1, 1).random()
+    assert chunk_rng(1, 3).random() == chunk_rng(1, 3).random()
+
+
+def test_one_worker_and_a_pool_give_identical_results():
+    with Runner(1) as one:
+        serial = _job(one)
+    with Runner(min(2, available_cores())) as pool:
+        parallel = _job(pool)
+    assert serial == parallel and len(serial) == 11
+
+
+def test_a_dask_local_cluster_gives_identical_results():
+    pytest.importorskip("dask.distributed")
+    from dask.distributed import LocalCluster
+
+    with Runner(1) as one:
+        serial = _job(one)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Runner(scheduler=cluster.scheduler_address) as dask:
+            assert dask.parallel
+            assert _job(dask) == serial
+
+
+def test_worker_counts_are_checked():
+    assert resolve_workers(None) == available_cores()
+    for bad in (0, -2, available_cores() + 1, 1_000_000):
+        with pytest.raises(ExecutionError, match="--workers"):
+            resolve_workers(bad)
+
+
+def test_progress_counts_finished_chunks():
+    seen: list[int] = []
+    with Runner(1) as one:
+        batch = one.map(_chunk_sum, [(1, i, 10) for i in range(4)], progress=seen.append)
+    assert seen == [1, 2, 3, 4] and not batch.interrupted
+    assert np.isfinite(batch.results).all()
