@@ -462,6 +462,43 @@ def test_draw_limits_three_four_with_an_ace_and_seven_players() -> None:
     assert legal_kinds(seven) == {"draw": 2}
 
 
+@pytest.mark.parametrize("joker_is_ace", [True, False])
+def test_joker_and_four_with_an_ace_one_rule_for_engine_keep_and_policies(joker_is_ace: bool) -> None:
+    from drawodds import keep
+    from drawodds.holds import all_hold_masks, legal_holds
+    from drawodds.sim.policies import choose_holds, draw_policy
+    from drawodds.strategy import legal_hold_masks
+
+    rules = preset("morkpoker", players=2, joker=True, max_draw="4-ace", joker_is_ace_for_draw=joker_is_ace)
+    for hand in ("JkKd7h4s3c", "AsKd7h4s3c", "JkAsKd7h4s", "Kc9d7h4s3c"):
+        dealt = parse_cards(hand, joker=True)
+        legal = {tuple(m) for m in legal_holds(np.array(dealt), rules).tolist()}
+        strategy_masks = legal_hold_masks(np.array([dealt]), rules)[0]  # index m: bit i = card i kept
+        assert legal == {tuple(bool(m >> i & 1) for i in range(5)) for m in range(32) if strategy_masks[m]}
+        fresh = DealState(rules, [40, 40], 1, stacked([hand, NOTHING], joker=True))
+        fresh.apply(BET)
+        fresh.apply(CALL)
+        assert legal_kinds(fresh)["draw"] == max(5 - sum(m) for m in legal)
+        for m in all_hold_masks().tolist():  # the engine accepts exactly the holds keep lists
+            s = DealState(rules, [40, 40], 1, stacked([hand, NOTHING], joker=True))
+            s.apply(BET)
+            s.apply(CALL)
+            thrown = [c for c, kept in zip(dealt, m) if not kept]
+            try:
+                s.apply(draw(*thrown))
+                accepted = True
+            except IllegalAction:
+                accepted = False
+            assert accepted == (tuple(m) in legal), (hand, thrown)
+    # The reported case: Jk Kd 7h 4s 3c may draw four exactly when the joker counts as the ace.
+    assert keep("JkKd7h4s3c", opponents=0, joker=True, max_draw="4-ace",
+                joker_is_ace_for_draw=joker_is_ace).table.keep.map(len).min() == (1 if joker_is_ace else 2)
+    hands = np.array([parse_cards(h, joker=True) for h in ("JkKd7h4s3c", "Jk9d7h4s2c")])
+    for name in ("standard", "loose"):
+        kept = choose_holds(draw_policy(name), hands, rules)
+        assert ((5 - kept.sum(1)) <= np.where((kept & rules.draw_aces(hands)).any(1), 4, 3)).all()
+
+
 def test_stub_rebuilt_from_discards_never_returns_a_players_own_discards() -> None:
     rules = preset("morkpoker", players=8, seven_player_limit=False, max_draw="3")
     rng = np.random.default_rng(3)
@@ -856,15 +893,53 @@ def test_simulate_cli_plays_points_games_with_games(capsys) -> None:
     assert code == 0 and json.loads(out)["games"] == 20
 
 
-@pytest.mark.parametrize("hand, proof", [
-    ("AsAhKs7s3s", "AsAh"), ("5s5h3d3cTc", "5s5h3d3c"), ("KsKhKd7c2c", "KsKhKd"),
-    ("9s9h9d9c2c", "9s9h9d9c"), ("9sTdJcQhKh", "9sTdJcQhKh"), ("QsQh8s5h2d", "QsQh"),
+@pytest.mark.parametrize("hand, thrown, aside", [
+    ("AsAhKs7s3s", "Ah", "Ah"),              # the flush draw breaks the aces: one ace proves them
+    ("KsKh3d3c9c", "3d 9c", ""),             # K-K still proves: nothing to announce
+    ("QsQhQdJcJd", "Jc Jd", ""),             # Q-Q-Q still proves
+    ("5s5h3d3cTc", "5h 3d 3c Tc", "5h 3d 3c"),  # two small pairs: both are needed
+    ("5s5h3d3cTc", "3d 3c Tc", "3d 3c"),
+    ("9sTdJcQhKh", "Kh", "Kh"),              # a straight: the whole hand proves it
+    ("JsJhJd7c2c", "Jd 7c 2c", ""),
 ])
-def test_openers_cards_are_what_proves_the_opening(hand: str, proof: str) -> None:
-    from drawodds.sim.engine import openers_cards
+def test_openers_aside_keeps_only_what_proves_the_opening(hand: str, thrown: str, aside: str) -> None:
+    from drawodds.holds import all_hold_masks, hold_openers_split, openers_aside
 
-    cards_ = cards(hand)
-    assert openers_cards(cards_, int(evaluate(np.array(cards_)))) == frozenset(cards(proof))
+    dealt, discards = cards(hand), cards(thrown)
+    kept = [c for c in dealt if c not in discards]
+    assert set(openers_aside(kept, discards)) == set(cards(aside))
+    mask = np.array([[c not in discards for c in dealt]])
+    assert hold_openers_split(np.array(dealt), mask)[0] == bool(aside)
+    # The engine's scalar rule agrees with the vectorized one on every hold of many hands.
+    rng = np.random.default_rng(0)
+    masks = all_hold_masks()
+    for _ in range(300):
+        h = rng.choice(53, 5, replace=False)
+        split = hold_openers_split(h, masks)
+        if evaluate(h, joker=True) < evaluate(np.array(cards("JsJh4c3d2s"))):
+            continue
+        for m, sp in zip(masks, split):
+            k, d = [int(c) for c in h[m]], [int(c) for c in h[~m]]
+            assert bool(openers_aside(k, d)) == bool(sp)
+
+
+@pytest.mark.parametrize("hand, thrown, aside", [
+    ("KsKh3d3c9c", "3d 9c", ""), ("QsQhQdJcJd", "Jc Jd", ""), ("AsAhKs7s3s", "Ah", "Ah"),
+    ("5s5h3d3cTc", "5h 3d 3c Tc", "5h 3d 3c"),
+])
+def test_split_openers_announced_only_when_the_kept_cards_cannot_prove(hand, thrown, aside) -> None:
+    rules = preset("jackpot", players=2, max_draw="4")
+    s = DealState(rules, [400, 400], 1, stacked([hand, NOTHING]))
+    s.apply(BET)
+    s.apply(CALL)
+    s.apply(draw(*cards(thrown)))
+    splits = [e for e in s.events if e[1] == "split"]
+    if aside:
+        assert splits == [(0, "split", len(cards(aside)))] and set(s.aside[0]) == set(cards(aside))
+    else:
+        assert splits == [] and 0 not in s.aside
+    # What is not set aside may be reshuffled into a new stub; what is set aside may not.
+    assert set(s.pile) == set(cards(thrown)) - set(cards(aside))
 
 
 def test_rule_player_can_snow_stand_pat_on_nothing_then_bet() -> None:

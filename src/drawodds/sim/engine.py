@@ -20,15 +20,14 @@ from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
 
 from drawodds.cards import JOKER
-from drawodds.evaluate import ONE_PAIR, QUADS, STRAIGHT, STRAIGHT_FLUSH, TRIPS, TWO_PAIR, category_floor
 from drawodds.evaluate import evaluate_one as hand_strength
 from drawodds.evaluate import jacks_or_better_floor as openers_floor
-from drawodds.rules import RuleSet
+from drawodds.holds import openers_aside
+from drawodds.rules import FIRST_ACE, RuleSet
 from drawodds.sim.pots import Pot, side_pots, split_pot, uncalled_excess
 
 Phase = Literal["bet", "draw", "declare", "showdown", "done"]
 Outcome = Literal["passed_out", "uncontested", "showdown", "void"]
-ACE_RANK = 12
 
 
 class IllegalAction(ValueError):
@@ -134,33 +133,7 @@ class DealResult(NamedTuple):
     pots: tuple[Pot, ...] = ()
 
 
-def openers_cards(hand: Sequence[int], strength: int) -> frozenset[int]:
-    """The cards that prove Jacks-or-Better openers in ``hand`` (what a split must keep aside).
-
-    A pair of jacks or better: the pair; two pair: both pairs; trips: the three; four of a kind:
-    the four; a straight, flush or full house uses all five. With the joker the whole hand counts
-    (the joker's role depends on the rest), so any discard from it is kept aside.
-    """
-    if JOKER in hand or strength >= category_floor(STRAIGHT):
-        if category_floor(QUADS) <= strength < category_floor(STRAIGHT_FLUSH) and JOKER not in hand:
-            ranks = [c // 4 for c in hand]
-            quad = max(set(ranks), key=ranks.count)
-            return frozenset(c for c in hand if c // 4 == quad)
-        return frozenset(hand)
-    by_rank: dict[int, list[int]] = {}
-    for c in hand:
-        by_rank.setdefault(c // 4, []).append(c)
-    groups = sorted(by_rank.values(), key=lambda cs: (len(cs), cs[0] // 4), reverse=True)
-    if strength >= category_floor(TRIPS):
-        return frozenset(groups[0])
-    if strength >= category_floor(TWO_PAIR):
-        return frozenset(groups[0] + groups[1])
-    if strength >= category_floor(ONE_PAIR):
-        return frozenset(groups[0])
-    return frozenset()
-
-
-_LIMITS: dict[int, tuple[RuleSet, int, int]] = {}
+_LIMITS: dict[int, tuple[RuleSet, int, int, int]] = {}
 
 class Seating(NamedTuple):
     """Who is dealt in and who sits after whom, for one deal (shared between deals: never mutated)."""
@@ -189,24 +162,26 @@ def _seating(stacks: Sequence[int], button: int) -> Seating:
     return seating
 
 
-def _draw_limits(rules: RuleSet) -> tuple[int, int]:
-    """(limit without an ace kept, limit with one), cached per rule-set object."""
+def _draw_limits(rules: RuleSet) -> tuple[int, int, int]:
+    """(limit without an ace kept, limit with one, first card code above the draw aces), cached
+    per rule-set object; ``RuleSet.draw_aces`` decides which cards count as the ace."""
     hit = _LIMITS.get(id(rules))
     if hit is None or hit[0] is not rules:
-        hit = _LIMITS[id(rules)] = (rules, rules.draw_limit(False), rules.draw_limit(True))
-    return hit[1], hit[2]
+        top = next(c for c in range(FIRST_ACE, JOKER + 2) if not rules.draw_aces(c))
+        hit = _LIMITS[id(rules)] = (rules, rules.draw_limit(False), rules.draw_limit(True), top)
+    return hit[1], hit[2], hit[3]
 
 
 class DealState:
     """The state of one deal. ``actor`` is the seat to act (None when ``phase == 'done'``)."""
 
-    __slots__ = ('_initial', '_limit_plain', '_limit_ace', '_seven_rule', 'actions', 'actor', 'after',
+    __slots__ = ('_ace_top', '_initial', '_limit_plain', '_limit_ace', '_seven_rule', 'actions', 'actor', 'after',
                  'antes', 'aside', 'bet_size', 'bets', 'button', 'calls_round0',
                  'capped_multiway', 'carried_in', 'checked_round0', 'committed', 'contributed',
                  'dead_opener', 'dead_seat', 'deal_id', 'deck', 'declare_queue', 'draw_counts',
                  'draw_number', 'draw_queue', 'events', 'folded', 'folded_any', 'hands',
                  'last_aggressor', 'level', 'live', 'mucked', 'n', 'need', 'opener',
-                 'opener_cards', 'opener_genuine', 'order', 'outcome',
+                 'opener_proves', 'opener_genuine', 'order', 'outcome',
                  'own_discards', 'phase', 'pile', 'pos', 'private', 'rebuilt', 'reopen',
                  'reshuffle', 'result', 'round', 'rules', 'seen', 'show_queue', 'shown',
                  'stacks', 'start_stacks', 'strength', 'stub', 'stub_pos', 'unmucked')
@@ -230,7 +205,7 @@ class DealState:
         self.actions: list[tuple[int, str, tuple[int, ...]]] = []  # every action applied, for replays
         self.order, self.pos, self.after = _seating(stacks, button)  # order: a tuple
         order = self.order
-        self._limit_plain, self._limit_ace = _draw_limits(rules)
+        self._limit_plain, self._limit_ace, self._ace_top = _draw_limits(rules)
         m = len(order)
         self._seven_rule = rules.seven_player_limit and m >= 7
         if m < 2:
@@ -247,7 +222,7 @@ class DealState:
         self.shown: list[tuple[int, tuple[int, ...]]] = []
         self.opener: int | None = None
         self.opener_genuine = True
-        self.opener_cards: frozenset[int] = frozenset()
+        self.opener_proves = False  # a Jacks-or-Better opener with openers: splits are kept aside
         self.aside: dict[int, list[int]] = {}     # split openers kept aside, by seat
         self.folded_any = False
         self.checked_round0 = [False] * n
@@ -328,7 +303,6 @@ class DealState:
             self.level = level = max(committed)
             self.bets = 1  # the biggest blind is the round's bet
             self.opener = self.last_aggressor = order[posted - 1]
-            self.opener_cards = _NO_CARDS
             first = order[posted % len(order)]
         elif rnd > 0 and rules.first_after_draw == "opener" and self.opener is not None:
             first = self.opener
@@ -470,10 +444,8 @@ class DealState:
     def _set_opener(self, seat: int) -> None:
         self.opener = seat
         if self.rules.opener == "jacks":
-            strength = self.initial_strength(seat)
-            self.opener_genuine = strength >= openers_floor()
-            self.opener_cards = openers_cards(self.hands[seat], strength) if self.opener_genuine \
-                else frozenset()
+            self.opener_genuine = self.initial_strength(seat) >= openers_floor()
+            self.opener_proves = self.opener_genuine
 
     def _return_uncalled(self) -> None:
         seat, excess = uncalled_excess(self.contributed)
@@ -508,8 +480,9 @@ class DealState:
         """Most cards ``seat`` may draw now: the rule set's limit, 4-ace and the 7-player rule."""
         limit = self._limit_plain
         if limit != self._limit_ace:
+            top = self._ace_top
             for c in self.hands[seat]:
-                if c >= 4 * ACE_RANK:  # an ace, or the joker (which counts as one)
+                if FIRST_ACE <= c < top:  # an ace (or the joker, if the rules count it as one)
                     limit = self._limit_ace
                     break
         if self._seven_rule and not self.folded_any:
@@ -524,14 +497,13 @@ class DealState:
         if len(kept) != len(hand) - k:
             raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
         limit = self.draw_limit(seat)
-        if k == 4 and self.rules.max_draw == "4-ace":
-            if kept[0] // 4 < ACE_RANK:  # the joker (code 52, "rank 13") counts as an ace
-                limit = min(limit, 3)
+        if k == 4 and self._limit_ace != self._limit_plain and not FIRST_ACE <= kept[0] < self._ace_top:
+            limit = min(limit, self._limit_plain)  # four cards only while keeping the ace
         if k > limit:
             raise IllegalAction(f"seat {seat} may draw at most {limit} cards, asked for {k}")
         if k:
-            if self.opener == seat and self.opener_cards and self.draw_number == 1:
-                split = tuple(c for c in discards if c in self.opener_cards)
+            if self.opener == seat and self.opener_proves and self.draw_number == 1:
+                split = openers_aside(kept, discards)
                 if split:
                     self.aside.setdefault(seat, []).extend(split)
                     self.events.append((seat, "split", len(split)))
