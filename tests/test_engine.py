@@ -12,12 +12,13 @@ from hypothesis import strategies as st
 from drawodds.cards import parse_cards
 from drawodds.evaluate import evaluate
 from drawodds.rules import preset
-from drawodds.sim.engine import (BET, CALL, CHECK, FOLD, RAISE, STAND_PAT, Action, DealState,
-                                 IllegalAction, Legal, Observation, draw, play)
+from drawodds.sim.engine import (BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, STAND_PAT, Action,
+                                 DealState, IllegalAction, Legal, Observation, draw, play)
 from drawodds.sim.history import replay, text_log
+from drawodds.sim.invariants import soak, violations
 from drawodds.sim.players import CallingStation, RandomLegal, RuleBased
 from drawodds.sim.pots import side_pots, uncalled_excess
-from drawodds.sim.session import Session, DeckSupply, simulate
+from drawodds.sim.session import DeckSupply, Session, simulate
 
 
 def stacked(hands: list[str], stub: str = "", joker: bool = False) -> list[int]:
@@ -211,6 +212,50 @@ def test_blinds_come_in_by_calling_the_biggest_blind_and_big_blind_has_the_optio
     assert s.phase == "draw"
 
 
+@pytest.mark.parametrize("blinds, overrides, message", [
+    ((2, 1), {}, "must increase"),
+    ((1, 3), {}, "twice the one before"),
+    ((1, 2, 4), {"players": 2}, "at most one per player"),
+    ((5,), {}, "2-4 blinds"),
+    ((0, 1), {"blinds_doubling": False}, "positive"),
+])
+def test_blinds_are_validated_with_one_clear_sentence(blinds, overrides, message) -> None:
+    from drawodds.rules import RuleError
+
+    with pytest.raises(RuleError, match=message):
+        preset("morkpoker", blinds=blinds, **overrides)
+    assert preset("morkpoker", blinds=(1, 3), blinds_doubling=False).blinds == (1, 3)
+    with pytest.raises(RuleError, match="ante, not blinds"):
+        preset("jackpot", blinds=(5, 10))
+
+
+def test_two_blinds_heads_up_the_small_blind_acts_first() -> None:
+    rules = preset("morkpoker", players=2, blinds=(1, 2), small_bet=2, big_bet=4)
+    s = DealState(rules, [40, 40], 1, stacked([NOTHING, QQ]))
+    assert s.contributed == [1, 2] and s.actor == 0      # the non-dealer posts 1, the dealer 2
+    assert legal_kinds(s) == {"fold": 0, "call": 1, "raise": 3}
+    s.apply(CALL)
+    assert s.actor == 1 and legal_kinds(s) == {"check": 0, "raise": 2}
+    s.apply(CHECK)
+    assert s.phase == "draw" and s.actor == 0
+
+
+@pytest.mark.parametrize("blind_opener, first_after_draw", [("big_blind", 1), ("first_in", 2)])
+def test_who_counts_as_the_opener_in_a_blind_game_is_an_option(blind_opener, first_after_draw) -> None:
+    rules = preset("morkpoker", players=3, blinds=(1, 2), small_bet=2, big_bet=4, blind_opener=blind_opener)
+    s = DealState(rules, [40] * 3, 2, stacked([NOTHING] * 3))
+    s.apply(CALL)      # seat 2 comes in
+    s.apply(CALL)      # the small blind completes
+    s.apply(CHECK)     # the big blind
+    while s.phase == "draw":
+        s.apply(STAND_PAT)
+    assert s.opener == first_after_draw and s.actor == first_after_draw
+    s.apply(CHECK)
+    s.apply(CHECK)
+    s.apply(CHECK)
+    assert s.phase == "showdown" and s.actor == first_after_draw   # checked through: opener shows
+
+
 # ----- Jacks or Better ---------------------------------------------------------------------
 
 def test_jacks_or_better_needs_openers_but_anyone_may_call_and_check_raise() -> None:
@@ -288,7 +333,14 @@ def test_lone_opener_without_openers_leaves_the_pot_for_the_next_deal() -> None:
         s.apply(FOLD)
     r = s.result
     assert r is not None and r.outcome == "uncontested" and r.dead_opener
-    assert r.winners == () and r.carried_out == 20 and r.net == (-5, -5, -5, -5)
+    # The opening bet stays in the pot, as when the false opener is exposed before the draw.
+    assert r.winners == () and r.carried_out == 30 and r.net == (-15, -5, -5, -5)
+    assert not [e for e in s.events if e[1] == "return"]
+    exposed = DealState(rules, [400] * 4, 3, stacked([TENS, NOTHING, NOTHING, NOTHING]))
+    exposed.apply(BET)
+    exposed.expose_false_opener()      # nobody holds openers to declare: the deal is void
+    e = exposed.result
+    assert e is not None and (e.net, e.carried_out) == (r.net, r.carried_out)
 
 
 def test_false_opener_found_before_draw_after_a_raise_play_goes_on() -> None:
@@ -362,6 +414,85 @@ def test_side_pots_with_three_different_all_ins() -> None:
     assert r.net == (12, 2, -4, -10) and sum(r.net) == 0
 
 
+def test_side_pot_belongs_to_its_contenders_an_all_in_wins_only_what_it_matched() -> None:
+    rules = preset("morkpoker", players=3, max_raises=None)
+    s = DealState(rules, [3, 40, 40], 2, stacked(["2c3d5h7s9c", "AsAhAdKc2d", "KsKhKdQc2h"]))
+    s.apply(BET)
+    s.apply(RAISE)
+    s.apply(CALL)
+    s.apply(CALL)                       # seat 0 all-in: 3 in all
+    assert s.stacks[0] == 0 and s.phase == "draw"
+    while s.phase == "draw":
+        s.apply(STAND_PAT)
+    s.apply(BET)                        # seat 1
+    s.apply(CALL)                       # seat 2: a side pot of 4 between seats 1 and 2
+    assert s.phase == "showdown" and s.actor == 1
+    s.apply(MUCK)                       # seat 2 is left alone in the side pot: it is seat 2's
+    assert s.actor == 2
+    s.apply(MUCK)                       # ... and mucking for the main pot does not give it up
+    r = s.result
+    assert r is not None and s.stacks == [9, 35, 39]
+    assert r.net == (6, -5, -1) and r.carried_out == 0
+    assert [(p.amount, a) for p, a in zip(r.pots, r.awards)] == [(9, (0,)), (4, (2,))]
+
+
+def test_chips_no_live_hand_may_claim_stay_for_the_next_deal() -> None:
+    rules = preset("jackpot", players=3, false_openers=True)
+    s = DealState(rules, [400, 15, 400], 2, stacked([TENS, "2c3d5h7s9c", "KsKhKdQc2h"]))
+    s.apply(BET)                        # a false opener
+    s.apply(CALL)                       # all-in for 10 (15 with the ante)
+    s.apply(RAISE)
+    s.apply(CALL)
+    while s.phase == "draw":
+        s.apply(STAND_PAT)
+    s.apply(BET)
+    s.apply(FOLD)
+    while s.phase == "showdown":
+        s.apply(SHOW)
+    r = s.result
+    assert r is not None and r.dead_opener and r.winners == (1,)
+    assert s.stacks == [375, 45, 375] and r.carried_out == 20    # 15 from each of three; 20 stays
+    assert r.net == (-25, 30, -25)
+
+
+def test_an_all_in_for_less_is_paid_what_it_matched_and_the_side_pot_goes_to_its_last_contender() -> None:
+    # A deal a random four-player session once paid 23 chips to a seat all-in for 5.
+    rules = preset("morkpoker")
+    hands = ["7c9d8cJs3s", "6cQc6hTsJd", "8s7sJh5d9c", "5cAsQdKcTh"]
+    s = DealState(rules, [77, 54, 24, 5], 3, stacked(hands, stub="4cQhTdAc9s8h8d"))
+    for action in (BET, CALL, RAISE, RAISE, RAISE, RAISE, CALL, CALL, CALL):
+        s.apply(action)
+    assert s.contributed == [6, 6, 6, 5] and s.stacks[3] == 0
+    for thrown in ("Js 9d 3s", "Jd Qc 6h", "", "5c"):
+        s.apply(draw(*cards(thrown)) if thrown else STAND_PAT)
+    s.apply(BET)
+    s.apply(FOLD)
+    s.apply(FOLD)
+    assert s.phase == "showdown" and s.actor == 0
+    s.apply(MUCK)
+    r = s.result
+    assert r is not None and r.winners == (0, 3)
+    assert {seat: chips for seat, kind, chips in s.events if kind == "win"} == {3: 20, 0: 3}
+    assert r.net == (-3, -6, -6, 15)
+
+
+def test_simulated_histories_keep_every_invariant(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from drawodds.cli import app
+    from drawodds.sim.history import read_history, replay_deal, rules_from_dict
+
+    path = tmp_path / "h.jsonl"
+    out = CliRunner().invoke(app, ["simulate", "--players", "4", "--deals", "660", "--seed", "1",
+                                   "--policy", "random", "--history", str(path)])
+    assert out.exit_code == 0, out.output
+    header, deals = read_history(path)
+    rules = rules_from_dict(header["rules"])
+    for record in deals:
+        state = replay_deal(rules, record)
+        assert violations(state) == [], (record["deal"], violations(state))
+
+
 def test_unmatched_bet_is_returned() -> None:
     rules = preset("morkpoker", players=3)
     s = DealState(rules, [2, 40, 40], 2, stacked([NOTHING] * 3))
@@ -388,6 +519,80 @@ def test_incomplete_all_in_raise_reopens_only_from_half_a_step() -> None:
     t.apply(RAISE)
     t.apply(CALL)
     assert t.actor == 0 and set(legal_kinds(t)) == {"fold", "call"} and legal_kinds(t)["call"] == 3
+
+
+@pytest.mark.parametrize("complete, ladder", [(True, [10, 20, 30, 40, 50]), (False, [13, 23, 33, 43, 50])])
+def test_short_all_in_bet_completed_or_raised_over_and_never_past_the_cap(complete, ladder) -> None:
+    rules = preset("morkpoker", players=4, small_bet=10, big_bet=20, ante=0, complete_short_bet=complete)
+    s = DealState(rules, [3, 400, 400, 400], 3, stacked([NOTHING] * 4))
+    s.apply(BET)                         # all-in for 3: less than half a step
+    assert level(s) == 3 and s.bets == 0
+    seen = []
+    while "raise" in legal_kinds(s):
+        s.apply(RAISE)
+        seen.append(level(s))
+    assert seen == ladder                # bet + 4 raises; the cap is 50 per player
+    assert set(legal_kinds(s)) == {"fold", "call"}
+
+
+def test_opening_directly_with_a_raise_is_an_option() -> None:
+    rules = preset("jackpot", players=3)
+    s = DealState(rules, [400] * 3, 2, stacked([JJ, NOTHING, NOTHING]))
+    assert legal_kinds(s) == {"check": 0, "bet": 10}
+    with pytest.raises(IllegalAction):
+        s.apply(RAISE)
+    rules = preset("jackpot", players=3, open_with_raise=True)
+    s = DealState(rules, [400] * 3, 2, stacked([JJ, NOTHING, NOTHING]))
+    assert legal_kinds(s) == {"check": 0, "bet": 10, "raise": 20}
+    s.apply(RAISE)
+    assert s.opener == 0 and level(s) == 20 and s.bets == 2
+    seen = []
+    while "raise" in legal_kinds(s):
+        s.apply(RAISE)
+        seen.append(level(s))
+    assert seen == [30, 40, 50]          # the opening raise counts as the bet and one raise
+    tens = DealState(rules, [400] * 3, 2, stacked([TENS, NOTHING, NOTHING]))
+    assert legal_kinds(tens) == {"check": 0}   # openers are still needed to open with a raise
+    from drawodds.rules import RuleError
+    with pytest.raises(RuleError, match="at least 1"):
+        preset("jackpot", open_with_raise=True, max_raises=0)
+
+
+def _dead_reraise(takes_back: bool) -> DealState:
+    rules = preset("jackpot", players=4, false_openers=True, false_opener_takes_back=takes_back)
+    s = DealState(rules, [400] * 4, 3, stacked([TENS, QQ, NOTHING, NOTHING]))
+    s.apply(BET)       # Ola opens without openers: 10
+    s.apply(RAISE)     # Per 20
+    s.apply(RAISE)     # Chic 30
+    s.apply(CALL)      # Christer 30
+    s.apply(RAISE)     # Ola re-raises to 40
+    s.apply(CALL)      # Per calls the 40
+    assert s.actor == 2
+    s.expose_false_opener()
+    return s
+
+
+def test_exposed_false_opener_takes_back_its_later_bets_unless_the_house_says_no() -> None:
+    s = _dead_reraise(takes_back=True)
+    # Ola's bets after the opening go back, and Per's 10 that only answered them.
+    assert (0, "return", 30) in s.events and (1, "return", 10) in s.events
+    assert s.contributed == [15, 35, 35, 35] and s.phase == "draw" and s.actor == 1
+    kept = _dead_reraise(takes_back=False)
+    assert kept.contributed == [45, 45, 35, 35] and kept.phase == "bet" and kept.actor == 2
+    assert legal_kinds(kept)["call"] == 10   # the dead hand's raise must be called
+
+
+def test_exposed_false_opener_with_a_raise_to_answer_the_round_goes_on() -> None:
+    rules = preset("jackpot", players=4, false_openers=True)
+    s = DealState(rules, [400] * 4, 3, stacked([TENS, QQ, NOTHING, NOTHING]))
+    s.apply(BET)
+    s.apply(RAISE)     # Per 20
+    s.apply(CALL)      # Chic 20
+    s.apply(CALL)      # Christer 20
+    s.apply(RAISE)     # Ola 30: Per to act
+    s.expose_false_opener()
+    assert (0, "return", 20) in s.events and level(s) == 20 and s.phase == "draw"
+    assert s.contributed == [15, 25, 25, 25]
 
 
 def test_odd_chip_goes_to_the_winner_nearest_the_dealers_left_or_is_carried() -> None:
@@ -613,6 +818,17 @@ def test_replay_detects_a_tampered_history(tmp_path) -> None:
         replay(path)
 
 
+def test_invariants_hold_over_20000_random_deals_every_preset_and_option() -> None:
+    # Random presets and options, stacks of 1-40 chips: all-ins and side pots are everyday.
+    report = soak(20_000, seed=11)
+    assert report.bad == (), [(d, why) for d, _, _, why in report.bad[:5]]
+    for seen in ("preset morkpoker", "preset svensk", "preset jackpot", "side pots",
+                 "a pot no live hand may claim", "a side pot kept after mucking", "split",
+                 "reshuffle", "false_opener", "declare", "void", "blind", "return", "carry",
+                 "passed_out", "uncontested", "showdown", "muck"):
+        assert report.seen[seen] > 0, seen
+
+
 # ----- pots helpers ----------------------------------------------------------------------------
 
 def test_side_pot_layers_and_uncalled_excess() -> None:
@@ -658,17 +874,7 @@ def _check_deal(state: DealState, policies, start_total: int, expose_rate: float
     r = state.result
     assert r is not None
     assert sum(r.stacks) + r.carried_out == start_total
-    won = {seat: amount for seat, kind, amount in state.events if kind == "win"}
-    for seat, amount in won.items():
-        assert not state.folded[seat] and not state.mucked[seat], "a folded or mucked hand won"
-        reachable = sum(p.amount for p in r.pots if seat in p.eligible)
-        assert amount <= reachable, "paid from a pot the seat was not eligible for"
-    for p in r.pots:
-        for seat in p.eligible:  # eligible: live and matched the layer's level
-            assert not state.folded[seat]
-            assert state.contributed[seat] >= min(state.contributed[x] for x in p.eligible)
-    if r.dead_opener:
-        assert state.dead_seat is not None and state.dead_seat not in r.winners
+    assert violations(state) == []
 
 
 RULE_VARIANTS = st.fixed_dictionaries({

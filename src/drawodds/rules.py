@@ -8,8 +8,9 @@ otherwise. ``RuleSet.validate`` rejects impossible combinations with one clear s
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+import itertools
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from drawodds.cards import DECK_SIZE, JOKER
@@ -137,6 +138,10 @@ class RuleSet:
                                 f"5 players (seed 001), got {self.players}")
         if not 1 <= self.draws <= 3:
             raise RuleError(f"draws must be 1, 2 or 3 (single, double, triple draw), got {self.draws}")
+        if not points_game and self.empty_stub == "reshuffle" and _deck_may_run_dry(self):
+            raise RuleError(f"{self.players} players drawing up to {self.max_draw_cards} cards "
+                            f"{self.draws} time(s) can empty the deck, since nobody is dealt back "
+                            f"their own discards: use fewer players, draws or cards")
         if self.game == "draw" and (self.small_bet <= 0 or self.big_bet <= 0):
             raise RuleError("bets must be positive")
         if self.ante < 0 or self.stack <= 0 or self.deals <= 0:
@@ -171,6 +176,15 @@ class RuleSet:
         return self
 
 
+def _deck_may_run_dry(rules: RuleSet) -> bool:
+    """Whether some draw could find too few cards even after the discards are reshuffled.
+
+    A player may take any card outside the hands except their own discards (at most the most
+    cards drawn, every draw) and split openers kept aside (at most one draw's worth)."""
+    aside = rules.max_draw_cards if rules.opener == "jacks" else 0
+    return rules.deck_size - 5 * rules.players - rules.max_draw_cards * rules.draws - aside < 0
+
+
 def _check_blinds(rules: RuleSet) -> None:
     """Raise RuleError unless the blinds are 2-4 positive amounts, one per player at most,
     increasing from the dealer's left (each twice the one before unless blinds_doubling is off)."""
@@ -180,9 +194,9 @@ def _check_blinds(rules: RuleSet) -> None:
                         f"for {rules.players} players")
     if min(blinds) <= 0:
         raise RuleError(f"blinds must be positive, got {blinds}")
-    if any(b <= a for a, b in zip(blinds, blinds[1:])):
+    if any(b <= a for a, b in itertools.pairwise(blinds)):
         raise RuleError(f"blinds must increase from the dealer's left, got {blinds}")
-    if rules.blinds_doubling and any(b != 2 * a for a, b in zip(blinds, blinds[1:])):
+    if rules.blinds_doubling and any(b != 2 * a for a, b in itertools.pairwise(blinds)):
         raise RuleError(f"each blind must be twice the one before, got {blinds} "
                         f"(set blinds_doubling=False for other steps)")
 

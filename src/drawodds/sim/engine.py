@@ -24,9 +24,10 @@ from drawodds.evaluate import evaluate_one as hand_strength
 from drawodds.evaluate import jacks_or_better_floor as openers_floor
 from drawodds.holds import openers_aside
 from drawodds.rules import FIRST_ACE, RuleSet
-from drawodds.sim.pots import Pot, side_pots, split_pot, uncalled_excess
+from drawodds.sim.pots import Pot, claimants, side_pots, split_pot, uncalled_excess
 
 Phase = Literal["bet", "draw", "declare", "showdown", "done"]
+NO_CAP = 1 << 62  # the cap level of a round without a raise cap
 Outcome = Literal["passed_out", "uncontested", "showdown", "void"]
 
 
@@ -130,7 +131,8 @@ class DealResult(NamedTuple):
     opener: int | None
     dead_opener: bool                # the opener could not prove openers (Jacks or Better)
     winners: tuple[int, ...]
-    pots: tuple[Pot, ...] = ()
+    pots: tuple[Pot, ...] = ()       # main pot first; eligible: the seats that reached it, not folded
+    awards: tuple[tuple[int, ...], ...] = ()  # who took each pot; () = it stays on the table
 
 
 _LIMITS: dict[int, tuple[RuleSet, int, int, int]] = {}
@@ -175,16 +177,16 @@ def _draw_limits(rules: RuleSet) -> tuple[int, int, int]:
 class DealState:
     """The state of one deal. ``actor`` is the seat to act (None when ``phase == 'done'``)."""
 
-    __slots__ = ('_ace_top', '_initial', '_limit_plain', '_limit_ace', '_seven_rule', 'actions', 'actor', 'after',
-                 'antes', 'aside', 'bet_size', 'bets', 'button', 'calls_round0',
-                 'capped_multiway', 'carried_in', 'checked_round0', 'committed', 'contributed',
-                 'dead_opener', 'dead_seat', 'deal_id', 'deck', 'declare_queue', 'draw_counts',
-                 'draw_number', 'draw_queue', 'events', 'folded', 'folded_any', 'hands',
-                 'last_aggressor', 'level', 'live', 'mucked', 'n', 'need', 'opener',
-                 'opener_proves', 'opener_genuine', 'order', 'outcome',
-                 'own_discards', 'phase', 'pile', 'pos', 'private', 'rebuilt', 'reopen',
-                 'reshuffle', 'result', 'round', 'rules', 'seen', 'show_queue', 'shown',
-                 'stacks', 'start_stacks', 'strength', 'stub', 'stub_pos', 'unmucked')
+    __slots__ = ('_ace_top', '_initial', '_limit_ace', '_limit_plain', '_seven_rule', 'actions',
+                 'actor', 'after', 'anchor', 'antes', 'aside', 'bet_size', 'bets', 'button',
+                 'calls_round0', 'cap_level', 'capped_multiway', 'carried_in', 'checked_round0',
+                 'committed', 'contributed', 'dead_opener', 'dead_seat', 'deal_id', 'deck',
+                 'declare_queue', 'draw_counts', 'draw_number', 'draw_queue', 'events', 'folded',
+                 'folded_any', 'hands', 'last_aggressor', 'level', 'live', 'muck_order', 'mucked',
+                 'n', 'need', 'opener', 'opener_genuine', 'opener_proves', 'opening_bet', 'order',
+                 'outcome', 'own_discards', 'phase', 'pile', 'pos', 'private', 'rebuilt', 'reopen',
+                 'reshuffle', 'result', 'round', 'rules', 'seen', 'show_queue', 'shown', 'stacks',
+                 'start_stacks', 'strength', 'stub', 'stub_pos', 'unmucked')
 
     def __init__(self, rules: RuleSet, stacks: Sequence[int], button: int, deck: Sequence[int], *,
                  carried: int = 0, antes: bool = True, deal_id: int = 0,
@@ -216,6 +218,7 @@ class DealState:
         # A tuple, replaced when someone folds (rare): observations share it instead of copying.
         self.folded = (False,) * n if m == n else tuple(c <= 0 for c in stacks)
         self.mucked = [False] * n
+        self.muck_order: list[int] = []     # seats that mucked at the showdown, in order
         self.live = m
         self.events: list[tuple[int, str, int]] = []          # public
         self.draw_counts: list[list[int]] = []
@@ -223,6 +226,7 @@ class DealState:
         self.opener: int | None = None
         self.opener_genuine = True
         self.opener_proves = False  # a Jacks-or-Better opener with openers: splits are kept aside
+        self.opening_bet = 0        # chips the opening bet of round 1 put in
         self.aside: dict[int, list[int]] = {}     # split openers kept aside, by seat
         self.folded_any = False
         self.checked_round0 = [False] * n
@@ -285,12 +289,15 @@ class DealState:
         self.round = rnd
         self.committed = committed = [0] * n
         self.bet_size = rules.small_bet if rnd == 0 else rules.big_bet
-        self.level = self.bets = self.reopen = 0
+        self.level = self.bets = self.reopen = self.anchor = 0
         self.seen = [-1] * n
         self.capped_multiway = False
         self.last_aggressor = None
         level = 0
         blinds = rules.blinds
+        cap = rules.max_raises
+        # The cap as a level: the round's bet plus max_raises steps (Robert's Rules: 10-50, 20-100).
+        self.cap_level = NO_CAP if cap is None else (1 + cap) * self.bet_size
         if rnd == 0 and blinds:
             contributed, events = self.contributed, self.events
             for s, blind in zip(order, blinds):  # the first seats from the dealer's left post
@@ -300,9 +307,14 @@ class DealState:
                 committed[s] += chips
                 events.append((s, "blind", chips))
             posted = min(len(blinds), len(order))
-            self.level = level = max(committed)
+            self.level = self.anchor = level = max(committed)
             self.bets = 1  # the biggest blind is the round's bet
-            self.opener = self.last_aggressor = order[posted - 1]
+            if cap is not None:
+                self.cap_level = level + cap * self.bet_size
+                self.capped_multiway = cap == 0 and self.live > 2  # the blind is the whole cap
+            self.last_aggressor = order[posted - 1]
+            if rules.blind_opener == "big_blind":
+                self.opener = self.last_aggressor
             first = order[posted % len(order)]
         elif rnd > 0 and rules.first_after_draw == "opener" and self.opener is not None:
             first = self.opener
@@ -346,7 +358,7 @@ class DealState:
         if stacks[seat] <= self.level - self.committed[seat] or self.seen[seat] >= self.reopen:
             return False
         cap = self.rules.max_raises
-        if cap is not None and self.bets >= 1 + cap and (
+        if cap is not None and (self.bets >= 1 + cap or self.level >= self.cap_level) and (
                 self.live > 2 or self.capped_multiway or self.rules.cap_heads_up):
             return False
         folded = self.folded
@@ -362,7 +374,7 @@ class DealState:
             if to_call > 0:
                 return _betting_options(to_call if to_call < stack else stack, 0, "")
             return LEGAL_CHECK_ONLY
-        amount = to_call + self.bet_size
+        amount = self._raise_to(self.anchor + self.bet_size) - self.committed[seat]
         if amount > stack:
             amount = stack
         if to_call > 0:
@@ -370,8 +382,24 @@ class DealState:
         if self.level:
             return _betting_options(0, amount, "raise")
         if self._may_open(seat):
+            if self._may_open_with_raise(seat):
+                opening_raise = min(self._raise_to(2 * self.bet_size), stack)
+                return _betting_options(0, amount, "bet") + (Legal("raise", opening_raise),)
             return _betting_options(0, amount, "bet")
         return LEGAL_CHECK_ONLY
+
+    def _raise_to(self, target: int) -> int:
+        """``target``, or the cap's level when the cap applies and ``target`` would pass it."""
+        cap_level = self.cap_level
+        if target > cap_level and (
+                self.live > 2 or self.capped_multiway or self.rules.cap_heads_up):
+            return cap_level
+        return target
+
+    def _may_open_with_raise(self, seat: int) -> bool:
+        """Round 1, nothing bet yet, the open_with_raise option, and chips for more than a bet."""
+        return (self.rules.open_with_raise and self.round == 0 and self.level == 0
+                and self.stacks[seat] > self.bet_size)
 
     def _may_open(self, seat: int) -> bool:
         rules = self.rules
@@ -386,6 +414,8 @@ class DealState:
                 raise IllegalAction(f"seat {seat} has nothing to call")
             if self.round == 0:
                 self.calls_round0 += 1
+                if self.opener is None:  # blinds, blind_opener="first_in": the first to come in
+                    self.opener = seat
             chips = self.stacks[seat]
             if to_call < chips:
                 chips = to_call
@@ -411,21 +441,36 @@ class DealState:
                 self._finish_uncontested()
                 return
         elif kind in ("bet", "raise"):
-            if (kind == "bet") != (self.level == 0) or not self._may_raise(seat) or \
+            step = self.bet_size
+            if self.level == 0 and kind == "raise" and self.rules.open_with_raise:  # two steps at once
+                if not (self._may_raise(seat) and self._may_open(seat) and self._may_open_with_raise(seat)):
+                    raise IllegalAction(f"seat {seat} may not open with a raise")
+                target = self._raise_to(2 * step)
+            elif (kind == "bet") != (self.level == 0) or not self._may_raise(seat) or \
                     (kind == "bet" and not self._may_open(seat)):
                 raise IllegalAction(f"seat {seat} may not {kind} now")
-            pay = min(to_call + self.bet_size, self.stacks[seat])
+            else:
+                target = self._raise_to(self.anchor + step)
+            pay = target - self.committed[seat]
+            if pay > self.stacks[seat]:
+                pay = self.stacks[seat]
             new_level = self.committed[seat] + pay
-            increment = new_level - self.level
-            if 2 * increment >= self.bet_size:  # a full bet, or an all-in of at least half a step
-                self.bets += 1
+            # Full steps over the last full bet; an all-in of at least half a step counts as one.
+            full, part = divmod(new_level - self.anchor, step)
+            steps = full + (2 * part >= step)
+            if steps:  # a full bet or raise (or half a step or more all-in) reopens the betting
+                self.bets += steps
                 self.reopen += 1
-                if self.bets >= 1 + (self.rules.max_raises or 0) and self.live > 2:
-                    self.capped_multiway = self.rules.max_raises is not None
+                cap = self.rules.max_raises
+                if cap is not None and self.live > 2 and (self.bets >= 1 + cap or new_level >= self.cap_level):
+                    self.capped_multiway = True
+            if steps or not self.rules.complete_short_bet:
+                self.anchor = new_level
             self.level = new_level
             self.last_aggressor = seat
             if self.round == 0 and self.opener is None:
                 self._set_opener(seat)
+                self.opening_bet = pay
             self._put(seat, pay, kind)
             for s in self.order:
                 if s != seat and not self.folded[s] and self.stacks[s] > 0:
@@ -447,8 +492,16 @@ class DealState:
             self.opener_genuine = self.initial_strength(seat) >= openers_floor()
             self.opener_proves = self.opener_genuine
 
-    def _return_uncalled(self) -> None:
+    def _return_uncalled(self, ending: bool = False) -> None:
+        """Give back the part of the biggest contribution nobody matched.
+
+        A false opener found before the draw (exposed, or left alone in round 1 and unable to
+        prove openers when the deal ends) gets back nothing of the opening bet: it stays in the pot.
+        """
         seat, excess = uncalled_excess(self.contributed)
+        if excess and seat == self.opener and self.round == 0 and not self.opener_genuine \
+                and (ending or self.dead_seat == seat):
+            excess = min(excess, self.committed[seat] - self.opening_bet)
         if excess:
             self.stacks[seat] += excess
             self.contributed[seat] -= excess
@@ -593,6 +646,7 @@ class DealState:
             self.private.append((seat, "show", self.hands[seat], tuple(self.aside.get(seat, ()))))
         elif kind == "muck":
             self.mucked[seat] = True
+            self.muck_order.append(seat)
             self.unmucked -= 1
             self.events.append((seat, "muck", 0))
         else:
@@ -602,52 +656,53 @@ class DealState:
             return
         self._award("showdown")
 
-    def _dead(self, seat: int) -> bool:
-        """A hand that cannot win: mucked, or an opener without openers (Jacks or Better)."""
-        return self.mucked[seat] or (seat == self.opener and not self.opener_genuine)
-
     def _award(self, outcome: Outcome) -> None:
-        """Pay every pot layer to its best live hand(s); a layer nobody may win stays."""
+        """Pay every pot to its best claimant(s); a pot no live hand may claim stays.
+
+        A pot's claimants are the seats that reached it and did not fold, less a dead opener,
+        less those who mucked until one is left (that one takes it unshown, see ``claimants``).
+        """
         if outcome != "showdown":  # a showdown follows the end of betting, which returned them
-            self._return_uncalled()
-        n, folded, mucked, contributed = self.n, self.folded, self.mucked, self.contributed
+            self._return_uncalled(ending=True)
+        n, folded, contributed = self.n, self.folded, self.contributed
         order = self.order
-        if self.live == len(order) and not any(mucked):
-            live = list(order)
-        else:
-            live = [s for s in order if not folded[s] and not mucked[s]]
+        live = list(order) if self.live == len(order) else [s for s in order if not folded[s]]
         opener = self.opener
+        dead: tuple[int, ...] = ()
         if opener is not None and not self.opener_genuine and not folded[opener]:
             self.dead_opener = True
             self.dead_seat = opener
-            if opener in live:
-                live.remove(opener)
+            dead = (opener,)
         top = max(contributed)
         for s in live:
             if contributed[s] != top:
-                live_set = set(live)
-                pots = side_pots(contributed, [s in live_set for s in range(n)], self.carried_in)
+                pots = side_pots(contributed, [not f for f in folded], self.carried_in)
                 break
         else:  # the common case: no side pots
             pots = [_new_tuple(Pot, (sum(contributed) + self.carried_in, tuple(sorted(live))))]
+        mucks = self.muck_order
         carried = 0
         paid = [0] * n
+        awards: list[tuple[int, ...]] = []
         strength = self.strength
         contest = outcome == "showdown"
         carry_odd = self.rules.odd_chip == "carry"
         for amount, eligible in pots:
-            if not eligible:
+            claim = claimants(eligible, dead, mucks) if dead or mucks else eligible
+            if not claim:
                 carried += amount
+                awards.append(())
                 continue
-            if contest and len(eligible) > 1:
+            if contest and len(claim) > 1:
                 best, won = -1, []  # the strongest hands, in seat order (a loop: no generator per pot)
-                for s in eligible:
+                for s in claim:
                     if strength[s] > best:
                         best, won = strength[s], [s]
                     elif strength[s] == best:
                         won.append(s)
             else:
-                won = list(eligible)
+                won = list(claim)
+            awards.append(tuple(won))
             if len(won) == 1:
                 paid[won[0]] += amount
                 continue
@@ -663,16 +718,16 @@ class DealState:
                 winners.append(s)
         if carried:
             self.events.append((-1, "carry", carried))
-        self._finish(outcome, carried, tuple(winners), tuple(pots))
+        self._finish(outcome, carried, tuple(winners), tuple(pots), tuple(awards))
 
     def _finish_uncontested(self) -> None:
         self._award("uncontested")
 
     def _finish_passed_out(self) -> None:
-        self._finish("passed_out", self.pot, (), ())
+        self._finish("passed_out", self.pot, (), (), ())
 
     def _finish(self, outcome: Outcome, carried: int, winners: tuple[int, ...],
-                pots: tuple[Pot, ...]) -> None:
+                pots: tuple[Pot, ...], awards: tuple[tuple[int, ...], ...]) -> None:
         pot = sum(self.contributed) + self.carried_in
         self.phase = "done"
         self.actor = None
@@ -680,7 +735,7 @@ class DealState:
         self.result = _new_tuple(DealResult, (
             outcome, tuple(map(operator.sub, self.stacks, self.start_stacks)),
             tuple(self.stacks), pot, self.carried_in, carried, self.opener, self.dead_opener,
-            winners, pots))
+            winners, pots, awards))
 
     # ----- false openers found before the draw (teaching mode) -------------------------------
 
@@ -701,7 +756,7 @@ class DealState:
             raise IllegalAction("a false opener can be exposed before the draw only; later the "
                                 "showdown catches it")
         round_complete = self.phase == "draw"
-        raised = self.bets >= 2
+        raised = any(kind == "raise" and seat != opener for seat, kind, _ in self.events)
         self.events.append((opener, "false_opener", 0))
         self.actions.append((opener, "expose", ()))
         if not self.folded[opener]:
@@ -711,14 +766,17 @@ class DealState:
         self.dead_opener = True
         self.dead_seat = opener
         if raised or self.calls_round0 >= 2 or round_complete:
+            if not round_complete and self.rules.false_opener_takes_back:
+                self._take_back(opener)
+            actor = self.actor
             if self.live == 1:
                 self._finish_uncontested()
             elif self.phase == "draw":
                 self.draw_queue = [s for s in self.draw_queue if s != opener]
-                if self.actor == opener:
+                if actor == opener:
                     self.actor = self.draw_queue.pop(0)
-            elif self.actor == opener or self.actor is None:
-                nxt = self._next_needing(opener)
+            elif actor is None or actor == opener or not self.need[actor]:
+                nxt = self._next_needing(opener if actor is None else actor)
                 if nxt is None:
                     self._end_betting()
                 else:
@@ -730,6 +788,60 @@ class DealState:
                               and not self.checked_round0[self.order[(pos + k) % m]]
                               and self.initial_strength(self.order[(pos + k) % m]) >= openers_floor()]
         self._next_declarer()
+
+    def _take_back(self, opener: int) -> None:
+        """Round 1 goes on as if the exposed false opener had made only its opening bet.
+
+        Its later chips go back to it, and so does whatever the others put in only to match its
+        raises (each seat keeps what it would have put in without them); the seats that have not
+        answered the last remaining bet or raise act again, from the seat to act now.
+        """
+        n, step = self.n, self.bet_size
+        actual = [0] * n
+        fair = [0] * n
+        level = dead = dead_steps = 0
+        last_valid = -1  # index in events of the last bet or raise that stands
+        events = self.events
+        for i, (seat, kind, chips) in enumerate(events):
+            if kind not in ("bet", "raise", "call"):
+                continue
+            actual[seat] += chips
+            if seat == opener:
+                if kind != "call" and fair[opener]:  # a bet or raise after its opening bet
+                    inc = actual[seat] - level
+                    dead += inc
+                    dead_steps += inc // step + (2 * (inc % step) >= step)
+                    level = actual[seat]
+                elif not fair[opener]:
+                    fair[opener] = actual[seat]
+                    level, last_valid = actual[seat], i
+                continue
+            if kind == "call":
+                fair[seat] = min(actual[seat], level - dead)
+            else:
+                fair[seat] = actual[seat] - dead
+                level, last_valid = actual[seat], i
+        for seat in self.order:
+            back = self.committed[seat] - fair[seat]
+            if back > 0:
+                self.stacks[seat] += back
+                self.contributed[seat] -= back
+                self.committed[seat] -= back
+                self.events.append((seat, "return", back))
+        self.level = self.anchor = level - dead
+        self.bets = max(1, self.bets - dead_steps)
+        cap = self.rules.max_raises
+        if self.capped_multiway and cap is not None:
+            self.capped_multiway = self.bets >= 1 + cap or self.level >= self.cap_level
+        aggressor = events[last_valid][0]
+        self.last_aggressor = aggressor
+        answered = {seat for seat, kind, _ in events[last_valid:] if kind in ("check", "call", "bet", "raise")}
+        self.reopen += 1
+        folded, stacks = self.folded, self.stacks
+        for seat in self.order:
+            self.need[seat] = not folded[seat] and stacks[seat] > 0 and seat not in answered
+            if not self.need[seat]:
+                self.seen[seat] = self.reopen
 
     def _next_declarer(self) -> None:
         if self.declare_queue:
@@ -743,7 +855,7 @@ class DealState:
                 self.contributed[s] -= self.committed[s]
                 self.events.append((s, "return", self.committed[s]))
                 self.committed[s] = 0
-        self._finish("void", self.pot, (), ())
+        self._finish("void", self.pot, (), (), ())
 
     def _apply_declare(self, seat: int, kind: str) -> None:
         if kind == "pass":
