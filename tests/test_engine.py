@@ -818,6 +818,33 @@ def test_replay_detects_a_tampered_history(tmp_path) -> None:
         replay(path)
 
 
+def test_public_api_plays_a_deal_from_the_package_root() -> None:
+    import drawodds
+
+    for name in ("DealState", "BET", "CALL", "RAISE", "FOLD", "CHECK", "STAND_PAT", "SHOW", "MUCK",
+                 "draw", "IllegalAction", "preset", "RuleSet"):
+        assert name in drawodds.__all__ and hasattr(drawodds, name)
+    assert isinstance(drawodds.preset("jackpot"), drawodds.RuleSet)
+    deck = stacked(["AsAhAdKc2d", NOTHING])      # the top of the deck, one card at a time
+    s = drawodds.DealState(drawodds.preset("morkpoker", players=2), [40, 40], 1, deck)
+    assert s.hands[0] == tuple(deck[0:10:2]) and s.hands[1] == tuple(deck[1:10:2])
+    s.apply(drawodds.BET)
+    s.apply(drawodds.CALL)
+    with pytest.raises(drawodds.IllegalAction):
+        s.apply(drawodds.FOLD)
+    s.apply(drawodds.draw(*cards("Kc 2d")))
+    s.apply(drawodds.STAND_PAT)
+    s.apply(drawodds.CHECK)
+    s.apply(drawodds.CHECK)
+    s.apply(drawodds.SHOW)
+    s.apply(drawodds.MUCK)
+    assert s.result is not None and s.result.winners == (0,) and s.result.net == (2, -2)
+    raised = drawodds.DealState(drawodds.preset("morkpoker", players=2), [40, 40], 1, deck)
+    raised.apply(drawodds.BET)
+    raised.apply(drawodds.RAISE)
+    assert raised.committed == [1, 2]
+
+
 def test_invariants_hold_over_20000_random_deals_every_preset_and_option() -> None:
     # Random presets and options, stacks of 1-40 chips: all-ins and side pots are everyday.
     report = soak(20_000, seed=11)
