@@ -582,6 +582,18 @@ def test_exposed_false_opener_takes_back_its_later_bets_unless_the_house_says_no
     assert legal_kinds(kept)["call"] == 10   # the dead hand's raise must be called
 
 
+def test_exposed_false_opener_keeps_its_opening_bet_in_the_pot_even_unmatched() -> None:
+    rules = preset("jackpot", players=3, false_openers=True)
+    s = DealState(rules, [400, 9, 400], 2, stacked([TENS, JJ, NOTHING]))
+    s.apply(BET)
+    s.expose_false_opener()
+    s.apply(Action("declare"))          # jacks declare the pot open, all-in for 4
+    s.apply(FOLD)
+    r = s.result
+    assert r is not None and r.outcome == "uncontested" and not [e for e in s.events if e[1] == "return"]
+    assert r.net == (-15, 14, -5) and r.carried_out == 6   # the unmatched 6 of the false bet stays
+
+
 def test_exposed_false_opener_with_a_raise_to_answer_the_round_goes_on() -> None:
     rules = preset("jackpot", players=4, false_openers=True)
     s = DealState(rules, [400] * 4, 3, stacked([TENS, QQ, NOTHING, NOTHING]))

@@ -180,7 +180,7 @@ class DealState:
     __slots__ = ('_ace_top', '_initial', '_limit_ace', '_limit_plain', '_seven_rule', 'actions',
                  'actor', 'after', 'anchor', 'antes', 'aside', 'bet_size', 'bets', 'button',
                  'calls_round0', 'cap_level', 'capped_multiway', 'carried_in', 'checked_round0',
-                 'committed', 'contributed', 'dead_opener', 'dead_seat', 'deal_id', 'deck',
+                 'committed', 'contributed', 'dead_floor', 'dead_opener', 'dead_seat', 'deal_id', 'deck',
                  'declare_queue', 'draw_counts', 'draw_number', 'draw_queue', 'events', 'folded',
                  'folded_any', 'hands', 'last_aggressor', 'level', 'live', 'muck_order', 'mucked',
                  'n', 'need', 'opener', 'opener_genuine', 'opener_proves', 'opening_bet', 'order',
@@ -226,7 +226,7 @@ class DealState:
         self.opener: int | None = None
         self.opener_genuine = True
         self.opener_proves = False  # a Jacks-or-Better opener with openers: splits are kept aside
-        self.opening_bet = 0        # chips the opening bet of round 1 put in
+        self.opening_bet = 0        # chips the first opening bet of round 1 put in
         self.aside: dict[int, list[int]] = {}     # split openers kept aside, by seat
         self.folded_any = False
         self.checked_round0 = [False] * n
@@ -235,6 +235,7 @@ class DealState:
         self.outcome: Outcome | None = None
         self.dead_opener = False
         self.dead_seat: int | None = None  # the opener who could not prove openers
+        self.dead_floor = 0  # an exposed false opener's ante and opening bet: they stay in the pot
         # Forced bets.
         if antes and rules.ante and not rules.blinds:  # blinds replace the ante
             ante, my_stacks, contributed, events = rules.ante, self.stacks, self.contributed, self.events
@@ -388,13 +389,13 @@ class DealState:
             return _betting_options(0, amount, "bet")
         return LEGAL_CHECK_ONLY
 
-    def _raise_to(self, target: int) -> int:
-        """``target``, or the cap's level when the cap applies and ``target`` would pass it."""
+    def _raise_to(self, wanted: int) -> int:
+        """The level ``wanted``, or the cap's level when the cap applies and ``wanted`` would pass it."""
         cap_level = self.cap_level
-        if target > cap_level and (
+        if wanted > cap_level and (
                 self.live > 2 or self.capped_multiway or self.rules.cap_heads_up):
             return cap_level
-        return target
+        return wanted
 
     def _may_open_with_raise(self, seat: int) -> bool:
         """Round 1, nothing bet yet, the open_with_raise option, and chips for more than a bet."""
@@ -445,13 +446,13 @@ class DealState:
             if self.level == 0 and kind == "raise" and self.rules.open_with_raise:  # two steps at once
                 if not (self._may_raise(seat) and self._may_open(seat) and self._may_open_with_raise(seat)):
                     raise IllegalAction(f"seat {seat} may not open with a raise")
-                target = self._raise_to(2 * step)
+                new_level = self._raise_to(2 * step)
             elif (kind == "bet") != (self.level == 0) or not self._may_raise(seat) or \
                     (kind == "bet" and not self._may_open(seat)):
                 raise IllegalAction(f"seat {seat} may not {kind} now")
             else:
-                target = self._raise_to(self.anchor + step)
-            pay = target - self.committed[seat]
+                new_level = self._raise_to(self.anchor + step)
+            pay = new_level - self.committed[seat]
             if pay > self.stacks[seat]:
                 pay = self.stacks[seat]
             new_level = self.committed[seat] + pay
@@ -499,9 +500,10 @@ class DealState:
         prove openers when the deal ends) gets back nothing of the opening bet: it stays in the pot.
         """
         seat, excess = uncalled_excess(self.contributed)
-        if excess and seat == self.opener and self.round == 0 and not self.opener_genuine \
-                and (ending or self.dead_seat == seat):
-            excess = min(excess, self.committed[seat] - self.opening_bet)
+        if excess and seat == self.dead_seat:  # exposed: its ante and opening bet stay
+            excess = max(0, min(excess, self.contributed[seat] - self.dead_floor))
+        elif excess and ending and self.round == 0 and seat == self.opener and not self.opener_genuine:
+            excess = max(0, min(excess, self.committed[seat] - self.opening_bet))
         if excess:
             self.stacks[seat] += excess
             self.contributed[seat] -= excess
@@ -765,6 +767,7 @@ class DealState:
         self.need[opener] = False
         self.dead_opener = True
         self.dead_seat = opener
+        self.dead_floor = self.contributed[opener] - self.committed[opener] + self.opening_bet
         if raised or self.calls_round0 >= 2 or round_complete:
             if not round_complete and self.rules.false_opener_takes_back:
                 self._take_back(opener)

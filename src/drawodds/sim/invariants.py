@@ -57,12 +57,37 @@ def _chip_violations(state: DealState) -> list[str]:
         out.append("a negative stack or contribution")
     if r.pot != sum(state.contributed) + state.carried_in:
         out.append("the recorded pot is not what went in")
+    if r.dead_opener and state.dead_seat is not None:
+        out += _false_opening_violations(state, state.dead_seat)
     if r.outcome in ("showdown", "uncontested"):
         seat, excess = uncalled_excess(state.contributed)
-        false_opener = seat == state.opener and not state.opener_genuine
+        false_opener = seat == state.dead_seat or (seat == state.opener and not state.opener_genuine)
         if excess and not false_opener:
             out.append(f"seat {seat} kept an unmatched bet of {excess} in the pot")
     return out
+
+
+def _false_opening_violations(state: DealState, seat: int) -> list[str]:
+    """A false opener found before the draw (exposed, or left alone in round 1) leaves its opening
+    bet in the pot: nothing returned to it after that dips into the opening bet."""
+    events = state.events
+    exposed = next((i for i, e in enumerate(events) if e == (seat, "false_opener", 0)), None)
+    if exposed is None and any(kind == "draw" for _, kind, _ in events):
+        return []  # found only at the showdown: ordinary rules for unmatched bets
+    found = len(events) if exposed is None else exposed   # when it was found out
+
+    def chips_of(kinds: tuple[str, ...], part: list[tuple[int, str, int]]) -> int:
+        return sum(chips for s, kind, chips in part if s == seat and kind in kinds)
+    opening = next((chips for s, kind, chips in events if s == seat and kind in ("bet", "raise")), 0)
+    put = chips_of(("bet", "raise", "call"), events[:found])
+    if exposed is not None:  # an unmatched bet returned at the end of round 1 was ordinary then
+        put -= chips_of(("return",), events[:found])
+        kept = put - chips_of(("return",), events[found:])
+    else:
+        kept = put - chips_of(("return",), events)
+    if kept < min(opening, put):
+        return [f"the false opener, seat {seat}, got back part of its opening bet of {opening}"]
+    return []
 
 
 def _card_violations(state: DealState) -> list[str]:
