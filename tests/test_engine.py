@@ -582,6 +582,19 @@ def test_exposed_false_opener_takes_back_its_later_bets_unless_the_house_says_no
     assert legal_kinds(kept)["call"] == 10   # the dead hand's raise must be called
 
 
+def test_a_cap_reached_multiway_stays_after_a_false_openers_raise_is_taken_back() -> None:
+    rules = preset("jackpot", players=4, false_openers=True)
+    s = DealState(rules, [400] * 4, 3, stacked([TENS, QQ, NOTHING, NOTHING]))
+    for action in (BET, RAISE, RAISE, FOLD, RAISE, RAISE):   # 10 20 30, fold, 40 (dead), 50: capped
+        s.apply(action)
+    assert level(s) == 50 and s.actor == 2
+    s.expose_false_opener()             # Ola's 10 and Per's 10 over it go back: 40 to Chic
+    assert level(s) == 40 and s.live == 2 and s.actor == 2
+    s.apply(RAISE)
+    assert level(s) == 50               # heads-up now, but the cap was reached with three
+    assert set(legal_kinds(s)) == {"fold", "call"}
+
+
 def test_exposed_false_opener_keeps_its_opening_bet_in_the_pot_even_unmatched() -> None:
     rules = preset("jackpot", players=3, false_openers=True)
     s = DealState(rules, [400, 9, 400], 2, stacked([TENS, JJ, NOTHING]))

@@ -832,10 +832,7 @@ class DealState:
                 self.committed[seat] -= back
                 self.events.append((seat, "return", back))
         self.level = self.anchor = level - dead
-        self.bets = max(1, self.bets - dead_steps)
-        cap = self.rules.max_raises
-        if self.capped_multiway and cap is not None:
-            self.capped_multiway = self.bets >= 1 + cap or self.level >= self.cap_level
+        self.bets = max(1, self.bets - dead_steps)  # a cap already reached multiway stays on
         aggressor = events[last_valid][0]
         self.last_aggressor = aggressor
         answered = {seat for seat, kind, _ in events[last_valid:] if kind in ("check", "call", "bet", "raise")}
