@@ -375,7 +375,10 @@ class DealState:
             if to_call > 0:
                 return _betting_options(to_call if to_call < stack else stack, 0, "")
             return LEGAL_CHECK_ONLY
-        amount = self._raise_to(self.anchor + self.bet_size) - self.committed[seat]
+        wanted = self.anchor + self.bet_size  # _raise_to, inlined: asked at every decision
+        if wanted > self.cap_level and (self.live > 2 or self.capped_multiway or self.rules.cap_heads_up):
+            wanted = self.cap_level
+        amount = wanted - self.committed[seat]
         if amount > stack:
             amount = stack
         if to_call > 0:
@@ -383,7 +386,7 @@ class DealState:
         if self.level:
             return _betting_options(0, amount, "raise")
         if self._may_open(seat):
-            if self._may_open_with_raise(seat):
+            if self.rules.open_with_raise and self._may_open_with_raise(seat):
                 opening_raise = min(self._raise_to(2 * self.bet_size), stack)
                 return _betting_options(0, amount, "bet") + (Legal("raise", opening_raise),)
             return _betting_options(0, amount, "bet")
