@@ -12,12 +12,13 @@ from hypothesis import strategies as st
 from drawodds.cards import parse_cards
 from drawodds.evaluate import evaluate
 from drawodds.rules import preset
-from drawodds.sim.engine import (BET, CALL, CHECK, FOLD, RAISE, STAND_PAT, Action, DealState,
-                                 IllegalAction, Legal, Observation, draw, play)
+from drawodds.sim.engine import (BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, STAND_PAT, Action,
+                                 DealState, IllegalAction, Legal, Observation, draw, play)
 from drawodds.sim.history import replay, text_log
+from drawodds.sim.invariants import soak, violations
 from drawodds.sim.players import CallingStation, RandomLegal, RuleBased
 from drawodds.sim.pots import side_pots, uncalled_excess
-from drawodds.sim.session import Session, DeckSupply, simulate
+from drawodds.sim.session import DeckSupply, Session, simulate
 
 
 def stacked(hands: list[str], stub: str = "", joker: bool = False) -> list[int]:
@@ -211,6 +212,50 @@ def test_blinds_come_in_by_calling_the_biggest_blind_and_big_blind_has_the_optio
     assert s.phase == "draw"
 
 
+@pytest.mark.parametrize("blinds, overrides, message", [
+    ((2, 1), {}, "must increase"),
+    ((1, 3), {}, "twice the one before"),
+    ((1, 2, 4), {"players": 2}, "at most one per player"),
+    ((5,), {}, "2-4 blinds"),
+    ((0, 1), {"blinds_doubling": False}, "positive"),
+])
+def test_blinds_are_validated_with_one_clear_sentence(blinds, overrides, message) -> None:
+    from drawodds.rules import RuleError
+
+    with pytest.raises(RuleError, match=message):
+        preset("morkpoker", blinds=blinds, **overrides)
+    assert preset("morkpoker", blinds=(1, 3), blinds_doubling=False).blinds == (1, 3)
+    with pytest.raises(RuleError, match="ante, not blinds"):
+        preset("jackpot", blinds=(5, 10))
+
+
+def test_two_blinds_heads_up_the_small_blind_acts_first() -> None:
+    rules = preset("morkpoker", players=2, blinds=(1, 2), small_bet=2, big_bet=4)
+    s = DealState(rules, [40, 40], 1, stacked([NOTHING, QQ]))
+    assert s.contributed == [1, 2] and s.actor == 0      # the non-dealer posts 1, the dealer 2
+    assert legal_kinds(s) == {"fold": 0, "call": 1, "raise": 3}
+    s.apply(CALL)
+    assert s.actor == 1 and legal_kinds(s) == {"check": 0, "raise": 2}
+    s.apply(CHECK)
+    assert s.phase == "draw" and s.actor == 0
+
+
+@pytest.mark.parametrize("blind_opener, first_after_draw", [("big_blind", 1), ("first_in", 2)])
+def test_who_counts_as_the_opener_in_a_blind_game_is_an_option(blind_opener, first_after_draw) -> None:
+    rules = preset("morkpoker", players=3, blinds=(1, 2), small_bet=2, big_bet=4, blind_opener=blind_opener)
+    s = DealState(rules, [40] * 3, 2, stacked([NOTHING] * 3))
+    s.apply(CALL)      # seat 2 comes in
+    s.apply(CALL)      # the small blind completes
+    s.apply(CHECK)     # the big blind
+    while s.phase == "draw":
+        s.apply(STAND_PAT)
+    assert s.opener == first_after_draw and s.actor == first_after_draw
+    s.apply(CHECK)
+    s.apply(CHECK)
+    s.apply(CHECK)
+    assert s.phase == "showdown" and s.actor == first_after_draw   # checked through: opener shows
+
+
 # ----- Jacks or Better ---------------------------------------------------------------------
 
 def test_jacks_or_better_needs_openers_but_anyone_may_call_and_check_raise() -> None:
@@ -288,7 +333,14 @@ def test_lone_opener_without_openers_leaves_the_pot_for_the_next_deal() -> None:
         s.apply(FOLD)
     r = s.result
     assert r is not None and r.outcome == "uncontested" and r.dead_opener
-    assert r.winners == () and r.carried_out == 20 and r.net == (-5, -5, -5, -5)
+    # The opening bet stays in the pot, as when the false opener is exposed before the draw.
+    assert r.winners == () and r.carried_out == 30 and r.net == (-15, -5, -5, -5)
+    assert not [e for e in s.events if e[1] == "return"]
+    exposed = DealState(rules, [400] * 4, 3, stacked([TENS, NOTHING, NOTHING, NOTHING]))
+    exposed.apply(BET)
+    exposed.expose_false_opener()      # nobody holds openers to declare: the deal is void
+    e = exposed.result
+    assert e is not None and (e.net, e.carried_out) == (r.net, r.carried_out)
 
 
 def test_false_opener_found_before_draw_after_a_raise_play_goes_on() -> None:
@@ -362,6 +414,85 @@ def test_side_pots_with_three_different_all_ins() -> None:
     assert r.net == (12, 2, -4, -10) and sum(r.net) == 0
 
 
+def test_side_pot_belongs_to_its_contenders_an_all_in_wins_only_what_it_matched() -> None:
+    rules = preset("morkpoker", players=3, max_raises=None)
+    s = DealState(rules, [3, 40, 40], 2, stacked(["2c3d5h7s9c", "AsAhAdKc2d", "KsKhKdQc2h"]))
+    s.apply(BET)
+    s.apply(RAISE)
+    s.apply(CALL)
+    s.apply(CALL)                       # seat 0 all-in: 3 in all
+    assert s.stacks[0] == 0 and s.phase == "draw"
+    while s.phase == "draw":
+        s.apply(STAND_PAT)
+    s.apply(BET)                        # seat 1
+    s.apply(CALL)                       # seat 2: a side pot of 4 between seats 1 and 2
+    assert s.phase == "showdown" and s.actor == 1
+    s.apply(MUCK)                       # seat 2 is left alone in the side pot: it is seat 2's
+    assert s.actor == 2
+    s.apply(MUCK)                       # ... and mucking for the main pot does not give it up
+    r = s.result
+    assert r is not None and s.stacks == [9, 35, 39]
+    assert r.net == (6, -5, -1) and r.carried_out == 0
+    assert [(p.amount, a) for p, a in zip(r.pots, r.awards)] == [(9, (0,)), (4, (2,))]
+
+
+def test_chips_no_live_hand_may_claim_stay_for_the_next_deal() -> None:
+    rules = preset("jackpot", players=3, false_openers=True)
+    s = DealState(rules, [400, 15, 400], 2, stacked([TENS, "2c3d5h7s9c", "KsKhKdQc2h"]))
+    s.apply(BET)                        # a false opener
+    s.apply(CALL)                       # all-in for 10 (15 with the ante)
+    s.apply(RAISE)
+    s.apply(CALL)
+    while s.phase == "draw":
+        s.apply(STAND_PAT)
+    s.apply(BET)
+    s.apply(FOLD)
+    while s.phase == "showdown":
+        s.apply(SHOW)
+    r = s.result
+    assert r is not None and r.dead_opener and r.winners == (1,)
+    assert s.stacks == [375, 45, 375] and r.carried_out == 20    # 15 from each of three; 20 stays
+    assert r.net == (-25, 30, -25)
+
+
+def test_an_all_in_for_less_is_paid_what_it_matched_and_the_side_pot_goes_to_its_last_contender() -> None:
+    # A deal a random four-player session once paid 23 chips to a seat all-in for 5.
+    rules = preset("morkpoker")
+    hands = ["7c9d8cJs3s", "6cQc6hTsJd", "8s7sJh5d9c", "5cAsQdKcTh"]
+    s = DealState(rules, [77, 54, 24, 5], 3, stacked(hands, stub="4cQhTdAc9s8h8d"))
+    for action in (BET, CALL, RAISE, RAISE, RAISE, RAISE, CALL, CALL, CALL):
+        s.apply(action)
+    assert s.contributed == [6, 6, 6, 5] and s.stacks[3] == 0
+    for thrown in ("Js 9d 3s", "Jd Qc 6h", "", "5c"):
+        s.apply(draw(*cards(thrown)) if thrown else STAND_PAT)
+    s.apply(BET)
+    s.apply(FOLD)
+    s.apply(FOLD)
+    assert s.phase == "showdown" and s.actor == 0
+    s.apply(MUCK)
+    r = s.result
+    assert r is not None and r.winners == (0, 3)
+    assert {seat: chips for seat, kind, chips in s.events if kind == "win"} == {3: 20, 0: 3}
+    assert r.net == (-3, -6, -6, 15)
+
+
+def test_simulated_histories_keep_every_invariant(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from drawodds.cli import app
+    from drawodds.sim.history import read_history, replay_deal, rules_from_dict
+
+    path = tmp_path / "h.jsonl"
+    out = CliRunner().invoke(app, ["simulate", "--players", "4", "--deals", "660", "--seed", "1",
+                                   "--policy", "random", "--history", str(path)])
+    assert out.exit_code == 0, out.output
+    header, deals = read_history(path)
+    rules = rules_from_dict(header["rules"])
+    for record in deals:
+        state = replay_deal(rules, record)
+        assert violations(state) == [], (record["deal"], violations(state))
+
+
 def test_unmatched_bet_is_returned() -> None:
     rules = preset("morkpoker", players=3)
     s = DealState(rules, [2, 40, 40], 2, stacked([NOTHING] * 3))
@@ -388,6 +519,105 @@ def test_incomplete_all_in_raise_reopens_only_from_half_a_step() -> None:
     t.apply(RAISE)
     t.apply(CALL)
     assert t.actor == 0 and set(legal_kinds(t)) == {"fold", "call"} and legal_kinds(t)["call"] == 3
+
+
+@pytest.mark.parametrize("complete, ladder", [(True, [10, 20, 30, 40, 50]), (False, [13, 23, 33, 43, 50])])
+def test_short_all_in_bet_completed_or_raised_over_and_never_past_the_cap(complete, ladder) -> None:
+    rules = preset("morkpoker", players=4, small_bet=10, big_bet=20, ante=0, complete_short_bet=complete)
+    s = DealState(rules, [3, 400, 400, 400], 3, stacked([NOTHING] * 4))
+    s.apply(BET)                         # all-in for 3: less than half a step
+    assert level(s) == 3 and s.bets == 0
+    seen = []
+    while "raise" in legal_kinds(s):
+        s.apply(RAISE)
+        seen.append(level(s))
+    assert seen == ladder                # bet + 4 raises; the cap is 50 per player
+    assert set(legal_kinds(s)) == {"fold", "call"}
+
+
+def test_opening_directly_with_a_raise_is_an_option() -> None:
+    rules = preset("jackpot", players=3)
+    s = DealState(rules, [400] * 3, 2, stacked([JJ, NOTHING, NOTHING]))
+    assert legal_kinds(s) == {"check": 0, "bet": 10}
+    with pytest.raises(IllegalAction):
+        s.apply(RAISE)
+    rules = preset("jackpot", players=3, open_with_raise=True)
+    s = DealState(rules, [400] * 3, 2, stacked([JJ, NOTHING, NOTHING]))
+    assert legal_kinds(s) == {"check": 0, "bet": 10, "raise": 20}
+    s.apply(RAISE)
+    assert s.opener == 0 and level(s) == 20 and s.bets == 2
+    seen = []
+    while "raise" in legal_kinds(s):
+        s.apply(RAISE)
+        seen.append(level(s))
+    assert seen == [30, 40, 50]          # the opening raise counts as the bet and one raise
+    tens = DealState(rules, [400] * 3, 2, stacked([TENS, NOTHING, NOTHING]))
+    assert legal_kinds(tens) == {"check": 0}   # openers are still needed to open with a raise
+    from drawodds.rules import RuleError
+    with pytest.raises(RuleError, match="at least 1"):
+        preset("jackpot", open_with_raise=True, max_raises=0)
+
+
+def _dead_reraise(takes_back: bool) -> DealState:
+    rules = preset("jackpot", players=4, false_openers=True, false_opener_takes_back=takes_back)
+    s = DealState(rules, [400] * 4, 3, stacked([TENS, QQ, NOTHING, NOTHING]))
+    s.apply(BET)       # Ola opens without openers: 10
+    s.apply(RAISE)     # Per 20
+    s.apply(RAISE)     # Chic 30
+    s.apply(CALL)      # Christer 30
+    s.apply(RAISE)     # Ola re-raises to 40
+    s.apply(CALL)      # Per calls the 40
+    assert s.actor == 2
+    s.expose_false_opener()
+    return s
+
+
+def test_exposed_false_opener_takes_back_its_later_bets_unless_the_house_says_no() -> None:
+    s = _dead_reraise(takes_back=True)
+    # Ola's bets after the opening go back, and Per's 10 that only answered them.
+    assert (0, "return", 30) in s.events and (1, "return", 10) in s.events
+    assert s.contributed == [15, 35, 35, 35] and s.phase == "draw" and s.actor == 1
+    kept = _dead_reraise(takes_back=False)
+    assert kept.contributed == [45, 45, 35, 35] and kept.phase == "bet" and kept.actor == 2
+    assert legal_kinds(kept)["call"] == 10   # the dead hand's raise must be called
+
+
+def test_a_cap_reached_multiway_stays_after_a_false_openers_raise_is_taken_back() -> None:
+    rules = preset("jackpot", players=4, false_openers=True)
+    s = DealState(rules, [400] * 4, 3, stacked([TENS, QQ, NOTHING, NOTHING]))
+    for action in (BET, RAISE, RAISE, FOLD, RAISE, RAISE):   # 10 20 30, fold, 40 (dead), 50: capped
+        s.apply(action)
+    assert level(s) == 50 and s.actor == 2
+    s.expose_false_opener()             # Ola's 10 and Per's 10 over it go back: 40 to Chic
+    assert level(s) == 40 and s.live == 2 and s.actor == 2
+    s.apply(RAISE)
+    assert level(s) == 50               # heads-up now, but the cap was reached with three
+    assert set(legal_kinds(s)) == {"fold", "call"}
+
+
+def test_exposed_false_opener_keeps_its_opening_bet_in_the_pot_even_unmatched() -> None:
+    rules = preset("jackpot", players=3, false_openers=True)
+    s = DealState(rules, [400, 9, 400], 2, stacked([TENS, JJ, NOTHING]))
+    s.apply(BET)
+    s.expose_false_opener()
+    s.apply(Action("declare"))          # jacks declare the pot open, all-in for 4
+    s.apply(FOLD)
+    r = s.result
+    assert r is not None and r.outcome == "uncontested" and not [e for e in s.events if e[1] == "return"]
+    assert r.net == (-15, 14, -5) and r.carried_out == 6   # the unmatched 6 of the false bet stays
+
+
+def test_exposed_false_opener_with_a_raise_to_answer_the_round_goes_on() -> None:
+    rules = preset("jackpot", players=4, false_openers=True)
+    s = DealState(rules, [400] * 4, 3, stacked([TENS, QQ, NOTHING, NOTHING]))
+    s.apply(BET)
+    s.apply(RAISE)     # Per 20
+    s.apply(CALL)      # Chic 20
+    s.apply(CALL)      # Christer 20
+    s.apply(RAISE)     # Ola 30: Per to act
+    s.expose_false_opener()
+    assert (0, "return", 20) in s.events and level(s) == 20 and s.phase == "draw"
+    assert s.contributed == [15, 25, 25, 25]
 
 
 def test_odd_chip_goes_to_the_winner_nearest_the_dealers_left_or_is_carried() -> None:
@@ -460,6 +690,43 @@ def test_draw_limits_three_four_with_an_ace_and_seven_players() -> None:
     for _ in range(7):
         seven.apply(CALL if seven.level else BET)
     assert legal_kinds(seven) == {"draw": 2}
+
+
+@pytest.mark.parametrize("joker_is_ace", [True, False])
+def test_joker_and_four_with_an_ace_one_rule_for_engine_keep_and_policies(joker_is_ace: bool) -> None:
+    from drawodds import keep
+    from drawodds.holds import all_hold_masks, legal_holds
+    from drawodds.sim.policies import choose_holds, draw_policy
+    from drawodds.strategy import legal_hold_masks
+
+    rules = preset("morkpoker", players=2, joker=True, max_draw="4-ace", joker_is_ace_for_draw=joker_is_ace)
+    for hand in ("JkKd7h4s3c", "AsKd7h4s3c", "JkAsKd7h4s", "Kc9d7h4s3c"):
+        dealt = parse_cards(hand, joker=True)
+        legal = {tuple(m) for m in legal_holds(np.array(dealt), rules).tolist()}
+        strategy_masks = legal_hold_masks(np.array([dealt]), rules)[0]  # index m: bit i = card i kept
+        assert legal == {tuple(bool(m >> i & 1) for i in range(5)) for m in range(32) if strategy_masks[m]}
+        fresh = DealState(rules, [40, 40], 1, stacked([hand, NOTHING], joker=True))
+        fresh.apply(BET)
+        fresh.apply(CALL)
+        assert legal_kinds(fresh)["draw"] == max(5 - sum(m) for m in legal)
+        for m in all_hold_masks().tolist():  # the engine accepts exactly the holds keep lists
+            s = DealState(rules, [40, 40], 1, stacked([hand, NOTHING], joker=True))
+            s.apply(BET)
+            s.apply(CALL)
+            thrown = [c for c, kept in zip(dealt, m) if not kept]
+            try:
+                s.apply(draw(*thrown))
+                accepted = True
+            except IllegalAction:
+                accepted = False
+            assert accepted == (tuple(m) in legal), (hand, thrown)
+    # The reported case: Jk Kd 7h 4s 3c may draw four exactly when the joker counts as the ace.
+    assert keep("JkKd7h4s3c", opponents=0, joker=True, max_draw="4-ace",
+                joker_is_ace_for_draw=joker_is_ace).table.keep.map(len).min() == (1 if joker_is_ace else 2)
+    hands = np.array([parse_cards(h, joker=True) for h in ("JkKd7h4s3c", "Jk9d7h4s2c")])
+    for name in ("standard", "loose"):
+        kept = choose_holds(draw_policy(name), hands, rules)
+        assert ((5 - kept.sum(1)) <= np.where((kept & rules.draw_aces(hands)).any(1), 4, 3)).all()
 
 
 def test_stub_rebuilt_from_discards_never_returns_a_players_own_discards() -> None:
@@ -576,6 +843,44 @@ def test_replay_detects_a_tampered_history(tmp_path) -> None:
         replay(path)
 
 
+def test_public_api_plays_a_deal_from_the_package_root() -> None:
+    import drawodds
+
+    for name in ("DealState", "BET", "CALL", "RAISE", "FOLD", "CHECK", "STAND_PAT", "SHOW", "MUCK",
+                 "draw", "IllegalAction", "preset", "RuleSet"):
+        assert name in drawodds.__all__ and hasattr(drawodds, name)
+    assert isinstance(drawodds.preset("jackpot"), drawodds.RuleSet)
+    deck = stacked(["AsAhAdKc2d", NOTHING])      # the top of the deck, one card at a time
+    s = drawodds.DealState(drawodds.preset("morkpoker", players=2), [40, 40], 1, deck)
+    assert s.hands[0] == tuple(deck[0:10:2]) and s.hands[1] == tuple(deck[1:10:2])
+    s.apply(drawodds.BET)
+    s.apply(drawodds.CALL)
+    with pytest.raises(drawodds.IllegalAction):
+        s.apply(drawodds.FOLD)
+    s.apply(drawodds.draw(*cards("Kc 2d")))
+    s.apply(drawodds.STAND_PAT)
+    s.apply(drawodds.CHECK)
+    s.apply(drawodds.CHECK)
+    s.apply(drawodds.SHOW)
+    s.apply(drawodds.MUCK)
+    assert s.result is not None and s.result.winners == (0,) and s.result.net == (2, -2)
+    raised = drawodds.DealState(drawodds.preset("morkpoker", players=2), [40, 40], 1, deck)
+    raised.apply(drawodds.BET)
+    raised.apply(drawodds.RAISE)
+    assert raised.committed == [1, 2]
+
+
+def test_invariants_hold_over_20000_random_deals_every_preset_and_option() -> None:
+    # Random presets and options, stacks of 1-40 chips: all-ins and side pots are everyday.
+    report = soak(20_000, seed=11)
+    assert report.bad == (), [(d, why) for d, _, _, why in report.bad[:5]]
+    for seen in ("preset morkpoker", "preset svensk", "preset jackpot", "side pots",
+                 "a pot no live hand may claim", "a side pot kept after mucking", "split",
+                 "reshuffle", "false_opener", "declare", "void", "blind", "return", "carry",
+                 "passed_out", "uncontested", "showdown", "muck"):
+        assert report.seen[seen] > 0, seen
+
+
 # ----- pots helpers ----------------------------------------------------------------------------
 
 def test_side_pot_layers_and_uncalled_excess() -> None:
@@ -621,17 +926,7 @@ def _check_deal(state: DealState, policies, start_total: int, expose_rate: float
     r = state.result
     assert r is not None
     assert sum(r.stacks) + r.carried_out == start_total
-    won = {seat: amount for seat, kind, amount in state.events if kind == "win"}
-    for seat, amount in won.items():
-        assert not state.folded[seat] and not state.mucked[seat], "a folded or mucked hand won"
-        reachable = sum(p.amount for p in r.pots if seat in p.eligible)
-        assert amount <= reachable, "paid from a pot the seat was not eligible for"
-    for p in r.pots:
-        for seat in p.eligible:  # eligible: live and matched the layer's level
-            assert not state.folded[seat]
-            assert state.contributed[seat] >= min(state.contributed[x] for x in p.eligible)
-    if r.dead_opener:
-        assert state.dead_seat is not None and state.dead_seat not in r.winners
+    assert violations(state) == []
 
 
 RULE_VARIANTS = st.fixed_dictionaries({
@@ -856,15 +1151,53 @@ def test_simulate_cli_plays_points_games_with_games(capsys) -> None:
     assert code == 0 and json.loads(out)["games"] == 20
 
 
-@pytest.mark.parametrize("hand, proof", [
-    ("AsAhKs7s3s", "AsAh"), ("5s5h3d3cTc", "5s5h3d3c"), ("KsKhKd7c2c", "KsKhKd"),
-    ("9s9h9d9c2c", "9s9h9d9c"), ("9sTdJcQhKh", "9sTdJcQhKh"), ("QsQh8s5h2d", "QsQh"),
+@pytest.mark.parametrize("hand, thrown, aside", [
+    ("AsAhKs7s3s", "Ah", "Ah"),              # the flush draw breaks the aces: one ace proves them
+    ("KsKh3d3c9c", "3d 9c", ""),             # K-K still proves: nothing to announce
+    ("QsQhQdJcJd", "Jc Jd", ""),             # Q-Q-Q still proves
+    ("5s5h3d3cTc", "5h 3d 3c Tc", "5h 3d 3c"),  # two small pairs: both are needed
+    ("5s5h3d3cTc", "3d 3c Tc", "3d 3c"),
+    ("9sTdJcQhKh", "Kh", "Kh"),              # a straight: the whole hand proves it
+    ("JsJhJd7c2c", "Jd 7c 2c", ""),
 ])
-def test_openers_cards_are_what_proves_the_opening(hand: str, proof: str) -> None:
-    from drawodds.sim.engine import openers_cards
+def test_openers_aside_keeps_only_what_proves_the_opening(hand: str, thrown: str, aside: str) -> None:
+    from drawodds.holds import all_hold_masks, hold_openers_split, openers_aside
 
-    cards_ = cards(hand)
-    assert openers_cards(cards_, int(evaluate(np.array(cards_)))) == frozenset(cards(proof))
+    dealt, discards = cards(hand), cards(thrown)
+    kept = [c for c in dealt if c not in discards]
+    assert set(openers_aside(kept, discards)) == set(cards(aside))
+    mask = np.array([[c not in discards for c in dealt]])
+    assert hold_openers_split(np.array(dealt), mask)[0] == bool(aside)
+    # The engine's scalar rule agrees with the vectorized one on every hold of many hands.
+    rng = np.random.default_rng(0)
+    masks = all_hold_masks()
+    for _ in range(300):
+        h = rng.choice(53, 5, replace=False)
+        split = hold_openers_split(h, masks)
+        if evaluate(h, joker=True) < evaluate(np.array(cards("JsJh4c3d2s"))):
+            continue
+        for m, sp in zip(masks, split):
+            k, d = [int(c) for c in h[m]], [int(c) for c in h[~m]]
+            assert bool(openers_aside(k, d)) == bool(sp)
+
+
+@pytest.mark.parametrize("hand, thrown, aside", [
+    ("KsKh3d3c9c", "3d 9c", ""), ("QsQhQdJcJd", "Jc Jd", ""), ("AsAhKs7s3s", "Ah", "Ah"),
+    ("5s5h3d3cTc", "5h 3d 3c Tc", "5h 3d 3c"),
+])
+def test_split_openers_announced_only_when_the_kept_cards_cannot_prove(hand, thrown, aside) -> None:
+    rules = preset("jackpot", players=2, max_draw="4")
+    s = DealState(rules, [400, 400], 1, stacked([hand, NOTHING]))
+    s.apply(BET)
+    s.apply(CALL)
+    s.apply(draw(*cards(thrown)))
+    splits = [e for e in s.events if e[1] == "split"]
+    if aside:
+        assert splits == [(0, "split", len(cards(aside)))] and set(s.aside[0]) == set(cards(aside))
+    else:
+        assert splits == [] and 0 not in s.aside
+    # What is not set aside may be reshuffled into a new stub; what is set aside may not.
+    assert set(s.pile) == set(cards(thrown)) - set(cards(aside))
 
 
 def test_rule_player_can_snow_stand_pat_on_nothing_then_bet() -> None:

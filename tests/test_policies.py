@@ -31,7 +31,7 @@ def test_every_hold_is_legal(rules, name):
     policy = draw_policy(name, snow=0.2, break_rate=0.5, snow_hands="any")
     keep = choose_holds(policy, hands, rules, np.random.default_rng(2))
     drawn = 5 - keep.sum(1)
-    keeps_ace = (keep & (hands // 4 == 12) & (hands != JOKER)).any(1)   # the joker is no ace here
+    keeps_ace = (keep & rules.draw_aces(hands)).any(1)   # the rule set says whether the joker counts
     limit = np.where(keeps_ace, rules.draw_limit(True), rules.draw_limit(False))
     assert (drawn <= limit).all()
     assert keep[hands == JOKER].all(), "the joker is always kept"
@@ -62,8 +62,15 @@ HOLDS = [  # policy, rule set max_draw, hand, kept cards
     ("standard", "3", "Jk 7s 7h 4d 2c", "Jk 7s 7h"),     # the joker is kept (an ace kicker)
     ("standard", "3", "Jk 7s 8s 4s 2d", "Jk 7s 8s 4s"),  # the joker completes a four-flush
     ("standard", "3", "Jk Ad 9c 6h 2s", "Jk Ad"),        # joker + ace = a pair of aces
-    ("loose", "4-ace", "Jk Td 7c 4h 2s", "Jk Td"),       # the joker alone is no ace: draw 3 at most
+    ("loose", "4-ace", "Jk Td 7c 4h 2s", "Jk"),          # the joker counts as the ace: draw four
 ]
+
+
+def test_joker_alone_is_no_ace_when_the_rules_say_so():
+    rules = preset(max_draw="4-ace", joker=True, joker_is_ace_for_draw=False)
+    cards = parse_hand("Jk Td 7c 4h 2s", joker=True)
+    keep = choose_holds(draw_policy("loose"), cards[None], rules)[0]
+    assert sorted(format_cards(cards[keep])) == ["Jk", "Td"]   # three at most
 
 
 @pytest.mark.parametrize("name,max_draw,hand,kept", HOLDS)

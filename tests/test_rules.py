@@ -33,6 +33,9 @@ def test_points_games():
 def test_overrides_and_draw_limits():
     rs = preset("morkpoker", max_draw="4-ace", joker=True)
     assert rs.draw_limit(keeps_ace=True) == 4 and rs.draw_limit(keeps_ace=False) == 3
+    assert rs.joker_is_ace_for_draw and rs.draw_limit_for([52, 1, 2, 3]) == 4   # Jk counts as the ace
+    assert rs.replace(joker_is_ace_for_draw=False).draw_limit_for([52, 1, 2, 3]) == 3
+    assert rs.draw_limit_for([48]) == 4 and rs.draw_limit_for([47, 0]) == 3
     assert rs.deck_size == 53
     assert preset("poengpoker").draw_limit(False) == 5
 
@@ -46,10 +49,23 @@ def test_overrides_and_draw_limits():
     ("morkpoker", {"false_openers": True}, "only under Jacks or Better"),
     ("jackpot", {"all_check_redeal": False}, "always redealt"),
     ("morkpoker", {"colour": "red"}, "unknown rule option 'colour'"),
+    ("jackpot", {"players": 8, "draws": 3, "max_draw": "4-ace"}, "can empty the deck"),
+    ("morkpoker", {"blinds": (2, 1)}, "must increase"),
+    ("jackpot", {"blinds": (5, 10)}, "ante, not blinds"),
+    ("morkpoker", {"blind_opener": "dealer"}, "big_blind or first_in"),
+    ("morkpoker", {"open_with_raise": True, "max_raises": 0}, "at least 1"),
 ])
 def test_impossible_combinations_are_rejected(name, overrides, message):
     with pytest.raises(RuleError, match=message):
         preset(name, **overrides)
+
+
+def test_every_option_names_its_source():
+    from drawodds.rules import OPTION_SOURCES
+
+    names = {f for f in RuleSet.__dataclass_fields__ if f != "sources"}
+    assert names == set(OPTION_SOURCES)
+    assert "silent" in OPTION_SOURCES["blind_opener"]
 
 
 def test_unknown_preset():

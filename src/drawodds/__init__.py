@@ -7,6 +7,10 @@ The public API, for notebooks and scripts::
     drawodds.evaluate(hand)            # strength, larger is better
     drawodds.preset("jackpot")         # a RuleSet
     drawodds.keep("AsAhKs7s3s", opponents=3).table   # every hold ranked, as a DataFrame
+
+    # One deal, step by step (cards are dealt one at a time from the top of ``deck``):
+    state = drawodds.DealState(drawodds.preset(), [40] * 4, 3, list(range(52)))
+    state.legal(); state.apply(drawodds.BET)
 """
 
 from drawodds.cards import CardError, format_cards, format_hand, parse_cards, parse_hand
@@ -14,11 +18,14 @@ from drawodds.evaluate import CATEGORIES, category_name, category_of, describe, 
 from drawodds.rules import RuleError, RuleSet, preset, preset_names
 
 from drawodds.keep import KeepResult, keep  # noqa: E402  (after the core it builds on)
+from drawodds.sim.engine import (BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, STAND_PAT,  # noqa: E402
+                                 DealState, IllegalAction, draw)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "CATEGORIES", "CardError", "KeepResult", "RuleError", "RuleSet", "__version__", "category_name",
-    "category_of", "describe", "evaluate", "format_cards", "format_hand", "parse_cards",
-    "keep", "parse_hand", "preset", "preset_names",
+    "BET", "CALL", "CATEGORIES", "CHECK", "FOLD", "MUCK", "RAISE", "SHOW", "STAND_PAT", "CardError",
+    "DealState", "IllegalAction", "KeepResult", "RuleError", "RuleSet", "__version__",
+    "category_name", "category_of", "describe", "draw", "evaluate", "format_cards", "format_hand",
+    "keep", "parse_cards", "parse_hand", "preset", "preset_names",
 ]

@@ -8,6 +8,8 @@ is exactly the 2,598,960 five-card hands once, so every hold is solved exactly.
 from __future__ import annotations
 
 import functools
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
 
@@ -35,17 +37,16 @@ def all_hold_masks() -> npt.NDArray[np.bool_]:
     return out
 
 
-def keeps_ace(hand: npt.NDArray[np.integer], masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """Whether each hold keeps an ace (the joker does not count: it is no ace until showdown)."""
-    is_ace = (np.asarray(hand) // 4 == 12) & (np.asarray(hand) != JOKER)
-    return (masks & is_ace).any(axis=-1)
+def keeps_ace(hand: npt.NDArray[np.integer], masks: npt.NDArray[np.bool_], rules: RuleSet) -> npt.NDArray[np.bool_]:
+    """Whether each hold keeps a card that counts as an ace for the draw limit (``RuleSet.draw_aces``)."""
+    return (masks & rules.draw_aces(np.asarray(hand))).any(axis=-1)
 
 
 def legal_holds(hand: npt.NDArray[np.integer], rules: RuleSet) -> npt.NDArray[np.bool_]:
     """Keep-masks of the holds this rule set allows for the hand (draw limit, 4 with an ace)."""
     masks = all_hold_masks()
     draws = 5 - masks.sum(axis=1)
-    limit = np.where(keeps_ace(hand, masks), rules.draw_limit(True), rules.draw_limit(False))
+    limit = np.where(keeps_ace(hand, masks, rules), rules.draw_limit(True), rules.draw_limit(False))
     return masks[draws <= limit]
 
 
@@ -53,19 +54,51 @@ def hold_openers_split(hand: npt.NDArray[np.integer], masks: npt.NDArray[np.bool
     """Whether each hold discards part of the openers (Jacks or Better), for a hand that opens.
 
     A hold keeps its openers when the kept cards alone still show them: all five cards, or a
-    pair of jacks or better / two pair / trips / quads among the kept ranks.
+    pair of jacks or better / two pair / trips / quads among the kept ranks. The joker pairs only
+    as an ace (it fills a straight or flush, which needs all five cards anyway).
     """
     hand = np.asarray(hand)
     if evaluate(hand, joker=True) < jacks_or_better_floor():
         return np.zeros(len(masks), dtype=bool)
-    ranks = hand // 4
+    ranks = np.where(hand == JOKER, 12, hand // 4)
     kept_counts = np.stack([((ranks == r) & masks).sum(axis=1) for r in range(13)], axis=1)
-    jokers = ((hand == JOKER) & masks).sum(axis=1)
-    big = (kept_counts[:, 9:] + jokers[:, None] >= 2).any(axis=1)   # a pair of jacks or better
+    big = (kept_counts[:, 9:] >= 2).any(axis=1)   # a pair of jacks or better
     pairs = (kept_counts >= 2).sum(axis=1)
-    trips = (kept_counts + jokers[:, None] >= 3).any(axis=1)
+    trips = (kept_counts >= 3).any(axis=1)
     keeps = masks.all(axis=1) | big | (pairs >= 2) | trips
     return ~keeps
+
+
+def proves_openers(cards: Sequence[int]) -> bool:
+    """Whether these cards (at most four of a hand) alone show Jacks-or-Better openers.
+
+    The scalar twin of ``hold_openers_split`` for one hold, for the engine's draw: a pair of
+    jacks or better, two pair, trips or quads; the joker pairs as an ace."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        r = 12 if c == JOKER else c >> 2
+        counts[r] = counts.get(r, 0) + 1
+    pairs = 0
+    for r, k in counts.items():
+        if k >= 3 or (k == 2 and r >= 9):
+            return True
+        pairs += k == 2
+    return pairs >= 2
+
+
+def openers_aside(kept: Sequence[int], discards: Sequence[int]) -> tuple[int, ...]:
+    """The fewest discards an opener must keep aside so that they and the kept cards prove the
+    opening: () when the kept cards alone prove it (nothing to announce).
+
+    The rule page says showing the cards that prove the opening is enough, so only those are set
+    aside; all five (a straight, flush or full house) when nothing smaller proves it."""
+    if len(kept) == 5 or proves_openers(kept):
+        return ()
+    for size in range(1, len(discards) + 1):
+        for extra in itertools.combinations(discards, size):
+            if len(kept) + size == 5 or proves_openers((*kept, *extra)):
+                return extra
+    return tuple(discards)
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,12 @@ otherwise. ``RuleSet.validate`` rejects impossible combinations with one clear s
 from __future__ import annotations
 
 import dataclasses
+import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
-from drawodds.cards import DECK_SIZE
+from drawodds.cards import DECK_SIZE, JOKER
 
 MaxDraw = Literal["3", "4-ace", "4", "5", "any"]
 Game = Literal["draw", "poengpoker", "chicago"]
@@ -21,9 +23,11 @@ OddChip = Literal["left_of_dealer", "carry"]
 PointsTie = Literal["none", "all", "split"]
 TrickRule = Literal["beat_or_any", "beat_or_follow", "follow"]
 EmptyStub = Literal["reshuffle", "short"]
+BlindOpener = Literal["big_blind", "first_in"]
 
 MAX_DRAW_CHOICES: tuple[str, ...] = ("3", "4-ace", "4", "5", "any")
 POENG_HAND_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8)  # high card ... straight flush (seed 004)
+FIRST_ACE = 48  # card codes 48-51 are the aces; the joker is 52
 
 
 class RuleError(ValueError):
@@ -42,18 +46,24 @@ class RuleSet:
     # Forced bets and limits
     ante: int = 1                            # everyone antes before the deal (seed 000)
     blinds: tuple[int, ...] = ()             # blinds instead of ante, each double the last (seed 001)
+    blinds_doubling: bool = True             # each blind twice the one before; False: any increase
+    blind_opener: BlindOpener = "big_blind"  # blind games: who counts as the opener after the draw
     small_bet: int = 1                       # fixed bet before the draw (seed 000: 1)
     big_bet: int = 2                         # fixed bet after the draw, twice the small (seed 000: 2)
     max_raises: int | None = 4               # raises after the bet; None = no cap (seed 000: 4)
     cap_heads_up: bool = False               # keep the cap when two players remain (house option)
+    complete_short_bet: bool = True          # facing an all-in of less than half a step: complete it
     # Opening and order
     opener: Opener = "any"                   # "jacks": Jacks or Better openers (seed 002)
     first_after_draw: FirstAfterDraw = "opener"   # seed 000/002/003; Swedish base: left_of_button
     all_check_redeal: bool = True            # all check in round 1: no draw, pot stays, re-ante
     max_consecutive_antes: int | None = None  # Jackpott house limit on re-antes; None = no limit
     false_openers: bool = False              # teaching mode: players may open without openers
+    open_with_raise: bool = False            # the first bet of round 1 may already be a raise
+    false_opener_takes_back: bool = True     # an exposed false opener's later bets go back to it
     # The draw
     max_draw: MaxDraw = "3"                  # 3; 4 with an ace (seed 003); 4 or 5 (seed 001); any
+    joker_is_ace_for_draw: bool = True       # 4-ace: a kept joker counts as the ace
     draws: int = 1                           # 2 or 3: double / triple draw (seed 001)
     seven_player_limit: bool = True          # 7+ players: at most 2 each until someone folds
     # Showdown and chips
@@ -82,10 +92,23 @@ class RuleSet:
         return {"3": 3, "4-ace": 4, "4": 4, "5": 5, "any": 5}[self.max_draw]
 
     def draw_limit(self, keeps_ace: bool) -> int:
-        """Cards a player may draw, given whether the kept cards include an ace (the joker does not count)."""
+        """Cards a player may draw, given whether the kept cards include an ace (see ``draw_aces``)."""
         if self.max_draw == "4-ace":
             return 4 if keeps_ace else 3
         return self.max_draw_cards
+
+    def draw_aces(self, cards: Any) -> Any:
+        """Which cards count as the ace of "four cards if you keep an ace": the real aces, and the
+        joker when ``joker_is_ace_for_draw``. Takes one card code or a numpy array of them.
+
+        The one place this rule lives: the engine, keep, strategy, reading and the draw policies
+        all ask here."""
+        top = JOKER + 1 if self.joker_is_ace_for_draw else JOKER
+        return (cards >= FIRST_ACE) & (cards < top)
+
+    def draw_limit_for(self, kept: Iterable[int]) -> int:
+        """Cards a player may draw while keeping these cards (a scalar ``draw_limit``)."""
+        return self.draw_limit(any(self.draw_aces(c) for c in kept))
 
     def replace(self, **changes: object) -> RuleSet:
         """A copy with some options changed, validated; unknown option names are refused."""
@@ -115,20 +138,29 @@ class RuleSet:
                                 f"5 players (seed 001), got {self.players}")
         if not 1 <= self.draws <= 3:
             raise RuleError(f"draws must be 1, 2 or 3 (single, double, triple draw), got {self.draws}")
+        if not points_game and self.empty_stub == "reshuffle" and _deck_may_run_dry(self):
+            raise RuleError(f"{self.players} players drawing up to {self.max_draw_cards} cards "
+                            f"{self.draws} time(s) can empty the deck, since nobody is dealt back "
+                            f"their own discards: use fewer players, draws or cards")
         if self.game == "draw" and (self.small_bet <= 0 or self.big_bet <= 0):
             raise RuleError("bets must be positive")
         if self.ante < 0 or self.stack <= 0 or self.deals <= 0:
             raise RuleError("ante must be >= 0, stack and deals > 0")
         if self.blinds:
-            if not 2 <= len(self.blinds) <= 4 or len(self.blinds) >= self.players + 1:
-                raise RuleError(f"use 2-4 blinds, fewer than the players; got {len(self.blinds)}")
-            if any(b <= 0 for b in self.blinds):
-                raise RuleError("blinds must be positive")
+            _check_blinds(self)
+        if self.blind_opener not in ("big_blind", "first_in"):
+            raise RuleError(f"blind_opener must be big_blind or first_in, got {self.blind_opener!r}")
+        if self.open_with_raise and self.max_raises == 0:
+            raise RuleError("opening with a raise needs a raise under the cap: max_raises must be "
+                            "at least 1 (or None)")
         if self.max_raises is not None and self.max_raises < 0:
             raise RuleError("max_raises must be >= 0 or None (no cap)")
         if self.opener == "jacks" and not self.all_check_redeal:
             raise RuleError("under Jacks or Better a deal nobody opens is always redealt "
                             "(all_check_redeal must stay on)")
+        if self.opener == "jacks" and self.blinds:
+            raise RuleError("Jacks or Better is played with an ante, not blinds: the rule pages "
+                            "define openers only for ante games")
         if self.false_openers and self.opener != "jacks":
             raise RuleError("false openers exist only under Jacks or Better (opener='jacks')")
         if len(self.hand_points) != 9:
@@ -144,6 +176,31 @@ class RuleSet:
         return self
 
 
+def _deck_may_run_dry(rules: RuleSet) -> bool:
+    """Whether some draw could find too few cards even after the discards are reshuffled.
+
+    A player may take any card outside the hands except their own discards (at most the most
+    cards drawn, every draw) and split openers kept aside (at most one draw's worth)."""
+    aside = rules.max_draw_cards if rules.opener == "jacks" else 0
+    return rules.deck_size - 5 * rules.players - rules.max_draw_cards * rules.draws - aside < 0
+
+
+def _check_blinds(rules: RuleSet) -> None:
+    """Raise RuleError unless the blinds are 2-4 positive amounts, one per player at most,
+    increasing from the dealer's left (each twice the one before unless blinds_doubling is off)."""
+    blinds = rules.blinds
+    if not 2 <= len(blinds) <= 4 or len(blinds) > rules.players:
+        raise RuleError(f"use 2-4 blinds and at most one per player; got {len(blinds)} blinds "
+                        f"for {rules.players} players")
+    if min(blinds) <= 0:
+        raise RuleError(f"blinds must be positive, got {blinds}")
+    if any(b <= a for a, b in itertools.pairwise(blinds)):
+        raise RuleError(f"blinds must increase from the dealer's left, got {blinds}")
+    if rules.blinds_doubling and any(b != 2 * a for a, b in itertools.pairwise(blinds)):
+        raise RuleError(f"each blind must be twice the one before, got {blinds} "
+                        f"(set blinds_doubling=False for other steps)")
+
+
 # Where each option comes from in the rule documents (shown by `drawodds rules NAME`).
 OPTION_SOURCES: dict[str, str] = {
     "name": "the preset this rule set started from",
@@ -151,17 +208,37 @@ OPTION_SOURCES: dict[str, str] = {
     "joker": "seed 003: the bug, an ace or a card completing a straight or flush",
     "players": "seeds 000/001: 2-6 players; 7 with a two-card draw limit (001)",
     "ante": "seed 000: everyone antes before the deal",
-    "blinds": "seed 001 variant: 2-4 blinds, each twice the previous",
+    "blinds": "the Swedish Mörkpoker page: 2-4 blinds instead of the ante, each twice the "
+              "previous; at most one per player, so two players may both post (the page sets no "
+              "smallest table); not with Jacks or Better, whose page has openers only with an ante",
+    "blinds_doubling": "the Swedish Mörkpoker page: each blind twice the one before (True); "
+                       "False allows any increasing blinds, a house choice",
+    "blind_opener": "the rule documents are silent on who counts as the opener in a blind game; "
+                    "big_blind (default): the biggest blind acts first after the draw and shows "
+                    "first when all check; first_in: the first player to call or raise the blinds",
     "small_bet": "seed 000: fixed small bet before the draw",
     "big_bet": "seed 000: big bet after the draw, twice the small",
     "max_raises": "seed 000 and Robert's Rules (002): bet + 4; Swedish (001): bet + 3",
     "cap_heads_up": "seeds 000/001: cap lifted heads-up unless reached before; house option",
+    "complete_short_bet": "Robert's Rules: facing an all-in of less than half a step, a raise "
+                          "completes it to the full step (True); the Mørkpoker guide leaves such "
+                          "cases to the table, False makes the raise a full step on top; either "
+                          "way no one bets past the cap",
     "opener": "seed 002: Jacks or Better needs at least a pair of jacks to open",
     "first_after_draw": "seeds 000/002/003: the opener; seed 001 base rule: left of the button",
     "all_check_redeal": "seeds 000/003: all check in round 1 -> redeal; seed 001: a variant",
     "max_consecutive_antes": "seed 002: a house limit on consecutive antes",
     "false_openers": "seed 002: what happens when an opener cannot show openers",
+    "open_with_raise": "the Jacks-or-Better page (knektöppning): classic Draw High rules allow "
+                       "opening directly with a raise, if agreed before play; off by default",
+    "false_opener_takes_back": "the Jacks-or-Better page (knektöppning): once a false opener is "
+                               "exposed before the round ends, its bets after the opening bet "
+                               "may be taken back, to be agreed before play; the opening bet "
+                               "always stays in the pot",
     "max_draw": "seed 000: 3; seed 003: 4 with an ace; seed 001: 4 or 5; Poengpoker: any",
+    "joker_is_ace_for_draw": "the Norwegian 5-card draw page: the joker counts as an ace, so a "
+                             "kept joker allows four cards under 4-ace (True); False: only a "
+                             "real ace does",
     "draws": "seed 001 variants: double and triple draw",
     "seven_player_limit": "seed 001: with 7 players at most 2 each until someone folds",
     "odd_chip": "seeds 000/003: to the winner nearest the dealer's left; seed 001: carry option",

@@ -315,10 +315,10 @@ def draw_denominators(n: int) -> npt.NDArray[np.int64]:
 def legal_hold_masks(deals: npt.NDArray[np.integer], rules: RuleSet) -> npt.NDArray[np.bool_]:
     """(N, 32) legality of each hold under the rule set's draw limit.
 
-    For "4 with an ace" only a real ace kept counts (the joker is no ace until the showdown)."""
+    For "4 with an ace" a kept card counts as the ace when ``RuleSet.draw_aces`` says so."""
     d = np.asarray(deals)
     draws = 5 - POPCOUNT
-    is_ace = (d // 4 == 12) & (d != JOKER)
+    is_ace = rules.draw_aces(d)
     ace_bits = (is_ace.astype(np.int64) << np.arange(5)).sum(axis=1)
     keeps_ace = (ace_bits[:, None] & np.arange(N_HOLDS)[None, :]) != 0
     limit = np.where(keeps_ace, rules.draw_limit(True), rules.draw_limit(False))

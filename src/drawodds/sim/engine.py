@@ -20,15 +20,15 @@ from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
 
 from drawodds.cards import JOKER
-from drawodds.evaluate import ONE_PAIR, QUADS, STRAIGHT, STRAIGHT_FLUSH, TRIPS, TWO_PAIR, category_floor
 from drawodds.evaluate import evaluate_one as hand_strength
 from drawodds.evaluate import jacks_or_better_floor as openers_floor
-from drawodds.rules import RuleSet
-from drawodds.sim.pots import Pot, side_pots, split_pot, uncalled_excess
+from drawodds.holds import openers_aside
+from drawodds.rules import FIRST_ACE, RuleSet
+from drawodds.sim.pots import Pot, claimants, side_pots, split_pot, uncalled_excess
 
 Phase = Literal["bet", "draw", "declare", "showdown", "done"]
+NO_CAP = 1 << 62  # the cap level of a round without a raise cap
 Outcome = Literal["passed_out", "uncontested", "showdown", "void"]
-ACE_RANK = 12
 
 
 class IllegalAction(ValueError):
@@ -131,36 +131,11 @@ class DealResult(NamedTuple):
     opener: int | None
     dead_opener: bool                # the opener could not prove openers (Jacks or Better)
     winners: tuple[int, ...]
-    pots: tuple[Pot, ...] = ()
+    pots: tuple[Pot, ...] = ()       # main pot first; eligible: the seats that reached it, not folded
+    awards: tuple[tuple[int, ...], ...] = ()  # who took each pot; () = it stays on the table
 
 
-def openers_cards(hand: Sequence[int], strength: int) -> frozenset[int]:
-    """The cards that prove Jacks-or-Better openers in ``hand`` (what a split must keep aside).
-
-    A pair of jacks or better: the pair; two pair: both pairs; trips: the three; four of a kind:
-    the four; a straight, flush or full house uses all five. With the joker the whole hand counts
-    (the joker's role depends on the rest), so any discard from it is kept aside.
-    """
-    if JOKER in hand or strength >= category_floor(STRAIGHT):
-        if category_floor(QUADS) <= strength < category_floor(STRAIGHT_FLUSH) and JOKER not in hand:
-            ranks = [c // 4 for c in hand]
-            quad = max(set(ranks), key=ranks.count)
-            return frozenset(c for c in hand if c // 4 == quad)
-        return frozenset(hand)
-    by_rank: dict[int, list[int]] = {}
-    for c in hand:
-        by_rank.setdefault(c // 4, []).append(c)
-    groups = sorted(by_rank.values(), key=lambda cs: (len(cs), cs[0] // 4), reverse=True)
-    if strength >= category_floor(TRIPS):
-        return frozenset(groups[0])
-    if strength >= category_floor(TWO_PAIR):
-        return frozenset(groups[0] + groups[1])
-    if strength >= category_floor(ONE_PAIR):
-        return frozenset(groups[0])
-    return frozenset()
-
-
-_LIMITS: dict[int, tuple[RuleSet, int, int]] = {}
+_LIMITS: dict[int, tuple[RuleSet, int, int, int]] = {}
 
 class Seating(NamedTuple):
     """Who is dealt in and who sits after whom, for one deal (shared between deals: never mutated)."""
@@ -189,27 +164,29 @@ def _seating(stacks: Sequence[int], button: int) -> Seating:
     return seating
 
 
-def _draw_limits(rules: RuleSet) -> tuple[int, int]:
-    """(limit without an ace kept, limit with one), cached per rule-set object."""
+def _draw_limits(rules: RuleSet) -> tuple[int, int, int]:
+    """(limit without an ace kept, limit with one, first card code above the draw aces), cached
+    per rule-set object; ``RuleSet.draw_aces`` decides which cards count as the ace."""
     hit = _LIMITS.get(id(rules))
     if hit is None or hit[0] is not rules:
-        hit = _LIMITS[id(rules)] = (rules, rules.draw_limit(False), rules.draw_limit(True))
-    return hit[1], hit[2]
+        top = next(c for c in range(FIRST_ACE, JOKER + 2) if not rules.draw_aces(c))
+        hit = _LIMITS[id(rules)] = (rules, rules.draw_limit(False), rules.draw_limit(True), top)
+    return hit[1], hit[2], hit[3]
 
 
 class DealState:
     """The state of one deal. ``actor`` is the seat to act (None when ``phase == 'done'``)."""
 
-    __slots__ = ('_initial', '_limit_plain', '_limit_ace', '_seven_rule', 'actions', 'actor', 'after',
-                 'antes', 'aside', 'bet_size', 'bets', 'button', 'calls_round0',
-                 'capped_multiway', 'carried_in', 'checked_round0', 'committed', 'contributed',
-                 'dead_opener', 'dead_seat', 'deal_id', 'deck', 'declare_queue', 'draw_counts',
-                 'draw_number', 'draw_queue', 'events', 'folded', 'folded_any', 'hands',
-                 'last_aggressor', 'level', 'live', 'mucked', 'n', 'need', 'opener',
-                 'opener_cards', 'opener_genuine', 'order', 'outcome',
-                 'own_discards', 'phase', 'pile', 'pos', 'private', 'rebuilt', 'reopen',
-                 'reshuffle', 'result', 'round', 'rules', 'seen', 'show_queue', 'shown',
-                 'stacks', 'start_stacks', 'strength', 'stub', 'stub_pos', 'unmucked')
+    __slots__ = ('_ace_top', '_initial', '_limit_ace', '_limit_plain', '_seven_rule', 'actions',
+                 'actor', 'after', 'anchor', 'antes', 'aside', 'bet_size', 'bets', 'button',
+                 'calls_round0', 'cap_level', 'capped_multiway', 'carried_in', 'checked_round0',
+                 'committed', 'contributed', 'dead_floor', 'dead_opener', 'dead_seat', 'deal_id', 'deck',
+                 'declare_queue', 'draw_counts', 'draw_number', 'draw_queue', 'events', 'folded',
+                 'folded_any', 'hands', 'last_aggressor', 'level', 'live', 'muck_order', 'mucked',
+                 'n', 'need', 'opener', 'opener_genuine', 'opener_proves', 'opening_bet', 'order',
+                 'outcome', 'own_discards', 'phase', 'pile', 'pos', 'private', 'rebuilt', 'reopen',
+                 'reshuffle', 'result', 'round', 'rules', 'seen', 'show_queue', 'shown', 'stacks',
+                 'start_stacks', 'strength', 'stub', 'stub_pos', 'unmucked')
 
     def __init__(self, rules: RuleSet, stacks: Sequence[int], button: int, deck: Sequence[int], *,
                  carried: int = 0, antes: bool = True, deal_id: int = 0,
@@ -230,7 +207,7 @@ class DealState:
         self.actions: list[tuple[int, str, tuple[int, ...]]] = []  # every action applied, for replays
         self.order, self.pos, self.after = _seating(stacks, button)  # order: a tuple
         order = self.order
-        self._limit_plain, self._limit_ace = _draw_limits(rules)
+        self._limit_plain, self._limit_ace, self._ace_top = _draw_limits(rules)
         m = len(order)
         self._seven_rule = rules.seven_player_limit and m >= 7
         if m < 2:
@@ -241,13 +218,15 @@ class DealState:
         # A tuple, replaced when someone folds (rare): observations share it instead of copying.
         self.folded = (False,) * n if m == n else tuple(c <= 0 for c in stacks)
         self.mucked = [False] * n
+        self.muck_order: list[int] = []     # seats that mucked at the showdown, in order
         self.live = m
         self.events: list[tuple[int, str, int]] = []          # public
         self.draw_counts: list[list[int]] = []
         self.shown: list[tuple[int, tuple[int, ...]]] = []
         self.opener: int | None = None
         self.opener_genuine = True
-        self.opener_cards: frozenset[int] = frozenset()
+        self.opener_proves = False  # a Jacks-or-Better opener with openers: splits are kept aside
+        self.opening_bet = 0        # chips the first opening bet of round 1 put in
         self.aside: dict[int, list[int]] = {}     # split openers kept aside, by seat
         self.folded_any = False
         self.checked_round0 = [False] * n
@@ -256,6 +235,7 @@ class DealState:
         self.outcome: Outcome | None = None
         self.dead_opener = False
         self.dead_seat: int | None = None  # the opener who could not prove openers
+        self.dead_floor = 0  # an exposed false opener's ante and opening bet: they stay in the pot
         # Forced bets.
         if antes and rules.ante and not rules.blinds:  # blinds replace the ante
             ante, my_stacks, contributed, events = rules.ante, self.stacks, self.contributed, self.events
@@ -310,12 +290,15 @@ class DealState:
         self.round = rnd
         self.committed = committed = [0] * n
         self.bet_size = rules.small_bet if rnd == 0 else rules.big_bet
-        self.level = self.bets = self.reopen = 0
+        self.level = self.bets = self.reopen = self.anchor = 0
         self.seen = [-1] * n
         self.capped_multiway = False
         self.last_aggressor = None
         level = 0
         blinds = rules.blinds
+        cap = rules.max_raises
+        # The cap as a level: the round's bet plus max_raises steps (Robert's Rules: 10-50, 20-100).
+        self.cap_level = NO_CAP if cap is None else (1 + cap) * self.bet_size
         if rnd == 0 and blinds:
             contributed, events = self.contributed, self.events
             for s, blind in zip(order, blinds):  # the first seats from the dealer's left post
@@ -325,10 +308,14 @@ class DealState:
                 committed[s] += chips
                 events.append((s, "blind", chips))
             posted = min(len(blinds), len(order))
-            self.level = level = max(committed)
+            self.level = self.anchor = level = max(committed)
             self.bets = 1  # the biggest blind is the round's bet
-            self.opener = self.last_aggressor = order[posted - 1]
-            self.opener_cards = _NO_CARDS
+            if cap is not None:
+                self.cap_level = level + cap * self.bet_size
+                self.capped_multiway = cap == 0 and self.live > 2  # the blind is the whole cap
+            self.last_aggressor = order[posted - 1]
+            if rules.blind_opener == "big_blind":
+                self.opener = self.last_aggressor
             first = order[posted % len(order)]
         elif rnd > 0 and rules.first_after_draw == "opener" and self.opener is not None:
             first = self.opener
@@ -372,7 +359,7 @@ class DealState:
         if stacks[seat] <= self.level - self.committed[seat] or self.seen[seat] >= self.reopen:
             return False
         cap = self.rules.max_raises
-        if cap is not None and self.bets >= 1 + cap and (
+        if cap is not None and (self.bets >= 1 + cap or self.level >= self.cap_level) and (
                 self.live > 2 or self.capped_multiway or self.rules.cap_heads_up):
             return False
         folded = self.folded
@@ -388,7 +375,10 @@ class DealState:
             if to_call > 0:
                 return _betting_options(to_call if to_call < stack else stack, 0, "")
             return LEGAL_CHECK_ONLY
-        amount = to_call + self.bet_size
+        wanted = self.anchor + self.bet_size  # _raise_to, inlined: asked at every decision
+        if wanted > self.cap_level and (self.live > 2 or self.capped_multiway or self.rules.cap_heads_up):
+            wanted = self.cap_level
+        amount = wanted - self.committed[seat]
         if amount > stack:
             amount = stack
         if to_call > 0:
@@ -396,8 +386,24 @@ class DealState:
         if self.level:
             return _betting_options(0, amount, "raise")
         if self._may_open(seat):
+            if self.rules.open_with_raise and self._may_open_with_raise(seat):
+                opening_raise = min(self._raise_to(2 * self.bet_size), stack)
+                return _betting_options(0, amount, "bet") + (Legal("raise", opening_raise),)
             return _betting_options(0, amount, "bet")
         return LEGAL_CHECK_ONLY
+
+    def _raise_to(self, wanted: int) -> int:
+        """The level ``wanted``, or the cap's level when the cap applies and ``wanted`` would pass it."""
+        cap_level = self.cap_level
+        if wanted > cap_level and (
+                self.live > 2 or self.capped_multiway or self.rules.cap_heads_up):
+            return cap_level
+        return wanted
+
+    def _may_open_with_raise(self, seat: int) -> bool:
+        """Round 1, nothing bet yet, the open_with_raise option, and chips for more than a bet."""
+        return (self.rules.open_with_raise and self.round == 0 and self.level == 0
+                and self.stacks[seat] > self.bet_size)
 
     def _may_open(self, seat: int) -> bool:
         rules = self.rules
@@ -412,6 +418,8 @@ class DealState:
                 raise IllegalAction(f"seat {seat} has nothing to call")
             if self.round == 0:
                 self.calls_round0 += 1
+                if self.opener is None:  # blinds, blind_opener="first_in": the first to come in
+                    self.opener = seat
             chips = self.stacks[seat]
             if to_call < chips:
                 chips = to_call
@@ -437,21 +445,36 @@ class DealState:
                 self._finish_uncontested()
                 return
         elif kind in ("bet", "raise"):
-            if (kind == "bet") != (self.level == 0) or not self._may_raise(seat) or \
+            step = self.bet_size
+            if self.level == 0 and kind == "raise" and self.rules.open_with_raise:  # two steps at once
+                if not (self._may_raise(seat) and self._may_open(seat) and self._may_open_with_raise(seat)):
+                    raise IllegalAction(f"seat {seat} may not open with a raise")
+                new_level = self._raise_to(2 * step)
+            elif (kind == "bet") != (self.level == 0) or not self._may_raise(seat) or \
                     (kind == "bet" and not self._may_open(seat)):
                 raise IllegalAction(f"seat {seat} may not {kind} now")
-            pay = min(to_call + self.bet_size, self.stacks[seat])
+            else:
+                new_level = self._raise_to(self.anchor + step)
+            pay = new_level - self.committed[seat]
+            if pay > self.stacks[seat]:
+                pay = self.stacks[seat]
             new_level = self.committed[seat] + pay
-            increment = new_level - self.level
-            if 2 * increment >= self.bet_size:  # a full bet, or an all-in of at least half a step
-                self.bets += 1
+            # Full steps over the last full bet; an all-in of at least half a step counts as one.
+            full, part = divmod(new_level - self.anchor, step)
+            steps = full + (2 * part >= step)
+            if steps:  # a full bet or raise (or half a step or more all-in) reopens the betting
+                self.bets += steps
                 self.reopen += 1
-                if self.bets >= 1 + (self.rules.max_raises or 0) and self.live > 2:
-                    self.capped_multiway = self.rules.max_raises is not None
+                cap = self.rules.max_raises
+                if cap is not None and self.live > 2 and (self.bets >= 1 + cap or new_level >= self.cap_level):
+                    self.capped_multiway = True
+            if steps or not self.rules.complete_short_bet:
+                self.anchor = new_level
             self.level = new_level
             self.last_aggressor = seat
             if self.round == 0 and self.opener is None:
                 self._set_opener(seat)
+                self.opening_bet = pay
             self._put(seat, pay, kind)
             for s in self.order:
                 if s != seat and not self.folded[s] and self.stacks[s] > 0:
@@ -470,13 +493,20 @@ class DealState:
     def _set_opener(self, seat: int) -> None:
         self.opener = seat
         if self.rules.opener == "jacks":
-            strength = self.initial_strength(seat)
-            self.opener_genuine = strength >= openers_floor()
-            self.opener_cards = openers_cards(self.hands[seat], strength) if self.opener_genuine \
-                else frozenset()
+            self.opener_genuine = self.initial_strength(seat) >= openers_floor()
+            self.opener_proves = self.opener_genuine
 
-    def _return_uncalled(self) -> None:
+    def _return_uncalled(self, ending: bool = False) -> None:
+        """Give back the part of the biggest contribution nobody matched.
+
+        A false opener found before the draw (exposed, or left alone in round 1 and unable to
+        prove openers when the deal ends) gets back nothing of the opening bet: it stays in the pot.
+        """
         seat, excess = uncalled_excess(self.contributed)
+        if excess and seat == self.dead_seat:  # exposed: its ante and opening bet stay
+            excess = max(0, min(excess, self.contributed[seat] - self.dead_floor))
+        elif excess and ending and self.round == 0 and seat == self.opener and not self.opener_genuine:
+            excess = max(0, min(excess, self.committed[seat] - self.opening_bet))
         if excess:
             self.stacks[seat] += excess
             self.contributed[seat] -= excess
@@ -508,8 +538,9 @@ class DealState:
         """Most cards ``seat`` may draw now: the rule set's limit, 4-ace and the 7-player rule."""
         limit = self._limit_plain
         if limit != self._limit_ace:
+            top = self._ace_top
             for c in self.hands[seat]:
-                if c >= 4 * ACE_RANK:  # an ace, or the joker (which counts as one)
+                if FIRST_ACE <= c < top:  # an ace (or the joker, if the rules count it as one)
                     limit = self._limit_ace
                     break
         if self._seven_rule and not self.folded_any:
@@ -524,14 +555,13 @@ class DealState:
         if len(kept) != len(hand) - k:
             raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
         limit = self.draw_limit(seat)
-        if k == 4 and self.rules.max_draw == "4-ace":
-            if kept[0] // 4 < ACE_RANK:  # the joker (code 52, "rank 13") counts as an ace
-                limit = min(limit, 3)
+        if k == 4 and self._limit_ace != self._limit_plain and not FIRST_ACE <= kept[0] < self._ace_top:
+            limit = min(limit, self._limit_plain)  # four cards only while keeping the ace
         if k > limit:
             raise IllegalAction(f"seat {seat} may draw at most {limit} cards, asked for {k}")
         if k:
-            if self.opener == seat and self.opener_cards and self.draw_number == 1:
-                split = tuple(c for c in discards if c in self.opener_cards)
+            if self.opener == seat and self.opener_proves and self.draw_number == 1:
+                split = openers_aside(kept, discards)
                 if split:
                     self.aside.setdefault(seat, []).extend(split)
                     self.events.append((seat, "split", len(split)))
@@ -621,6 +651,7 @@ class DealState:
             self.private.append((seat, "show", self.hands[seat], tuple(self.aside.get(seat, ()))))
         elif kind == "muck":
             self.mucked[seat] = True
+            self.muck_order.append(seat)
             self.unmucked -= 1
             self.events.append((seat, "muck", 0))
         else:
@@ -630,52 +661,53 @@ class DealState:
             return
         self._award("showdown")
 
-    def _dead(self, seat: int) -> bool:
-        """A hand that cannot win: mucked, or an opener without openers (Jacks or Better)."""
-        return self.mucked[seat] or (seat == self.opener and not self.opener_genuine)
-
     def _award(self, outcome: Outcome) -> None:
-        """Pay every pot layer to its best live hand(s); a layer nobody may win stays."""
+        """Pay every pot to its best claimant(s); a pot no live hand may claim stays.
+
+        A pot's claimants are the seats that reached it and did not fold, less a dead opener,
+        less those who mucked until one is left (that one takes it unshown, see ``claimants``).
+        """
         if outcome != "showdown":  # a showdown follows the end of betting, which returned them
-            self._return_uncalled()
-        n, folded, mucked, contributed = self.n, self.folded, self.mucked, self.contributed
+            self._return_uncalled(ending=True)
+        n, folded, contributed = self.n, self.folded, self.contributed
         order = self.order
-        if self.live == len(order) and not any(mucked):
-            live = list(order)
-        else:
-            live = [s for s in order if not folded[s] and not mucked[s]]
+        live = list(order) if self.live == len(order) else [s for s in order if not folded[s]]
         opener = self.opener
+        dead: tuple[int, ...] = ()
         if opener is not None and not self.opener_genuine and not folded[opener]:
             self.dead_opener = True
             self.dead_seat = opener
-            if opener in live:
-                live.remove(opener)
+            dead = (opener,)
         top = max(contributed)
         for s in live:
             if contributed[s] != top:
-                live_set = set(live)
-                pots = side_pots(contributed, [s in live_set for s in range(n)], self.carried_in)
+                pots = side_pots(contributed, [not f for f in folded], self.carried_in)
                 break
         else:  # the common case: no side pots
             pots = [_new_tuple(Pot, (sum(contributed) + self.carried_in, tuple(sorted(live))))]
+        mucks = self.muck_order
         carried = 0
         paid = [0] * n
+        awards: list[tuple[int, ...]] = []
         strength = self.strength
         contest = outcome == "showdown"
         carry_odd = self.rules.odd_chip == "carry"
         for amount, eligible in pots:
-            if not eligible:
+            claim = claimants(eligible, dead, mucks) if dead or mucks else eligible
+            if not claim:
                 carried += amount
+                awards.append(())
                 continue
-            if contest and len(eligible) > 1:
+            if contest and len(claim) > 1:
                 best, won = -1, []  # the strongest hands, in seat order (a loop: no generator per pot)
-                for s in eligible:
+                for s in claim:
                     if strength[s] > best:
                         best, won = strength[s], [s]
                     elif strength[s] == best:
                         won.append(s)
             else:
-                won = list(eligible)
+                won = list(claim)
+            awards.append(tuple(won))
             if len(won) == 1:
                 paid[won[0]] += amount
                 continue
@@ -691,16 +723,16 @@ class DealState:
                 winners.append(s)
         if carried:
             self.events.append((-1, "carry", carried))
-        self._finish(outcome, carried, tuple(winners), tuple(pots))
+        self._finish(outcome, carried, tuple(winners), tuple(pots), tuple(awards))
 
     def _finish_uncontested(self) -> None:
         self._award("uncontested")
 
     def _finish_passed_out(self) -> None:
-        self._finish("passed_out", self.pot, (), ())
+        self._finish("passed_out", self.pot, (), (), ())
 
     def _finish(self, outcome: Outcome, carried: int, winners: tuple[int, ...],
-                pots: tuple[Pot, ...]) -> None:
+                pots: tuple[Pot, ...], awards: tuple[tuple[int, ...], ...]) -> None:
         pot = sum(self.contributed) + self.carried_in
         self.phase = "done"
         self.actor = None
@@ -708,7 +740,7 @@ class DealState:
         self.result = _new_tuple(DealResult, (
             outcome, tuple(map(operator.sub, self.stacks, self.start_stacks)),
             tuple(self.stacks), pot, self.carried_in, carried, self.opener, self.dead_opener,
-            winners, pots))
+            winners, pots, awards))
 
     # ----- false openers found before the draw (teaching mode) -------------------------------
 
@@ -729,7 +761,7 @@ class DealState:
             raise IllegalAction("a false opener can be exposed before the draw only; later the "
                                 "showdown catches it")
         round_complete = self.phase == "draw"
-        raised = self.bets >= 2
+        raised = any(kind == "raise" and seat != opener for seat, kind, _ in self.events)
         self.events.append((opener, "false_opener", 0))
         self.actions.append((opener, "expose", ()))
         if not self.folded[opener]:
@@ -738,15 +770,19 @@ class DealState:
         self.need[opener] = False
         self.dead_opener = True
         self.dead_seat = opener
+        self.dead_floor = self.contributed[opener] - self.committed[opener] + self.opening_bet
         if raised or self.calls_round0 >= 2 or round_complete:
+            if not round_complete and self.rules.false_opener_takes_back:
+                self._take_back(opener)
+            actor = self.actor
             if self.live == 1:
                 self._finish_uncontested()
             elif self.phase == "draw":
                 self.draw_queue = [s for s in self.draw_queue if s != opener]
-                if self.actor == opener:
+                if actor == opener:
                     self.actor = self.draw_queue.pop(0)
-            elif self.actor == opener or self.actor is None:
-                nxt = self._next_needing(opener)
+            elif actor is None or actor == opener or not self.need[actor]:
+                nxt = self._next_needing(opener if actor is None else actor)
                 if nxt is None:
                     self._end_betting()
                 else:
@@ -758,6 +794,57 @@ class DealState:
                               and not self.checked_round0[self.order[(pos + k) % m]]
                               and self.initial_strength(self.order[(pos + k) % m]) >= openers_floor()]
         self._next_declarer()
+
+    def _take_back(self, opener: int) -> None:
+        """Round 1 goes on as if the exposed false opener had made only its opening bet.
+
+        Its later chips go back to it, and so does whatever the others put in only to match its
+        raises (each seat keeps what it would have put in without them); the seats that have not
+        answered the last remaining bet or raise act again, from the seat to act now.
+        """
+        n, step = self.n, self.bet_size
+        actual = [0] * n
+        fair = [0] * n
+        level = dead = dead_steps = 0
+        last_valid = -1  # index in events of the last bet or raise that stands
+        events = self.events
+        for i, (seat, kind, chips) in enumerate(events):
+            if kind not in ("bet", "raise", "call"):
+                continue
+            actual[seat] += chips
+            if seat == opener:
+                if kind != "call" and fair[opener]:  # a bet or raise after its opening bet
+                    inc = actual[seat] - level
+                    dead += inc
+                    dead_steps += inc // step + (2 * (inc % step) >= step)
+                    level = actual[seat]
+                elif not fair[opener]:
+                    fair[opener] = actual[seat]
+                    level, last_valid = actual[seat], i
+                continue
+            if kind == "call":
+                fair[seat] = min(actual[seat], level - dead)
+            else:
+                fair[seat] = actual[seat] - dead
+                level, last_valid = actual[seat], i
+        for seat in self.order:
+            back = self.committed[seat] - fair[seat]
+            if back > 0:
+                self.stacks[seat] += back
+                self.contributed[seat] -= back
+                self.committed[seat] -= back
+                self.events.append((seat, "return", back))
+        self.level = self.anchor = level - dead
+        self.bets = max(1, self.bets - dead_steps)  # a cap already reached multiway stays on
+        aggressor = events[last_valid][0]
+        self.last_aggressor = aggressor
+        answered = {seat for seat, kind, _ in events[last_valid:] if kind in ("check", "call", "bet", "raise")}
+        self.reopen += 1
+        folded, stacks = self.folded, self.stacks
+        for seat in self.order:
+            self.need[seat] = not folded[seat] and stacks[seat] > 0 and seat not in answered
+            if not self.need[seat]:
+                self.seen[seat] = self.reopen
 
     def _next_declarer(self) -> None:
         if self.declare_queue:
@@ -771,7 +858,7 @@ class DealState:
                 self.contributed[s] -= self.committed[s]
                 self.events.append((s, "return", self.committed[s]))
                 self.committed[s] = 0
-        self._finish("void", self.pot, (), ())
+        self._finish("void", self.pot, (), (), ())
 
     def _apply_declare(self, seat: int, kind: str) -> None:
         if kind == "pass":

@@ -145,7 +145,7 @@ class RandomLegal:
             hand = list(obs.hand)
             k = self._below(obs.max_draw + 1)
             if k == 4 and obs.rules.max_draw == "4-ace":
-                keep = next(c for c in hand if c // 4 >= 12)  # an ace or the joker must stay
+                keep = next(c for c in hand if obs.rules.draw_aces(c))  # the ace must stay
                 return draw(*(c for c in hand if c != keep))
             for i in range(k):  # a partial Fisher-Yates shuffle picks k distinct cards
                 j = i + self._below(5 - i)

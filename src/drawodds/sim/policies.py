@@ -26,8 +26,8 @@ Precedence of the three named policies (first matching row wins; "small pair" = 
 
 After the pattern's hold, the highest unkept cards are added until the draw is legal (max draw 3:
 from Q-9-6-4-2 keep Q-9). The joker is always kept, counts as an ace for pairs and as a wild
-suit/rank in flush and straight draws, but not as an ace for the "4 with an ace" draw limit
-(as in ``holds.keeps_ace``: it becomes an ace only at the showdown).
+suit/rank in flush and straight draws; whether it is an ace for the "4 with an ace" draw limit
+is the rule set's ``joker_is_ace_for_draw`` (asked through ``RuleSet.draw_aces``).
 
 Deviations (rates are parameters, default 0): ``snow`` stands pat instead of drawing, by default
 only with hands below a pair (``snow_hands="any"``: every drawing hand); ``break_rate`` breaks a
@@ -305,9 +305,9 @@ def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: 
     value = np.where(joker, 99, h).astype(np.int8)
     place = _places(value)
     keep_high = (rank >= 9) & (place < policy.high_cards)
-    real_ace = ace_card & ~joker
+    draw_ace = rules.draw_aces(h)   # the cards that allow four under "4 with an ace"
     if policy.ace_alone and rules.draw_limit(True) >= 4:
-        keep_high = np.where(_sum_cols(real_ace)[:, None] > 0, real_ace, keep_high)
+        keep_high = np.where(_sum_cols(draw_ace)[:, None] > 0, draw_ace, keep_high)
     p = pattern[:, None]
     keep = np.select(
         [p == PAT, p == TRIPS_P, p == TWO_PAIR_P, p == PAIR, p == PAIR_KICKER, p == FOUR_FLUSH,
@@ -316,7 +316,7 @@ def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: 
          (card_count == 2) | ace_card, in_flush_suit, keep_straight],
         default=keep_high)
     keep |= joker
-    keep = _make_legal(keep, place, real_ace, rules)
+    keep = _make_legal(keep, place, draw_ace, rules)
 
     # Deviations: snow (a drawing hand stands pat) and break (pat straight/flush -> SF draw).
     drawing = _sum_cols(keep) < 5
@@ -338,7 +338,7 @@ def _make_legal(keep: npt.NDArray[np.bool_], place: npt.NDArray[np.intp], ace_ca
                 rules: RuleSet) -> npt.NDArray[np.bool_]:
     """Add the highest unkept cards until the number drawn is within the rule set's limit.
 
-    ``ace_card`` marks real aces: only they allow four cards under ``max_draw="4-ace"``.
+    ``ace_card`` marks the cards that allow four cards under ``max_draw="4-ace"`` (``RuleSet.draw_aces``).
     """
     keeps_ace = _sum_cols(keep & ace_card) > 0
     limit = np.where(keeps_ace, rules.draw_limit(True), rules.draw_limit(False))

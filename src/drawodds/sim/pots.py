@@ -1,12 +1,14 @@
 """Pots of one deal: uncalled bets, side pots by all-in level, and splitting with odd chips.
 
 Everything works on each seat's total contribution to the deal (antes, blinds and bets), so the
-pot is always exactly the sum of what went in. Folded chips stay in the pots they reached.
+pot is always exactly the sum of what went in. Folded chips stay in the pots they reached; a seat
+wins at most what it matched from each player (the Mørkpoker guide's all-in rule), and chips no
+live hand may claim stay on the table for the next deal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
 
@@ -32,8 +34,9 @@ def side_pots(contributed: Sequence[int], live: Sequence[bool], carried: int = 0
     """Split contributions into a main pot and side pots.
 
     Layers are cut at the contribution of every live (not folded) seat; each layer is open to
-    the live seats that reached it. ``carried`` (chips left from earlier deals) joins the main pot.
-    A layer no live seat reached (only folded chips) joins the layer below it.
+    the live seats that reached it, and to nobody else: a layer only folded chips reached has no
+    eligible seat (its chips stay on the table). ``carried`` (chips left from earlier deals) joins
+    the main pot, open to every live seat.
     """
     levels = sorted({c for c, alive in zip(contributed, live) if alive and c > 0})
     top = max(contributed, default=0)
@@ -44,18 +47,39 @@ def side_pots(contributed: Sequence[int], live: Sequence[bool], carried: int = 0
     for level in levels:
         amount = sum(min(c, level) - min(c, previous) for c in contributed)
         eligible = tuple(i for i, (c, alive) in enumerate(zip(contributed, live)) if alive and c >= level)
-        if not eligible and pots:
-            pots[-1] = Pot(pots[-1].amount + amount, pots[-1].eligible)
-        elif amount or not pots:
+        if amount or not pots:
             pots.append(Pot(amount, eligible))
         previous = level
     if carried:
-        if not pots:
-            pots.append(Pot(0, tuple(i for i, alive in enumerate(live) if alive)))
-        main = pots[0]
         everyone = tuple(i for i, alive in enumerate(live) if alive)
-        pots[0] = Pot(main.amount + carried, everyone if not main.eligible else main.eligible)
+        main = pots[0]
+        if main.eligible == everyone or not main.amount:
+            pots[0] = Pot(main.amount + carried, everyone)
+        else:  # some live seat reached no layer (it put nothing in): the carried pot is its own
+            pots.insert(0, Pot(carried, everyone))
     return pots
+
+
+def claimants(eligible: Sequence[int], dead: Collection[int], mucks: Sequence[int]) -> tuple[int, ...]:
+    """The seats still claiming a pot at the end: its eligible seats less dead hands, less those
+    who mucked, in the order they mucked, until one is left.
+
+    A pot with a single claimant is that claimant's at once, unshown: mucking later for another
+    pot does not give it up. No claimant (only dead hands reached it): the pot stays.
+    """
+    left = [s for s in eligible if s not in dead]
+    for s in mucks:
+        if len(left) <= 1:
+            break
+        if s in left:
+            left.remove(s)
+    return tuple(left)
+
+
+def matched_bound(contributed: Sequence[int], seat: int) -> int:
+    """The most ``seat`` can win from this deal's chips: what it matched from every seat."""
+    mine = contributed[seat]
+    return sum(min(c, mine) for c in contributed)
 
 
 def split_pot(amount: int, winners: Sequence[int], button: int, seats: int,

@@ -1,0 +1,417 @@
+"""What every finished deal must satisfy, checked from its own record; and random deals to check.
+
+``violations(state)`` reads a finished ``DealState`` (its deck, private log, public events and
+result) and names every rule the deal broke: chips created or lost, a card in two places, a bet
+past the cap, a folded or dead hand paid, a seat paid more than it matched, an unmatched bet kept,
+split openers announced when the kept cards still prove the opening (or not announced when they
+cannot). It re-derives each fact its own way rather than asking the engine's helpers.
+
+``random_rules`` / ``random_deal`` / ``play_random`` make the deals the test suite and
+``benchmarks/soak_engine.py`` throw at it: random presets and options, short random stacks (so
+all-ins and side pots are common), random legal actions, mucks and exposed false openers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+import numpy as np
+
+from drawodds.evaluate import evaluate_one
+from drawodds.holds import hold_openers_split
+from drawodds.rules import RuleError, RuleSet, preset
+from drawodds.sim.engine import Action, DealState, IllegalAction
+from drawodds.sim.pots import matched_bound, uncalled_excess
+from drawodds.sim.session import DeckSupply
+
+DRAW_PRESETS = ("morkpoker", "svensk", "jackpot")
+
+
+# ----- the checker --------------------------------------------------------------------------
+
+def violations(state: DealState) -> list[str]:
+    """Every invariant the finished deal breaks, one sentence each; [] when it keeps them all."""
+    result = state.result
+    if result is None:
+        return ["the deal is not finished"]
+    out: list[str] = []
+    out += _chip_violations(state)
+    out += _card_violations(state)
+    out += _cap_violations(state)
+    out += _pot_violations(state)
+    if state.rules.opener == "jacks":
+        out += _split_violations(state)
+    return out
+
+
+def _chip_violations(state: DealState) -> list[str]:
+    r = state.result
+    assert r is not None
+    out = []
+    if sum(r.stacks) + r.carried_out != sum(state.start_stacks) + state.carried_in:
+        out.append(f"chips not conserved: {sum(state.start_stacks)} + {state.carried_in} in, "
+                   f"{sum(r.stacks)} + {r.carried_out} out")
+    if min(r.stacks) < 0 or min(state.contributed) < 0:
+        out.append("a negative stack or contribution")
+    if r.pot != sum(state.contributed) + state.carried_in:
+        out.append("the recorded pot is not what went in")
+    if r.dead_opener and state.dead_seat is not None:
+        out += _false_opening_violations(state, state.dead_seat)
+    if r.outcome in ("showdown", "uncontested"):
+        seat, excess = uncalled_excess(state.contributed)
+        false_opener = seat == state.dead_seat or (seat == state.opener and not state.opener_genuine)
+        if excess and not false_opener:
+            out.append(f"seat {seat} kept an unmatched bet of {excess} in the pot")
+    return out
+
+
+def _false_opening_violations(state: DealState, seat: int) -> list[str]:
+    """A false opener found before the draw (exposed, or left alone in round 1) leaves its opening
+    bet in the pot: nothing returned to it after that dips into the opening bet."""
+    events = state.events
+    exposed = next((i for i, e in enumerate(events) if e == (seat, "false_opener", 0)), None)
+    if exposed is None and any(kind == "draw" for _, kind, _ in events):
+        return []  # found only at the showdown: ordinary rules for unmatched bets
+    found = len(events) if exposed is None else exposed   # when it was found out
+
+    def chips_of(kinds: tuple[str, ...], part: list[tuple[int, str, int]]) -> int:
+        return sum(chips for s, kind, chips in part if s == seat and kind in kinds)
+    opening = next((chips for s, kind, chips in events if s == seat and kind in ("bet", "raise")), 0)
+    put = chips_of(("bet", "raise", "call"), events[:found])
+    if exposed is not None:  # an unmatched bet returned at the end of round 1 was ordinary then
+        put -= chips_of(("return",), events[:found])
+        kept = put - chips_of(("return",), events[found:])
+    else:
+        kept = put - chips_of(("return",), events)
+    if kept < min(opening, put):
+        return [f"the false opener, seat {seat}, got back part of its opening bet of {opening}"]
+    return []
+
+
+def _card_violations(state: DealState) -> list[str]:
+    """Replay the private log: every card in one place, draws from the stub or a reshuffle of
+    others' discards, split openers never reshuffled."""
+    out = []
+    deck = list(state.deck)
+    if len(set(deck)) != len(deck) or not set(deck) <= set(range(state.rules.deck_size)):
+        out.append("the deck is not a set of distinct cards of this rule set")
+    m = len(state.order)
+    hands: dict[int, list[int]] = {}
+    for seat, kind, cards, _ in state.private:
+        if kind == "deal":
+            hands[seat] = list(cards)
+    dealt = [c for h in hands.values() for c in h]
+    if len(dealt) != 5 * m or len(set(dealt)) != len(dealt) or set(dealt) != set(deck[:5 * m]):
+        out.append("the deal did not hand out the top of the deck, five distinct cards each")
+    available = set(deck[5 * m:])
+    pile: set[int] = set()
+    own: dict[int, set[int]] = {s: set() for s in hands}
+    aside = {s: set(cards) for s, cards in state.aside.items()}
+    for seat, kind, cards, extra in state.private:
+        if kind == "draw":
+            discards, drawn = list(cards), list(extra)
+            hand = hands[seat]
+            if len(set(discards)) != len(discards) or not set(discards) <= set(hand):
+                out.append(f"seat {seat} threw cards it did not hold")
+            if len(drawn) != len(discards):
+                out.append(f"seat {seat} got {len(drawn)} cards for {len(discards)}")
+            hands[seat] = [c for c in hand if c not in discards]
+            own[seat] |= set(discards)
+            pile |= set(discards) - aside.get(seat, set())
+            held = {c for h in hands.values() for c in h}
+            for c in drawn:
+                if c not in available:
+                    out.append(f"seat {seat} drew card {c}, which was not in the stub")
+                if c in own[seat]:
+                    out.append(f"seat {seat} was dealt back its own discard {c}")
+                if c in held:
+                    out.append(f"card {c} is in two hands")
+                available.discard(c)
+                held.add(c)
+            hands[seat] += drawn
+        elif kind == "reshuffle":
+            fresh = list(cards)
+            if len(set(fresh)) != len(fresh) or not set(fresh) <= pile:
+                out.append("a reshuffle holds cards that are not earlier discards")
+            if set(fresh) & own[seat]:
+                out.append(f"a reshuffle for seat {seat} holds its own discards")
+            if any(set(fresh) & a for a in aside.values()):
+                out.append("split openers were reshuffled")
+            pile -= set(fresh)
+            available |= set(fresh)
+        elif kind == "show" and sorted(cards) != sorted(hands[seat]):
+            out.append(f"seat {seat} showed cards it does not hold")
+    for seat, hand in hands.items():
+        if sorted(hand) != sorted(state.hands[seat]):
+            out.append(f"seat {seat}'s hand differs from its record")
+    return out
+
+
+def _cap_violations(state: DealState) -> list[str]:
+    """No round's bets pass the cap (bet plus max_raises steps), unless lifted heads-up."""
+    rules = state.rules
+    cap = rules.max_raises
+    if cap is None:
+        return []
+    out = []
+    live = set(state.order)
+    committed: dict[int, int] = {}
+    rnd, cap_level, capped_multiway, after_draw = 0, (1 + cap) * rules.small_bet, False, False
+    for seat, kind, chips in state.events:
+        if kind in ("split", "reshuffle"):
+            continue
+        if kind == "draw":
+            if not after_draw:  # the first draw of a new draw phase: a new betting round follows
+                rnd += 1
+                committed, capped_multiway = {}, False
+                cap_level = (1 + cap) * rules.big_bet
+            after_draw = True
+            continue
+        after_draw = False
+        if kind == "blind":
+            committed[seat] = committed.get(seat, 0) + chips
+            cap_level = max(committed.values()) + cap * rules.small_bet
+        elif kind in ("bet", "raise", "call"):
+            now = committed[seat] = committed.get(seat, 0) + chips
+            capped = len(live) > 2 or capped_multiway or rules.cap_heads_up
+            if kind != "call" and capped and now > cap_level:
+                out.append(f"round {rnd}: seat {seat} {kind}s to {now}, past the cap of {cap_level}")
+            if len(live) > 2 and now >= cap_level:
+                capped_multiway = True
+        elif kind == "return":
+            committed[seat] = committed.get(seat, 0) - chips
+        elif kind in ("fold", "false_opener"):
+            live.discard(seat)
+    return out
+
+
+def _pot_violations(state: DealState) -> list[str]:
+    """Each pot goes to the right hands: the best claimant(s), where a claimant is a seat that
+    reached the pot, did not fold and is no dead opener, and a pot whose other claimants all
+    mucked belongs to the one left, even if it mucked later; take(s) never passes what s matched."""
+    r = state.result
+    assert r is not None
+    out = []
+    won: dict[int, int] = {}
+    for seat, kind, chips in state.events:
+        if kind == "win":
+            won[seat] = won.get(seat, 0) + chips
+    dead = {state.dead_seat} if r.dead_opener and state.dead_seat is not None else set()
+    for seat, chips in won.items():
+        if state.folded[seat]:
+            out.append(f"folded seat {seat} won {chips}")
+        if seat in dead:
+            out.append(f"the dead opener, seat {seat}, won {chips}")
+        bound = matched_bound(state.contributed, seat) + state.carried_in
+        if chips > bound:
+            out.append(f"seat {seat} won {chips}, more than the {bound} it matched")
+    if r.outcome not in ("showdown", "uncontested"):
+        if won:
+            out.append(f"chips were paid in a {r.outcome} deal")
+        return out
+    if len(r.pots) != len(r.awards):
+        return out + ["pots and awards differ in length"]
+    if sum(p.amount for p in r.pots) != r.pot:
+        out.append("the pots do not add up to the pot")
+    mucks = [seat for seat, kind, _ in state.events if kind == "muck"]
+    strength = {s: evaluate_one(state.hands[s]) for s in state.order if not state.folded[s]}
+    for (amount, eligible), award in zip(r.pots, r.awards):
+        if any(state.folded[s] for s in eligible):
+            out.append("a folded seat is eligible for a pot")
+        claim = [s for s in eligible if s not in dead]
+        if not claim:
+            expected: tuple[int, ...] = ()
+        else:
+            standing = [s for s in claim if s not in mucks]
+            if len(standing) >= 2:
+                best = max(strength[s] for s in standing)
+                expected = tuple(s for s in standing if strength[s] == best)
+            elif standing:
+                expected = (standing[0],)
+            else:  # all mucked: the last to muck was left alone with it
+                expected = (max(claim, key=mucks.index),)
+            if r.outcome == "uncontested" and len(claim) > 1:
+                out.append("an uncontested deal left a pot with several claimants")
+        if tuple(sorted(award)) != tuple(sorted(expected)):
+            out.append(f"a pot of {amount} went to {award}, the rules send it to {expected or 'the next deal'}")
+    return out
+
+
+def _split_violations(state: DealState) -> list[str]:
+    """Split openers announced exactly when the opener's kept cards cannot prove the opening,
+    and only the cards needed set aside."""
+    out: list[str] = []
+    splits = [(seat, k) for seat, kind, k in state.events if kind == "split"]
+    opener = state.opener
+    if opener is None or not state.opener_genuine:
+        return [f"split openers announced by {splits} without a genuine opener"] if splits else out
+    if len(splits) > 1 or (splits and splits[0][0] != opener):
+        return [f"split openers announced by {splits} but the opener is {opener}"]
+    first_draw = next(((cards, extra) for seat, kind, cards, extra in state.private
+                       if seat == opener and kind == "draw"), None)
+    if first_draw is None or not first_draw[0]:
+        return [f"seat {opener} announced split openers without discarding"] if splits else out
+    dealt = np.array(next(cards for seat, kind, cards, _ in state.private
+                          if seat == opener and kind == "deal"))
+    discards = set(first_draw[0])
+    aside = set(state.aside.get(opener, ()))
+    kept = np.array([c not in discards for c in dealt.tolist()])
+    if not hold_openers_split(dealt, kept[None])[0]:
+        if splits or aside:
+            out.append(f"seat {opener} announced split openers though its kept cards prove them")
+        return out
+    if not splits:
+        return [f"seat {opener} broke its openers without announcing the split"]
+    if splits[0][1] != len(aside) or not aside <= discards:
+        out.append("the announced split is not the set-aside cards")
+    with_aside = np.array([c in aside or k for c, k in zip(dealt.tolist(), kept)])
+    if hold_openers_split(dealt, with_aside[None])[0]:
+        out.append("the cards set aside do not prove the opening")
+    for c in aside:  # only the cards needed: none of them can be spared
+        fewer = with_aside & (dealt != c)
+        if not hold_openers_split(dealt, fewer[None])[0]:
+            out.append(f"card {c} was set aside though the opening is proven without it")
+    return out
+
+
+# ----- random deals -----------------------------------------------------------------------------
+
+def random_rules(rng: random.Random) -> RuleSet:
+    """A valid rule set: a random draw-game preset with random options (short-stack friendly)."""
+    while True:
+        name = rng.choice(DRAW_PRESETS)
+        step = rng.choice((1, 2, 5, 10))
+        options: dict[str, object] = {
+            "players": rng.randint(2, 8), "joker": rng.random() < 0.3,
+            "max_draw": rng.choice(("3", "3", "4-ace", "4", "5")), "draws": rng.choice((1, 1, 2, 3)),
+            "cap_heads_up": rng.random() < 0.3, "odd_chip": rng.choice(("left_of_dealer", "carry")),
+            "max_raises": rng.choice((None, 0, 1, 2, 3, 4, 4)),
+            "first_after_draw": rng.choice(("opener", "left_of_button")),
+            "seven_player_limit": rng.random() < 0.7, "joker_is_ace_for_draw": rng.random() < 0.5,
+            "complete_short_bet": rng.random() < 0.5, "open_with_raise": rng.random() < 0.3,
+            "small_bet": step, "big_bet": 2 * step, "ante": rng.choice((0, 1, 1, 2, 5)),
+        }
+        if name == "jackpot":
+            options["false_openers"] = rng.random() < 0.6
+            options["false_opener_takes_back"] = rng.random() < 0.5
+        else:
+            options["all_check_redeal"] = rng.random() < 0.5
+            if rng.random() < 0.4:
+                doubling = rng.random() < 0.7
+                k = rng.randint(2, 4)
+                first = rng.choice((1, 2))
+                options["blinds"] = tuple(first * 2 ** i for i in range(k)) if doubling else \
+                    tuple(sorted(rng.sample(range(1, 12), k)))
+                options["blinds_doubling"] = doubling
+                options["blind_opener"] = rng.choice(("big_blind", "first_in"))
+        try:
+            return preset(name, **options)
+        except RuleError:
+            continue
+
+
+def random_deal(rules: RuleSet, rng: random.Random, deal_id: int = 0,
+                deck: list[int] | None = None) -> DealState:
+    """A fresh deal under ``rules``: short random stacks (1-40, now and then a seat sitting out),
+    a random button with chips, a shuffled deck (or ``deck``), maybe a pot carried in, maybe no antes."""
+    n = rules.players
+    while True:
+        stacks = [0 if rng.random() < 0.05 else rng.randint(1, 40) for _ in range(n)]
+        if sum(1 for c in stacks if c > 0) >= 2:
+            break
+    button = rng.choice([s for s in range(n) if stacks[s] > 0])
+    if deck is None:
+        deck = list(range(rules.deck_size))
+        rng.shuffle(deck)
+    carried = rng.choice((0, 0, 0, rng.randint(1, 30)))
+
+    def reshuffle(cards: list[int]) -> list[int]:
+        cards = list(cards)
+        rng.shuffle(cards)
+        return cards
+    return DealState(rules, stacks, button, deck, carried=carried, antes=rng.random() < 0.9,
+                     deal_id=deal_id, reshuffle=reshuffle)
+
+
+def play_random(state: DealState, rng: random.Random, muck_rate: float = 0.15,
+                expose_rate: float = 0.3) -> DealState:
+    """Play a deal to the end with uniformly random legal actions (cheap: no observations).
+
+    A draw throws a random legal number of random cards (keeping the ace when four are drawn
+    under 4-ace); at the showdown a seat mucks at ``muck_rate``; a false opener is exposed before
+    the draw at ``expose_rate`` per action.
+    """
+    rules = state.rules
+    random_ = rng.random
+    while state.actor is not None:
+        if (expose_rate and state.opener is not None and not state.opener_genuine
+                and state.dead_seat is None and random_() < expose_rate):
+            try:
+                state.expose_false_opener()
+                continue
+            except IllegalAction:
+                pass
+        phase = state.phase
+        if phase == "draw":
+            hand = list(state.hands[state.actor])
+            limit = state.draw_limit(state.actor)
+            k = rng.randint(0, limit)
+            rng.shuffle(hand)
+            if k == 4 and rules.max_draw == "4-ace":
+                ace = next(c for c in hand if rules.draw_aces(c))
+                hand.remove(ace)
+                hand.append(ace)
+            state.apply(Action("draw", tuple(hand[:k])))
+        elif phase == "showdown":
+            state.apply(Action("muck" if random_() < muck_rate else "show"))
+        else:
+            legal = state.legal()
+            state.apply(Action(legal[int(random_() * len(legal))].kind))
+    return state
+
+
+@dataclass(frozen=True)
+class SoakReport:
+    """Random deals played and checked: how many, the ones that broke a rule, what was seen."""
+
+    deals: int
+    bad: tuple[tuple[int, RuleSet, DealState, tuple[str, ...]], ...]  # (deal, rules, state, why)
+    seen: Counter[str]  # event kinds, outcomes and pot situations met, with their counts
+
+
+def soak(deals: int, seed: int = 0, rules_every: int = 50) -> SoakReport:
+    """Play ``deals`` random deals (a fresh random rule set every ``rules_every``) and check each."""
+    rng = random.Random(seed)
+    decks = {size: DeckSupply(np.random.default_rng([seed, size]), size) for size in (52, 53)}
+    bad = []
+    seen: Counter[str] = Counter()
+    rules = random_rules(rng)
+    for d in range(deals):
+        if d % rules_every == 0:
+            rules = random_rules(rng)
+        state = random_deal(rules, rng, deal_id=d, deck=decks[rules.deck_size].next())
+        try:
+            play_random(state, rng)
+            found = violations(state)
+        except (AssertionError, ValueError, IndexError, KeyError) as exc:
+            found = [f"{type(exc).__name__}: {exc}"]
+        if found:
+            bad.append((d, rules, state, tuple(found)))
+            continue
+        seen.update(kind for _, kind, _ in state.events)
+        seen[f"preset {rules.name}"] += 1
+        r = state.result
+        assert r is not None
+        seen[r.outcome] += 1
+        if len(r.pots) > 1:
+            seen["side pots"] += 1
+        if any(not award and pot.amount for pot, award in zip(r.pots, r.awards)):
+            seen["a pot no live hand may claim"] += 1
+        if any(state.mucked[s] for s in r.winners):
+            seen["a side pot kept after mucking"] += 1
+    return SoakReport(deals, tuple(bad), seen)
+
+
+__all__ = ["DRAW_PRESETS", "SoakReport", "play_random", "random_deal", "random_rules", "soak", "violations"]
