@@ -18,8 +18,8 @@ from collections.abc import Callable
 import numpy as np
 
 from drawodds.rules import preset
-from drawodds.sim.engine import CALL, CHECK, Action, DealState, Observation, play
-from drawodds.sim.session import DeckSupply
+from drawodds.engine.deal import CALL, CHECK, Action, DealState, Observation, play
+from drawodds.engine.session import DeckSupply
 
 SMALL, BIG, BLINDS, STACK = 2, 4, (1, 2), 10_000
 

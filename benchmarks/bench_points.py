@@ -15,8 +15,8 @@ import time
 import numpy as np
 
 from drawodds.rules import preset
-from drawodds.sim.points import points_by_hold, simulate_points
-from drawodds.sim.tricks import TrickGame, play_tricks, random_policy, sensible_policy
+from drawodds.points.games import points_by_hold, simulate_points
+from drawodds.points.tricks import TrickGame, play_tricks, random_policy, sensible_policy
 
 ROWS = 20_000
 LOOP_ROWS = 2_000

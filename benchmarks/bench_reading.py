@@ -19,7 +19,7 @@ import numpy as np
 
 from drawodds.cards import parse_hand
 from drawodds.rules import preset
-from drawodds.sim.policies import choose_holds, draw_policy
+from drawodds.policies import choose_holds, draw_policy
 
 
 def best_of(fn, repeats: int = 3) -> float:
@@ -52,7 +52,7 @@ def main() -> None:
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         print(f"drawodds read {d} --json (fresh process, incl. start-up): {wall:.2f} s wall, {cpu:.2f} s CPU")
 
-    from drawodds.sim.reading import sample_conditioned
+    from drawodds.sim.ranges import sample_conditioned
 
     ours = parse_hand("9c 9d 5h 5s 2c")
     policy = draw_policy("standard")

@@ -24,7 +24,7 @@ CHILD = """
 import time, resource
 t = time.perf_counter()
 from drawodds.rules import preset
-from drawodds.strategy import paytable_objective, solve
+from drawodds.analyses.strategy import paytable_objective, solve
 table = solve(paytable_objective(), preset("morkpoker", max_draw="any"))
 print(f"{table.value:.6f} {table.classes} {time.perf_counter() - t:.3f} "
       f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}")
@@ -49,7 +49,7 @@ def direct_enumeration_seconds_per_deal(sample: int, seed: int) -> tuple[float, 
     from drawodds.evaluate import evaluate
     from drawodds.holds import exact_holds
     from drawodds.rules import preset
-    from drawodds.strategy import paytable_objective
+    from drawodds.analyses.strategy import paytable_objective
 
     values = paytable_objective().values
     rules = preset("morkpoker", max_draw="any")

@@ -2,7 +2,7 @@
 
 Random draw-game presets and options (a fresh rule set every 50 deals), stacks of 1-40 chips so
 all-ins and side pots are common, random legal actions, mucks and exposed false openers. Each
-finished deal goes through ``drawodds.sim.invariants.violations`` (the same checker the test
+finished deal goes through ``drawodds.engine.invariants.violations`` (the same checker the test
 suite uses). Prints deals per second and the number of violations, which must be 0.
 
     PYTHONPATH=src python benchmarks/soak_engine.py [--deals 1000000] [--seed 0]
@@ -14,8 +14,8 @@ import argparse
 import sys
 import time
 
-from drawodds.sim.history import text_log
-from drawodds.sim.invariants import soak
+from drawodds.engine.history import text_log
+from drawodds.engine.invariants import soak
 
 
 def main() -> int:

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 from drawodds.cards import parse_cards
 from drawodds.evaluate import evaluate
 from drawodds.rules import preset
-from drawodds.sim.engine import (BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, STAND_PAT, Action,
+from drawodds.engine.deal import (BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, STAND_PAT, Action,
                                  DealState, IllegalAction, Legal, Observation, draw, play)
-from drawodds.sim.history import replay, text_log
-from drawodds.sim.invariants import soak, violations
-from drawodds.sim.players import CallingStation, RandomLegal, RuleBased
-from drawodds.sim.pots import side_pots, uncalled_excess
-from drawodds.sim.session import DeckSupply, Session, simulate
+from drawodds.engine.history import replay, text_log
+from drawodds.engine.invariants import soak, violations
+from drawodds.engine.players import CallingStation, RandomLegal, RuleBased
+from drawodds.engine.pots import side_pots, uncalled_excess
+from drawodds.engine.session import DeckSupply, Session, simulate
 
 
 def stacked(hands: list[str], stub: str = "", joker: bool = False) -> list[int]:
@@ -480,7 +480,7 @@ def test_simulated_histories_keep_every_invariant(tmp_path) -> None:
     from typer.testing import CliRunner
 
     from drawodds.cli import app
-    from drawodds.sim.history import read_history, replay_deal, rules_from_dict
+    from drawodds.engine.history import read_history, replay_deal, rules_from_dict
 
     path = tmp_path / "h.jsonl"
     out = CliRunner().invoke(app, ["simulate", "--players", "4", "--deals", "660", "--seed", "1",
@@ -696,8 +696,8 @@ def test_draw_limits_three_four_with_an_ace_and_seven_players() -> None:
 def test_joker_and_four_with_an_ace_one_rule_for_engine_keep_and_policies(joker_is_ace: bool) -> None:
     from drawodds import keep
     from drawodds.holds import all_hold_masks, legal_holds
-    from drawodds.sim.policies import choose_holds, draw_policy
-    from drawodds.strategy import legal_hold_masks
+    from drawodds.policies import choose_holds, draw_policy
+    from drawodds.analyses.strategy import legal_hold_masks
 
     rules = preset("morkpoker", players=2, joker=True, max_draw="4-ace", joker_is_ace_for_draw=joker_is_ace)
     for hand in ("JkKd7h4s3c", "AsKd7h4s3c", "JkAsKd7h4s", "Kc9d7h4s3c"):
@@ -1094,7 +1094,7 @@ def test_simulate_cli_table(capsys) -> None:
 
 
 def test_exposed_false_opener_replays_from_its_record() -> None:
-    from drawodds.sim.history import deal_record, replay_deal
+    from drawodds.engine.history import deal_record, replay_deal
 
     rules = preset("jackpot", players=4, false_openers=True)
     s = DealState(rules, [400] * 4, 3, stacked([TENS, NOTHING, JJ, NOTHING]))

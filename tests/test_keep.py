@@ -5,7 +5,7 @@ import pytest
 
 from drawodds.cards import CardError, parse_hand
 from drawodds.holds import legal_holds
-from drawodds.keep import keep
+from drawodds.analyses.keep import keep
 from drawodds.rules import RuleError, preset
 from drawodds.sim.equity import equity_vs_known
 

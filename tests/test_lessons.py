@@ -3,9 +3,9 @@ import pytest
 
 from drawodds.cards import parse_hand
 from drawodds.evaluate import evaluate
-from drawodds.lessons import standing_pat
+from drawodds.analyses.lessons import standing_pat
 from drawodds.rules import preset
-from drawodds.sim.players import DrawReader
+from drawodds.engine.players import DrawReader
 
 
 @pytest.fixture(scope="module")

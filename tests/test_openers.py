@@ -15,7 +15,7 @@ import pytest
 from drawodds.cards import parse_hand
 from drawodds.combinatorics import all_hands, combinations, subset_rank
 from drawodds.evaluate import evaluate, jacks_or_better_floor
-from drawodds.sim import openers as op
+from drawodds.analyses import openers as op
 
 
 def test_single_hand_openers_count() -> None:

@@ -10,8 +10,8 @@ import pytest
 from drawodds.cards import parse_cards
 from drawodds.evaluate import category_of, evaluate
 from drawodds.rules import RuleError, preset
-from drawodds.sim import points as pts
-from drawodds.sim.tricks import (NO_CARD, IllegalPlay, TrickGame, legal_mask, play_tricks,
+from drawodds.points import games as pts
+from drawodds.points.tricks import (NO_CARD, IllegalPlay, TrickGame, legal_mask, play_tricks,
                                  random_policy, sensible_policy, trick_policy)
 
 POENG = preset("poengpoker")
@@ -256,7 +256,7 @@ def test_short_stub_exchanges_only_what_is_left_keeping_the_best_discards() -> N
 
 @pytest.mark.parametrize("name", ["poengpoker", "chicago"])
 def test_every_deal_awards_exactly_the_points_the_rules_give(name: str) -> None:
-    from drawodds.sim.policies import draw_policy
+    from drawodds.policies import draw_policy
 
     rules = preset(name, players=5)
     rng = np.random.default_rng(21)

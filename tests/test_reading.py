@@ -12,8 +12,9 @@ from drawodds.cards import parse_hand
 from drawodds.cli import main
 from drawodds.evaluate import CATEGORIES, HIGH_CARD, ONE_PAIR, category_of, evaluate
 from drawodds.rules import preset
-from drawodds.sim.policies import PAIR, PATTERNS, draw_count_probabilities, draw_policy, hold_plan
-from drawodds.sim.reading import LABELS, final_exact, holdings, posterior, read_draw, sample_conditioned
+from drawodds.policies import PAIR, PATTERNS, draw_count_probabilities, draw_policy, hold_plan
+from drawodds.analyses.read import read_draw
+from drawodds.sim.ranges import LABELS, final_exact, holdings, posterior, sample_conditioned
 
 ALL = comb(52, 5)
 # Made hands in a 52-card deck: straights, flushes, full houses, quads, straight flushes.

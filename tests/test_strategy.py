@@ -11,7 +11,7 @@ from drawodds.cards import JOKER
 from drawodds.combinatorics import combinations
 from drawodds.evaluate import evaluate
 from drawodds.rules import preset
-from drawodds.strategy import (N_HOLDS, POPCOUNT, hold_numerators, jacks_objective, make_solver,
+from drawodds.analyses.strategy import (N_HOLDS, POPCOUNT, hold_numerators, jacks_objective, make_solver,
                                parse_objective, paytable_objective, points_objective, solve,
                                subset_sums, suit_classes, suit_orbit_sizes)
 
@@ -132,9 +132,9 @@ def test_objective_names_and_errors():
 # --- the field and equity ---------------------------------------------------------------------
 
 from drawodds.cards import parse_hand  # noqa: E402
-from drawodds.condensed import (condense, first_match_holds, pattern_codes,  # noqa: E402
-                                pattern_label)
-from drawodds.strategy import (equity_objective, equity_values, final_hand_distribution,  # noqa: E402
+from drawodds.analyses.condensed import condense, first_match_holds  # noqa: E402
+from drawodds.patterns import pattern_codes, pattern_label  # noqa: E402
+from drawodds.analyses.strategy import (equity_objective, equity_values, final_hand_distribution,  # noqa: E402
                                field_distribution, simulate_equities, simulate_equity)
 
 
@@ -325,7 +325,7 @@ def test_field_distribution_of_a_policy_matches_monte_carlo():
     """Exact field (policy asked once per suit class, deviations mixed at their rates) against
     simulated deals, holds and draws by the same policy, category by category within 4 SE."""
     from drawodds.evaluate import category_of
-    from drawodds.sim.policies import choose_holds, draw_policy
+    from drawodds.policies import choose_holds, draw_policy
     rules = preset("morkpoker")
     policy = draw_policy("loose", snow=0.1)
     dist = field_distribution(rules, policy)
@@ -345,7 +345,7 @@ def test_field_distribution_of_a_policy_matches_monte_carlo():
 
 
 def test_category_probabilities_of_every_hold_sum_to_one():
-    from drawodds.strategy import category_objective, draw_denominators
+    from drawodds.analyses.strategy import category_objective, draw_denominators
     rules = preset("morkpoker", max_draw="any")
     deals = random_deals(np.random.default_rng(8), 50)
     total = sum(make_solver(category_objective(c), rules).hold_values(deals).numerators for c in range(9))

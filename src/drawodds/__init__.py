@@ -13,13 +13,11 @@ The public API, for notebooks and scripts::
     state.legal(); state.apply(drawodds.BET)
 """
 
+from drawodds.analyses.keep import KeepResult, keep  # noqa: E402  (after the core it builds on)
 from drawodds.cards import CardError, format_cards, format_hand, parse_cards, parse_hand
+from drawodds.engine.deal import BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, STAND_PAT, DealState, IllegalAction, draw  # noqa: E402
 from drawodds.evaluate import CATEGORIES, category_name, category_of, describe, evaluate
 from drawodds.rules import RuleError, RuleSet, preset, preset_names
-
-from drawodds.keep import KeepResult, keep  # noqa: E402  (after the core it builds on)
-from drawodds.sim.engine import (BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, STAND_PAT,  # noqa: E402
-                                 DealState, IllegalAction, draw)
 
 __version__ = "0.1.0"
 

@@ -213,7 +213,7 @@ def keep_cmd(
 
       drawodds keep "AsAhKs7s3s" --against "QcQdJhJd2c"
     """
-    from drawodds.keep import keep
+    from drawodds.analyses.keep import keep
 
     if exact:
         if opponents or vs or against:
@@ -368,10 +368,7 @@ def simulate_cmd(
                             "use --games, not --deals")
         if history is not None:
             raise UserError("--history is for the draw game")
-        try:
-            from drawodds.sim.tricks import simulate_points  # type: ignore[attr-defined]
-        except ImportError:
-            from drawodds.sim.points import simulate_points
+        from drawodds.points.games import simulate_points
         n_games = games if games is not None else 1000
         extra = {"policies": [p.strip() for p in policy.split(",")]} if policy else {}
         if extra and len(extra["policies"]) == 1:
@@ -391,7 +388,7 @@ def simulate_cmd(
         return
     if games is not None:
         raise UserError("--games is for Poengpoker and Chicago; the draw game counts --deals")
-    from drawodds.sim.session import simulate
+    from drawodds.engine.session import simulate
 
     n_deals = deals if deals is not None else 10_000
     with bar:
@@ -475,8 +472,8 @@ def read_cmd(
 
       drawodds read 3 --hand "AsAhKs7s3s" --json
     """
-    from drawodds.sim.policies import draw_policy
-    from drawodds.sim.reading import read_draw
+    from drawodds.analyses.read import read_draw
+    from drawodds.policies import draw_policy
 
     rs = build_rules(rules, joker=joker, max_draw=max_draw)
     pol = draw_policy(policy, snow=snow, break_rate=break_rate)
@@ -541,7 +538,7 @@ def policies_cmd(
 
     Examples: drawodds policies;  drawodds policies loose --json
     """
-    from drawodds.sim.policies import POLICY_DESCRIPTIONS, describe_policy, draw_policy, policy_names
+    from drawodds.policies import POLICY_DESCRIPTIONS, describe_policy, draw_policy, policy_names
 
     names = [draw_policy(name).name] if name else list(policy_names())
     if json_out:
@@ -591,8 +588,8 @@ def strategy_cmd(
     import numpy as np
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from drawodds.condensed import condense
-    from drawodds.strategy import default_rules, parse_objective, solve
+    from drawodds.analyses.condensed import condense
+    from drawodds.analyses.strategy import default_rules, parse_objective, solve
 
     base = default_rules(objective) if rules_name is None else preset(rules_name)
     given = {k: v for k, v in {"max_draw": max_draw, "joker": joker}.items() if v is not None}
@@ -617,7 +614,7 @@ def strategy_cmd(
         condensed = condense(table, max_lines=lines)
         removal = None
         if check_removal and objective == "equity":
-            from drawodds.strategy import equity_card_removal_error, make_solver, policy_chooser
+            from drawodds.analyses.strategy import equity_card_removal_error, make_solver, policy_chooser
             bar.update(task, description="card-removal check (Monte Carlo)", completed=92)
             removal = equity_card_removal_error(make_solver(obj, rules), opponents,
                                                 policy_chooser(rules, policy, rng),
@@ -687,7 +684,7 @@ def lesson_cmd(
         raise UserError(f"unknown lesson {topic!r}; lessons: pat")
     if deals < 100:
         raise UserError("use at least 100 deals")
-    from drawodds.lessons import standing_pat
+    from drawodds.analyses.lessons import standing_pat
 
     bar, update = progress_bar("playing deals", enabled=not json_out)
     with bar:
@@ -708,7 +705,7 @@ def lesson_cmd(
 
 def _players_range(text: str) -> list[int]:
     """'2-8' -> [2, ..., 8]; '4' -> [4]; '2,4,6' -> [2, 4, 6]."""
-    from drawodds.sim.openers import MAX_PLAYERS, MIN_PLAYERS
+    from drawodds.analyses.openers import MAX_PLAYERS, MIN_PLAYERS
     values: list[int] = []
     try:
         for part in text.split(","):
@@ -747,7 +744,7 @@ def openers_cmd(
 
       drawodds openers --hand "AsAhKs7s3s" --players 4
     """
-    from drawodds.sim import openers as op
+    from drawodds.analyses import openers as op
 
     if ante < 0:
         raise UserError("--ante must be >= 0")

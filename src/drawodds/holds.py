@@ -18,11 +18,11 @@ import numpy.typing as npt
 
 from drawodds.cards import JOKER, unseen
 from drawodds.combinatorics import combinations
-from drawodds.evaluate import (CATEGORIES, category_floor, evaluate, jacks_or_better_floor, key_sums,
-                               strength_from_keys)
+from drawodds.evaluate import CATEGORIES, category_floor, evaluate, jacks_or_better_floor, key_sums, strength_from_keys
 from drawodds.rules import RuleSet
 
 N_STRENGTHS = 7464  # strengths 1..7463 (0 unused)
+N_HOLDS = 32        # holds of a five-card hand; bit i of a hold mask keeps card i
 CHUNK = 1 << 15
 
 

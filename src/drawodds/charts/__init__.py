@@ -1,4 +1,4 @@
-"""Charts for ``reports/``: matplotlib figures (Agg backend), one module per topic.
+"""Charts for ``reports/``: matplotlib figures written to files, one module per topic.
 
 - ``reading``: what an opponent ends with, by the number of cards drawn (``read_draws.png``)
 - ``openers``: Jacks-or-Better pass-outs by table size, pot at opening
@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")  # files only: no display is needed or wanted
+from drawodds.charts.openers import passout_by_table_size, pot_at_opening
+from drawodds.charts.points import write_report
+from drawodds.charts.reading import plot_read_draws
+from drawodds.charts.strategy import write_reports
 
 TOPICS = ("reading", "openers", "points", "strategy")
 
@@ -34,20 +35,12 @@ def regenerate(out_dir: str | Path = "reports", only: Sequence[str] | None = Non
         if progress is not None:
             progress(topic)
         if topic == "reading":
-            from drawodds.charts.reading import plot_read_draws
-
             written.append(plot_read_draws(out / "read_draws.png"))
         elif topic == "openers":
-            from drawodds.charts.openers import passout_by_table_size, pot_at_opening
-
             written += [passout_by_table_size(out / "passout_by_table_size.png"),
                         pot_at_opening(out / "pot_at_opening.png")]
         elif topic == "points":
-            from drawodds.charts.points import write_report
-
             written.append(write_report(out))
         else:
-            from drawodds.charts.strategy import write_reports
-
             written += write_reports(out)
     return written

@@ -8,10 +8,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.figure import Figure
 
-from drawodds.sim import openers as op
+from drawodds.analyses import openers as op
 
 
 def passout_by_table_size(path: Path, sizes: range = range(op.MIN_PLAYERS, op.MAX_PLAYERS + 1),
@@ -32,7 +32,8 @@ def passout_by_table_size(path: Path, sizes: range = range(op.MIN_PLAYERS, op.MA
             labels.append(f"{n}\n(MC)")
         indep.append(row.p_nobody_opens_independent)
     x = np.arange(len(labels))
-    fig, ax = plt.subplots(figsize=(8, 4.8))
+    fig = Figure(figsize=(8, 4.8))
+    ax = fig.subplots()
     ax.bar(x - 0.2, exact, 0.4, yerr=err, label="exact, one shared deck", color="#1f77b4")
     ax.bar(x + 0.2, indep, 0.4, label="independent hands, $(1-p)^n$", color="#ff7f0e", alpha=0.8)
     for xi, e, i in zip(x, exact, indep):
@@ -46,14 +47,14 @@ def passout_by_table_size(path: Path, sizes: range = range(op.MIN_PLAYERS, op.MA
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
     return path
 
 
 def pot_at_opening(path: Path, sizes: tuple[int, ...] = (2, 4, 6), ante: int = 1,
                    max_consecutive_antes: int | None = None, rounds: int = 10) -> Path:
     """Distribution of the pot (antes only) when a deal is finally opened, per table size."""
-    fig, ax = plt.subplots(figsize=(8, 4.8))
+    fig = Figure(figsize=(8, 4.8))
+    ax = fig.subplots()
     width = 0.8 / len(sizes)
     for i, n in enumerate(sizes):
         if not op.exact_available(n):
@@ -71,7 +72,6 @@ def pot_at_opening(path: Path, sizes: tuple[int, ...] = (2, 4, 6), ante: int = 1
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
     return path
 
 

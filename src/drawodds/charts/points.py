@@ -8,9 +8,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.figure import Figure
 
+from drawodds.points.games import ace_vs_small_pair
+from drawodds.rules import preset
 
 
 def plot_last_trick_vs_pair(df: pd.DataFrame, path: str | Path) -> Path:
@@ -18,7 +20,8 @@ def plot_last_trick_vs_pair(df: pd.DataFrame, path: str | Path) -> Path:
     the same deal, and the mean points of each hold, by number of players (bars: 2 SE)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
+    fig = Figure(figsize=(11, 4.5))
+    (left, right) = fig.subplots(1, 2)
     x = df["players"]
     for col, label, color in (("ace_beats_pair", "keeping the ace scores more", "tab:blue"),
                               ("pair_beats_ace", "keeping the pair scores more", "tab:orange")):
@@ -49,14 +52,11 @@ def plot_last_trick_vs_pair(df: pd.DataFrame, path: str | Path) -> Path:
                  f"'{attrs.get('trick_policy', 'sensible')}'", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path
 
 
 def write_report(out_dir: str | Path = "reports", *, trials: int = 10_000, seed: int = 2024) -> Path:
     """Regenerate ``last_trick_vs_pair.png`` in ``out_dir`` and print its table."""
-    from drawodds.rules import preset
-    from drawodds.sim.points import ace_vs_small_pair
 
     df = ace_vs_small_pair(preset("poengpoker"), trials=trials, seed=seed)
     out = plot_last_trick_vs_pair(df, Path(out_dir) / "last_trick_vs_pair.png")

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from matplotlib.figure import Figure
+
+from drawodds.analyses.read import read_draw
 from drawodds.evaluate import CATEGORIES
 from drawodds.rules import RuleSet, preset
 
@@ -19,9 +22,7 @@ def plot_read_draws(path: str | Path = "reports/read_draws.png", *, rules: RuleS
     posterior with ``trials`` and ``seed``); the label under it gives how often such a player
     draws that many. Returns the path written.
     """
-    import matplotlib.pyplot as plt  # the Agg backend is chosen by drawodds.charts
 
-    from drawodds.sim.reading import read_draw
 
     rs = preset(rules) if isinstance(rules, str) else rules
     readings = []
@@ -31,7 +32,8 @@ def plot_read_draws(path: str | Path = "reports/read_draws.png", *, rules: RuleS
         except ValueError:     # a count this policy never draws
             continue
     names = [c for c in CATEGORIES if any(r.final.get(c, 0) > 0 for r in readings)]
-    fig, ax = plt.subplots(figsize=(9, 5.5))
+    fig = Figure(figsize=(9, 5.5))
+    ax = fig.subplots()
     x = range(len(readings))
     bottom = [0.0] * len(readings)
     for name in names:
@@ -54,7 +56,6 @@ def plot_read_draws(path: str | Path = "reports/read_draws.png", *, rules: RuleS
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out, dpi=120)
-    plt.close(fig)
     return out
 
 

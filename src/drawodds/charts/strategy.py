@@ -18,17 +18,56 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+from matplotlib.colors import ListedColormap
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 
+from drawodds.analyses.condensed import CondensedStrategy, condense
+from drawodds.analyses.strategy import (
+    HoldValues,
+    Solver,
+    StrategyTable,
+    equity_objective,
+    field_distribution,
+    make_solver,
+    paytable_objective,
+    solve,
+)
 from drawodds.cards import format_hand, parse_hand
-from drawodds.condensed import (CARD_PLUS_LOW, DISCARD, FLUSH_DRAW, FULL_HOUSE, JOKER_PAT, ONE_CARD, PAIR, PAIR_K,
-                                PAIR_KK, PAIR_PAT, PAT_FLUSH, PAT_NOTHING, PAT_SF, PAT_STRAIGHT, QUADS,
-                                QUADS_PAT, ROYAL_DRAW, SF_DRAW, STRAIGHT_DRAW, TRIPS, TRIPS_K, TRIPS_PAT,
-                                TWO_HIGH_OFFSUIT, TWO_HIGH_SUITED, TWO_PAIR, TWO_PAIR_PAT, UNRELATED,
-                                CondensedStrategy, pattern_codes)
-from drawodds.evaluate import evaluate
-from drawodds.rules import RuleSet
-from drawodds.strategy import (HoldValues, Solver, StrategyTable, equity_objective, field_distribution,
-                               make_solver, solve)
+from drawodds.evaluate import ONE_PAIR, STRAIGHT, category_of, evaluate
+from drawodds.evaluate import TRIPS as CAT_TRIPS
+from drawodds.evaluate import TWO_PAIR as CAT_TWO_PAIR
+from drawodds.patterns import (
+    CARD_PLUS_LOW,
+    DISCARD,
+    FLUSH_DRAW,
+    FULL_HOUSE,
+    JOKER_PAT,
+    ONE_CARD,
+    PAIR,
+    PAIR_K,
+    PAIR_KK,
+    PAIR_PAT,
+    PAT_FLUSH,
+    PAT_NOTHING,
+    PAT_SF,
+    PAT_STRAIGHT,
+    QUADS,
+    QUADS_PAT,
+    ROYAL_DRAW,
+    SF_DRAW,
+    STRAIGHT_DRAW,
+    TRIPS,
+    TRIPS_K,
+    TRIPS_PAT,
+    TWO_HIGH_OFFSUIT,
+    TWO_HIGH_SUITED,
+    TWO_PAIR,
+    TWO_PAIR_PAT,
+    UNRELATED,
+    pattern_codes,
+)
+from drawodds.rules import RuleSet, preset
 
 # --- hold types (columns of colour) and starting-hand patterns (rows) ---------------------------
 
@@ -69,7 +108,6 @@ def start_pattern(deals: npt.NDArray[np.integer], joker: bool = False) -> npt.ND
     d = np.asarray(deals, dtype=np.int64)
     r, s = d // 4, d % 4
     strength = evaluate(d, joker=joker)
-    from drawodds.evaluate import ONE_PAIR, STRAIGHT, TRIPS as CAT_TRIPS, TWO_PAIR as CAT_TWO_PAIR, category_of
     cat = category_of(strength)
     eq = r[:, 1:] == r[:, :-1]
     pair_rank = (r[:, 1:] * eq).sum(axis=1)
@@ -124,13 +162,8 @@ def best_hold_grid(tables: dict[int, StrategyTable]) -> HoldGrid:
 
 
 def plot_hold_heatmap(grid: HoldGrid, path: Path, policy: str) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.colors import ListedColormap
-    from matplotlib.patches import Patch
-
-    fig, ax = plt.subplots(figsize=(9.5, 8))
+    fig = Figure(figsize=(9.5, 8))
+    ax = fig.subplots()
     ax.imshow(grid.hold, cmap=ListedColormap(HOLD_COLOURS), vmin=-0.5, vmax=len(HOLD_TYPES) - 0.5,
               aspect="auto")
     for i in range(grid.hold.shape[0]):
@@ -149,7 +182,6 @@ def plot_hold_heatmap(grid: HoldGrid, path: Path, policy: str) -> None:
               loc="upper left", bbox_to_anchor=(1.01, 1.0), title="best hold")
     fig.tight_layout()
     fig.savefig(path, dpi=130)
-    plt.close(fig)
 
 
 # --- classic dilemmas -------------------------------------------------------------------------
@@ -187,11 +219,8 @@ def dilemma_values(solvers: dict[int, Solver]) -> list[tuple[str, str, list[tupl
 
 def plot_dilemmas(data: list[tuple[str, str, list[tuple[str, list[float]]]]], opponents: Sequence[int],
                   path: Path, policy: str) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(2, 2, figsize=(11, 8), sharex=True)
+    fig = Figure(figsize=(11, 8))
+    axes = fig.subplots(2, 2, sharex=True)
     for ax, (title, hand, values) in zip(axes.ravel(), data):
         for label, vals in values:
             ax.plot(list(opponents), vals, marker="o", label=label)
@@ -206,19 +235,15 @@ def plot_dilemmas(data: list[tuple[str, str, list[tuple[str, list[float]]]]], op
                  fontsize=11)
     fig.tight_layout()
     fig.savefig(path, dpi=130)
-    plt.close(fig)
 
 
 # --- printable condensed strategy ----------------------------------------------------------------
 
 def plot_condensed(plan: CondensedStrategy, title: str, unit: str, path: Path) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     lines = plan.lines
     height = 1.2 + 0.24 * len(lines)
-    fig, ax = plt.subplots(figsize=(8.5, height))
+    fig = Figure(figsize=(8.5, height))
+    ax = fig.subplots()
     ax.axis("off")
     ax.set_title(f"{title}\nTake the first line that matches. Following this list loses "
                  f"{plan.loss:.5f} {unit} per deal\nagainst the exact optimum ({plan.optimum:.6f}).",
@@ -237,15 +262,11 @@ def plot_condensed(plan: CondensedStrategy, title: str, unit: str, path: Path) -
             c.set_facecolor("#f5f5f5")
     fig.tight_layout()
     fig.savefig(path, dpi=130)
-    plt.close(fig)
 
 
 def write_reports(out_dir: str | Path = "reports", *, policy: str = "standard", opponents: Sequence[int] = (1, 2, 3, 4, 5),
                   rules: RuleSet | None = None, seed: int = 1) -> list[Path]:
     """Solve the equity tables for each opponent count and the 9/6 table; write the PNGs."""
-    from drawodds.condensed import condense
-    from drawodds.rules import preset
-    from drawodds.strategy import paytable_objective
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

@@ -1,1 +1,1 @@
-"""Samplers and simulations: dealing, draw policies, equity, reading draws, the rules engine."""
+"""Monte Carlo: dealing from the unseen cards, equity of every hold, and opponents' ranges."""

@@ -15,9 +15,11 @@ import numpy as np
 import numpy.typing as npt
 
 from drawodds.cards import unseen
-from drawodds.evaluate import key_sums, strength_from_keys
-from drawodds.holds import final_strengths
+from drawodds.evaluate import evaluate, key_sums, strength_from_keys
+from drawodds.holds import exact_holds, final_strengths
+from drawodds.policies import choose_holds, draw_policy
 from drawodds.rules import RuleSet
+from drawodds.sim.ranges import sample_conditioned
 from drawodds.sim.sampler import draws_avoiding, layout_for, shuffled_stubs
 
 BATCH = 20_000
@@ -90,7 +92,6 @@ class EquityResult:
 def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, trials: int,
           rng: np.random.Generator) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int8]]:
     """Opponents' final strengths (trials, n) and our replacement cards (trials, max draw)."""
-    from drawodds.sim.policies import choose_holds, draw_policy
 
     policy = draw_policy(model.policy, **dict(model.policy_params))
     n = model.opponents
@@ -107,7 +108,6 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
         masks = choose_holds(policy, hands.reshape(-1, 5), rules, rng).reshape(trials, n, 5)
         rest = perm[:, 5 * n:]
     else:
-        from drawodds.sim.reading import sample_conditioned
 
         hands, masks = sample_conditioned(rules, policy, model.draw_counts, hand, trials, rng)
         rest = draws_avoiding(stub, hands.reshape(trials, -1), layout.max_draw * (n + 1), rng)
@@ -211,8 +211,6 @@ def equity_vs_known(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_],
 
     Used to check the Monte Carlo: enumerate our draws from the deck less both hands.
     """
-    from drawodds.evaluate import evaluate
-    from drawodds.holds import exact_holds
 
     v = int(evaluate(np.asarray(villain, dtype=np.int8), joker=rules.joker))
     ex = exact_holds(hand, rules, masks=masks, dead=np.asarray(villain))

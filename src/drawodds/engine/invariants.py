@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from drawodds.engine.deal import Action, DealState, IllegalAction
+from drawodds.engine.pots import matched_bound, uncalled_excess
+from drawodds.engine.session import DeckSupply
 from drawodds.evaluate import evaluate_one
 from drawodds.holds import hold_openers_split
 from drawodds.rules import RuleError, RuleSet, preset
-from drawodds.sim.engine import Action, DealState, IllegalAction
-from drawodds.sim.pots import matched_bound, uncalled_excess
-from drawodds.sim.session import DeckSupply
 
 DRAW_PRESETS = ("morkpoker", "svensk", "jackpot")
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from drawodds.cards import card_str
+from drawodds.engine.deal import Action, DealResult, DealState
 from drawodds.rules import RuleSet
-from drawodds.sim.engine import Action, DealResult, DealState
 
 FORMAT = "drawodds-history/1"
 

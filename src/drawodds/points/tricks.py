@@ -326,12 +326,3 @@ class TrickGame:
         pts = [0] * self.players
         pts[self.winners[-1]] = self.rules.last_trick_points
         return pts
-
-
-def __getattr__(name: str) -> object:
-    """``points_by_hold`` and ``simulate_points`` live in ``drawodds.sim.points``; reachable here too."""
-    if name in ("points_by_hold", "simulate_points"):
-        from drawodds.sim import points
-
-        return getattr(points, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,8 +8,8 @@ hold carries its own (much smaller) one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -20,9 +20,11 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from drawodds.cards import CardError, format_cards, parse_hand
-from drawodds.evaluate import CATEGORIES, evaluate
+from drawodds.evaluate import CATEGORIES, evaluate, jacks_or_better_floor
 from drawodds.holds import exact_holds, hold_openers_split, legal_holds
+from drawodds.points.games import points_by_hold
 from drawodds.rules import RuleError, RuleSet, preset
+from drawodds.sim.equity import OpponentModel, hold_equities
 
 Objective = Literal["equity", "jacks", "improve", "points"]
 OBJECTIVE_COLUMNS: dict[str, str] = {"equity": "equity", "jacks": "p_jacks_or_better",
@@ -163,7 +165,6 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         raise RuleError("ranking by equity needs at least one opponent in the draw game")
     dealt = int(evaluate(cards, joker=rs.joker))
     if opener:
-        from drawodds.evaluate import jacks_or_better_floor
 
         if rs.opener != "jacks":
             raise RuleError("--opener applies to Jacks or Better (use --rules jackpot)")
@@ -195,7 +196,6 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         cols.update(_points_columns(cards, masks, rs, opponents, trials, seed, policy, progress))
         used_trials = trials
     elif opponents:
-        from drawodds.sim.equity import OpponentModel, hold_equities
 
         model = OpponentModel(opponents=opponents, policy=policy, draw_counts=vs or None,
                               known=known or None)
@@ -226,7 +226,6 @@ def _points_columns(cards: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], r
     The exact ``points`` column (table points of our hand alone) moves to ``table_points``;
     ``points`` becomes the Monte Carlo total against the opponents, with its parts and SEs.
     """
-    from drawodds.sim.points import points_by_hold
 
     df = points_by_hold(cards, rs, opponents=opponents, trials=trials, seed=seed, policy=policy,
                         progress=progress)

@@ -16,18 +16,31 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.cards import JOKER, RANK_PLURALS, format_cards, unseen
+from drawodds.cards import JOKER, RANK_PLURALS, unseen
 from drawodds.combinatorics import combinations
-from drawodds.evaluate import (CATEGORIES, FLUSH, RANK_KEYS, STRAIGHT, category_of, key_sums,
-                               strength_from_keys)
-from drawodds.rules import RuleSet, preset
-from drawodds.sim.policies import (FOUR_FLUSH, HIGH_CARDS, INSIDE, OPEN_ENDED, PAIR, PAIR_KICKER, SNOW, TRIPS_P,
-                                   TWO_PAIR_P, DrawPolicy, draw_policy, hold_plan, in_range)
+from drawodds.evaluate import CATEGORIES, FLUSH, RANK_KEYS, STRAIGHT, category_of, key_sums, strength_from_keys
+from drawodds.holds import N_STRENGTHS, final_strengths
+from drawodds.policies import (
+    FOUR_FLUSH,
+    HIGH_CARDS,
+    INSIDE,
+    OPEN_ENDED,
+    PAIR,
+    PAIR_KICKER,
+    SNOW,
+    TRIPS_P,
+    TWO_PAIR_P,
+    DrawPolicy,
+    hold_plan,
+    in_range,
+)
+from drawodds.rules import RuleSet
+from drawodds.sim.sampler import draws_avoiding
 
 EXACT_BUDGET = 30_000_000   # most five-card evaluations an exact final-hand enumeration may cost
 FINAL_TRIALS = 200_000      # Monte Carlo samples of the final hand when enumeration is too big
@@ -301,8 +314,6 @@ def final_strength_distribution(rules: RuleSet, policy: DrawPolicy, draw: int, *
     Monte Carlo (``trials``, ``seed``) from the exact posterior of the holding, knowing no other
     card: what the draw count alone says. Players who read draws compare their hand with it.
     """
-    from drawodds.holds import N_STRENGTHS, final_strengths
-    from drawodds.sim.sampler import draws_avoiding
 
     rng = np.random.default_rng(seed)
     hands, keeps = sample_conditioned(rules, policy, [draw], (), trials, rng)
@@ -310,50 +321,6 @@ def final_strength_distribution(rules: RuleSet, policy: DrawPolicy, draw: int, *
     fill = draws_avoiding(deck, hands[:, 0], max(draw, 1), rng)
     strengths = final_strengths(hands[:, 0], keeps[:, 0], fill)
     return np.bincount(strengths, minlength=N_STRENGTHS) / trials
-
-
-# --- the reading of one draw count -----------------------------------------------------------
-
-@dataclass(frozen=True)
-class HoldEquity:
-    """Our equity with one hold against the reading's opponent (Monte Carlo)."""
-
-    keep: list[str]
-    discard: list[str]
-    draw: int
-    equity: float
-    equity_se: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"keep": self.keep, "discard": self.discard, "draw": self.draw,
-                "equity": self.equity, "equity_se": self.equity_se}
-
-
-@dataclass(frozen=True)
-class DrawReading:
-    """What one opponent's draw count says, under a policy and rule set."""
-
-    draw: int
-    policy: str
-    rules: str
-    range: str                      # the opponent's pre-draw range (policy.min_hand)
-    p_draw: float                   # prior probability that such a player draws this many
-    holding: dict[str, float]       # exact posterior of the pre-draw holding, by pattern
-    final: dict[str, float]         # distribution of the final hand, by category
-    final_se: dict[str, float]      # standard errors (0.0 when exact)
-    final_method: str               # "exact" or "monte carlo"
-    trials: int | None
-    seed: int | None
-    hand: list[str] | None = None
-    equity: tuple[HoldEquity, ...] = ()
-    equity_trials: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"draw": self.draw, "policy": self.policy, "rules": self.rules, "range": self.range,
-                "p_draw": self.p_draw, "holding": self.holding, "final": self.final,
-                "final_se": self.final_se, "final_method": self.final_method,
-                "final_trials": self.trials, "seed": self.seed, "hand": self.hand,
-                "equity": [e.to_dict() for e in self.equity] or None, "equity_trials": self.equity_trials}
 
 
 def posterior(held: Holdings, draw: int) -> tuple[dict[str, float], float]:
@@ -403,7 +370,7 @@ def final_exact(held: Holdings, draw: int, rules: RuleSet,
     return out / w[rows].sum()
 
 
-def _final_sampled(rules: RuleSet, policy: DrawPolicy, held: Holdings, draw: int, trials: int,
+def final_sampled(rules: RuleSet, policy: DrawPolicy, held: Holdings, draw: int, trials: int,
                    rng: np.random.Generator) -> npt.NDArray[np.float64]:
     """Category counts (10) of ``trials`` final hands sampled from the exact posterior."""
     rows = _sample_rows(_draw_cdf(rules, policy, held.known, draw), trials, rng)
@@ -424,80 +391,3 @@ def _final_sampled(rules: RuleSet, policy: DrawPolicy, held: Holdings, draw: int
             pending = pending[~ok]
     sums = (key_sums(cards[..., None]) * keep).sum(1, dtype=np.uint32) + key_sums(drawn)
     return np.bincount(category_of(strength_from_keys(sums)), minlength=len(CATEGORIES)).astype(np.float64)
-
-
-def _as_policy(policy: DrawPolicy | str) -> DrawPolicy:
-    return draw_policy(policy) if isinstance(policy, str) else policy
-
-
-def read_draw(draw: int, *, policy: DrawPolicy | str = "standard", rules: RuleSet | str = "morkpoker",
-              hand: Sequence[int] | npt.NDArray[np.integer] | None = None, opener: bool = False,
-              trials: int = FINAL_TRIALS, seed: int = 1, equity_trials: int = 50_000,
-              exact_budget: int = EXACT_BUDGET) -> DrawReading:
-    """Read one opponent's draw count: posterior holding, final hand, and our equity per hold.
-
-    ``opener`` (Jacks or Better rules only) restricts the range to hands that may open. With
-    ``hand`` our cards are removed from the deck (card removal) and every legal hold of ours is
-    scored against the conditioned opponent (Monte Carlo, common random numbers, SE, ``seed``).
-    """
-    rs = preset(rules) if isinstance(rules, str) else rules
-    pol = _as_policy(policy)
-    if not 0 <= draw <= rs.max_draw_cards:
-        raise ValueError(f"a player draws 0-{rs.max_draw_cards} cards under {rs.name}, not {draw}")
-    if opener:
-        if rs.opener != "jacks":
-            raise ValueError("--opener needs Jacks or Better rules (e.g. --rules jackpot): "
-                             "otherwise any hand may open")
-        pol = draw_policy(pol.name, **{k: v for k, v in pol.to_dict().items() if k != "name"} | {"min_hand": "jacks"})
-    if trials < 1:
-        raise ValueError("trials must be at least 1")
-    ours = None if hand is None else np.asarray(hand, dtype=np.int64).ravel()
-    if ours is not None:
-        if len(ours) != 5 or len(set(ours.tolist())) != 5 or ours.min() < 0 or ours.max() >= rs.deck_size:
-            raise ValueError(f"our hand must be five distinct cards of this {rs.deck_size}-card deck")
-        ours = ours.astype(np.int8)
-    known = () if ours is None else tuple(sorted(int(c) for c in ours))
-    held = holdings(rs, pol, known)
-    holding, p_draw = posterior(held, draw)
-
-    usual, alt = held.weights(draw)
-    cost = int(np.count_nonzero(usual + alt)) * comb(rs.deck_size, draw)
-    names = CATEGORIES if rs.joker else CATEGORIES[:9]
-    if draw == 0 or cost <= exact_budget:
-        probs = final_exact(held, draw, rs)
-        se = np.zeros_like(probs)
-        method, n_final = "exact", None
-    else:
-        counts = _final_sampled(rs, pol, held, draw, trials, np.random.default_rng(seed))
-        probs = counts / trials
-        se = np.sqrt(probs * (1 - probs) / trials)
-        method, n_final = "monte carlo", trials
-    if not rs.joker:
-        probs, se = probs[:9], se[:9]
-    final = {name: float(p) for name, p in zip(names, probs)}
-    final_se = {name: float(s) for name, s in zip(names, se)}
-
-    equities: tuple[HoldEquity, ...] = ()
-    if ours is not None:
-        equities = _equities(ours, rs, pol, draw, equity_trials, seed)
-    return DrawReading(draw=draw, policy=pol.name, rules=rs.name, range=pol.min_hand, p_draw=p_draw,
-                       holding=holding, final=final, final_se=final_se, final_method=method,
-                       trials=n_final, seed=seed if (n_final or ours is not None) else None,
-                       hand=None if ours is None else format_cards(ours), equity=equities,
-                       equity_trials=equity_trials if ours is not None else None)
-
-
-def _equities(hand: npt.NDArray[np.int8], rules: RuleSet, policy: DrawPolicy, draw: int, trials: int,
-              seed: int) -> tuple[HoldEquity, ...]:
-    """Our equity per legal hold against one opponent conditioned on ``draw`` (keep's Monte Carlo)."""
-    from drawodds.holds import legal_holds
-    from drawodds.sim.equity import OpponentModel, hold_equities
-
-    masks = legal_holds(hand, rules)
-    params = tuple((k, v) for k, v in policy.to_dict().items() if k != "name")
-    model = OpponentModel(opponents=1, policy=policy.name, policy_params=params, draw_counts=(draw,))
-    result = hold_equities(hand, masks, rules, model, trials=trials, seed=seed)
-    rows = [HoldEquity(keep=format_cards(hand[m]), discard=format_cards(hand[~m]), draw=int(5 - m.sum()),
-                       equity=float(e), equity_se=float(s))
-            for m, e, s in zip(masks, result.equity, result.equity_se)]
-    return tuple(sorted(rows, key=lambda r: -r.equity))

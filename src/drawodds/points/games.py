@@ -40,9 +40,10 @@ import pandas as pd
 from drawodds.cards import DECK_SIZE, format_cards, parse_hand
 from drawodds.evaluate import STRAIGHT_FLUSH, category_of, evaluate, strength_of
 from drawodds.holds import legal_holds
+from drawodds.points.tricks import TrickPolicy, TrickResult, play_tricks, trick_policy
+from drawodds.policies import choose_holds, draw_policy
 from drawodds.rules import RuleError, RuleSet
 from drawodds.sim.stats import mean_se
-from drawodds.sim.tricks import TrickPolicy, TrickResult, play_tricks, trick_policy
 
 ROYAL_POINTS = 52  # Chicago: the highest straight flush is worth 52 (seed 004)
 _STUB, _HAND, _OUT, _RECYCLED = 0, 1, 2, 3
@@ -246,7 +247,6 @@ def play_deals(rows: int, rules: RuleSet, dealer: npt.ArrayLike, keep: KeepFn,
 
 def policy_keep(draw_policies: Sequence[Any], rules: RuleSet, rng: np.random.Generator) -> KeepFn:
     """A KeepFn that asks each seat's draw policy (``policies.choose_holds``) for its hold."""
-    from drawodds.sim.policies import choose_holds
 
     distinct: list[Any] = []
     for pol in draw_policies:
@@ -278,7 +278,6 @@ class PlayerPolicy:
 
 def player_policy(name: str) -> PlayerPolicy:
     """'sensible' / 'random' (trick policy, drawing by the standard policy) or 'DRAW:TRICK'."""
-    from drawodds.sim.policies import draw_policy
 
     draw, _, trick = name.partition(":") if ":" in name else ("standard", "", name)
     try:
@@ -330,7 +329,6 @@ def play_games(rules: RuleSet, games: int, players: Sequence[PlayerPolicy], rng:
                progress: Progress | None = None, done_before: int = 0, total: int | None = None
                ) -> GameRecord:
     """Play ``games`` whole games at once; seat 0 is left of the first dealer (seat P-1)."""
-    from drawodds.sim.policies import draw_policy
 
     _check_points_game(rules)
     p = rules.players
@@ -486,7 +484,6 @@ def hold_points(hero: npt.ArrayLike, keeps: npt.ArrayLike, rules: RuleSet, *, tr
     players; then we are served before them). ``seat``: our place counted from the dealer's left
     (0 = first to exchange and to lead); None = a random seat each trial.
     """
-    from drawodds.sim.policies import draw_policy
 
     _check_points_game(rules)
     p = rules.players

@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
 
 from drawodds.cards import JOKER
+from drawodds.engine.pots import Pot, claimants, side_pots, split_pot, uncalled_excess
 from drawodds.evaluate import evaluate_one as hand_strength
 from drawodds.evaluate import jacks_or_better_floor as openers_floor
 from drawodds.holds import openers_aside
 from drawodds.rules import FIRST_ACE, RuleSet
-from drawodds.sim.pots import Pot, claimants, side_pots, split_pot, uncalled_excess
 
 Phase = Literal["bet", "draw", "declare", "showdown", "done"]
 NO_CAP = 1 << 62  # the cap level of a round without a raise cap

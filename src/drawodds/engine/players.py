@@ -3,7 +3,7 @@
 - ``RandomLegal``: a uniformly random legal action and a random legal draw (for fuzzing).
 - ``CallingStation``: never bets or raises, calls everything, draws like the standard player.
 - ``RuleBased``: opens, raises and calls on hand strength and pot odds, draws with a draw policy
-  from ``drawodds.sim.policies``, respects openers, and can snow (stand pat on nothing, then bet).
+  from ``drawodds.policies``, respects openers, and can snow (stand pat on nothing, then bet).
 - ``DrawReader``: RuleBased that judges its hand after the draw against what each opponent's
   draw count says (exact posterior + simulated draw), not against any hand.
 - ``PatTwoPair``: RuleBased that stands pat with two pair and bets it as a made hand.
@@ -22,9 +22,12 @@ from typing import Any
 
 import numpy as np
 
+from drawodds.combinatorics import all_hands, combinations, subset_rank
+from drawodds.engine.deal import CALL, CHECK, FOLD, MUCK, RAISE, SHOW, Action, Observation, draw
 from drawodds.evaluate import FLUSH, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_floor, evaluate
+from drawodds.policies import draw_policy, hold_plan
 from drawodds.rules import RuleSet
-from drawodds.sim.engine import (CALL, CHECK, FOLD, MUCK, RAISE, SHOW, Action, Observation, draw)
+from drawodds.sim.ranges import final_strength_distribution
 
 POLICY_NAMES = ("rule", "reader", "pat", "station", "random")
 
@@ -32,7 +35,6 @@ POLICY_NAMES = ("rule", "reader", "pat", "station", "random")
 @functools.cache
 def _percentiles() -> list[float]:
     """Share of the 2,598,960 dealt hands no stronger than each strength (index = strength)."""
-    from drawodds.combinatorics import all_hands
 
     counts = np.bincount(evaluate(all_hands()), minlength=7464).astype(np.float64)
     share = np.cumsum(counts) / counts.sum()
@@ -51,8 +53,6 @@ def _hold_table(policy: Any, rules: RuleSet) -> tuple[bytes, bytes, array]:
     Bit i of a byte is 'keep the i-th lowest card'. One vectorized pass (a few seconds) instead
     of one small numpy call per decision; shared by every seat with the same policy.
     """
-    from drawodds.combinatorics import combinations, subset_rank
-    from drawodds.sim.policies import hold_plan
 
     hands = combinations(rules.deck_size, 5)
     plan = hold_plan(policy, hands, rules)
@@ -68,7 +68,7 @@ def _hold_table(policy: Any, rules: RuleSet) -> tuple[bytes, bytes, array]:
 
 
 class Drawer:
-    """Draw decisions of one seat through a ``DrawPolicy`` from ``drawodds.sim.policies``.
+    """Draw decisions of one seat through a ``DrawPolicy`` from ``drawodds.policies``.
 
     Small runs ask the policy per suit pattern (cached); long runs switch to a table of every
     hand. Both give the same holds and use the generator the same way.
@@ -76,7 +76,6 @@ class Drawer:
 
     def __init__(self, rules: RuleSet, rng: np.random.Generator, name: str = "standard",
                  **params: Any) -> None:
-        from drawodds.sim.policies import draw_policy
 
         self.policy = draw_policy(name, **params)
         self.rules = rules
@@ -107,7 +106,6 @@ class Drawer:
         return out[:limit]
 
     def _ask(self, key: tuple[int, ...]) -> tuple[int, int, float]:
-        from drawodds.sim.policies import hold_plan
 
         self.misses += 1
         if self.misses > _TABLE_AFTER_MISSES:
@@ -262,8 +260,6 @@ class DrawReader(RuleBased):
 
     def _beaten(self, draw_count: int) -> np.ndarray:
         if draw_count not in self._below:
-            from drawodds.sim.policies import draw_policy
-            from drawodds.sim.reading import final_strength_distribution
 
             p = final_strength_distribution(self.rules, draw_policy("standard"), draw_count)
             self._below[draw_count] = np.cumsum(p) - p / 2

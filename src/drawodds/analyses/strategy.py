@@ -32,11 +32,13 @@ import numpy.typing as npt
 from drawodds.cards import JOKER, RANKS
 from drawodds.combinatorics import combinations
 from drawodds.evaluate import CATEGORIES, ONE_PAIR, category_floor, category_of, evaluate, jacks_or_better_floor
+from drawodds.holds import N_HOLDS
+from drawodds.patterns import pattern_codes, pattern_label
+from drawodds.policies import DrawPolicy, choose_holds, draw_policy, hold_plan, in_range
 from drawodds.rules import RuleSet, preset
 
 N_STRENGTHS = 7464            # strengths 1..7463; index 0 unused
 SCATTER_BLOCK = 1 << 16       # subsets per scatter block in subset_sums
-N_HOLDS = 32                  # bit i of a hold mask keeps the i-th card of the (sorted) deal
 POPCOUNT = np.array([bin(m).count("1") for m in range(N_HOLDS)], dtype=np.int64)
 JOB_96 = (800, 50, 25, 9, 6, 4, 3, 2, 1)   # royal, SF, quads, FH, flush, straight, trips, 2P, JJ+
 MAX_PAY = 100_000                          # keeps every integer sum far inside int64 / float64
@@ -491,7 +493,6 @@ class StrategyTable:
         """One row per deal class: hand, class weight, best hold, its value, runner-up and gap."""
         import polars as pl
 
-        from drawodds.condensed import pattern_codes, pattern_label
         h = self.holds
         best_v, run_v = h.best_value, h.runner_up_value
         codes = pattern_codes(h.deals, self.rules.joker)[np.arange(len(h.best)), h.best.astype(np.int64)]
@@ -589,8 +590,7 @@ def final_hand_distribution(deals: npt.NDArray[np.integer], holds: npt.NDArray[n
 
 
 def policy_chooser(rules: RuleSet, policy: str, rng: np.random.Generator) -> HoldChooser:
-    """The hold choice of a named draw policy (``drawodds.sim.policies``), deviations drawn with rng."""
-    from drawodds.sim.policies import choose_holds, draw_policy
+    """The hold choice of a named draw policy (``drawodds.policies``), deviations drawn with rng."""
     pol = draw_policy(policy)
     return lambda hands: np.asarray(choose_holds(pol, hands, rules, rng), dtype=bool)
 
@@ -598,7 +598,7 @@ def policy_chooser(rules: RuleSet, policy: str, rng: np.random.Generator) -> Hol
 def field_distribution(rules: RuleSet, policy: object = "standard") -> npt.NDArray[np.float64]:
     """Final-hand distribution (per strength) of a player dealt a random hand who draws by ``policy``.
 
-    ``policy`` is a policy name or ``DrawPolicy`` (``drawodds.sim.policies``): its usual hold and its
+    ``policy`` is a policy name or ``DrawPolicy`` (``drawodds.policies``): its usual hold and its
     rare deviation (snowing, breaking) are mixed at their exact rates, and a known pre-draw range
     (``min_hand``) restricts the deals. Or any callable hands (T, 5) -> keep mask (T, 5). The policy
     is asked once per suit class, weighted by the class size, so it should treat suits alike.
@@ -609,7 +609,6 @@ def field_distribution(rules: RuleSet, policy: object = "standard") -> npt.NDArr
         holds = mask_bits(policy(deals))
         w = weights.astype(np.float64)
     else:
-        from drawodds.sim.policies import DrawPolicy, draw_policy, hold_plan, in_range
         pol = policy if isinstance(policy, DrawPolicy) else draw_policy(str(policy))
         plan = hold_plan(pol, deals, rules)
         w = weights * in_range(pol, deals, rules).astype(np.float64)

@@ -13,8 +13,11 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from drawodds.cards import format_cards, parse_hand
+from drawodds.engine.deal import DealState, play
+from drawodds.engine.players import DrawReader, PatTwoPair, RuleBased
 from drawodds.evaluate import TRIPS, TWO_PAIR, category_floor, evaluate
 from drawodds.rules import RuleSet, preset
+from drawodds.sim.equity import OpponentModel, hold_equities
 from drawodds.sim.stats import mean_se
 
 LESSON_HAND = "QsQd5h5c9s"
@@ -134,9 +137,6 @@ def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "
     ``deals`` two-pair deals are played for each opponent type and line (deep stacks, so no
     one busts and the deals stay identical across lines).
     """
-    from drawodds.sim.engine import DealState, play
-    from drawodds.sim.equity import OpponentModel, hold_equities
-    from drawodds.sim.players import DrawReader, PatTwoPair, RuleBased
 
     base = preset(rules) if isinstance(rules, str) else rules
     rs = base.replace(players=2, stack=10_000)

@@ -32,6 +32,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from drawodds.cards import format_cards
+from drawodds.combinatorics import all_hands
+from drawodds.engine.session import simulate
+from drawodds.evaluate import evaluate, jacks_or_better_floor
+from drawodds.rules import preset
+
 RANKS = 13
 SUITS = 4
 TEN = 8            # rank index of the ten: a pair of tens or lower does not open
@@ -472,8 +478,6 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 def count_single_hand_openers() -> int:
     """Hands of 52 cards holding openers, counted with the evaluator over all 2,598,960 hands."""
-    from drawodds.combinatorics import all_hands
-    from drawodds.evaluate import evaluate, jacks_or_better_floor
     return int(np.count_nonzero(evaluate(all_hands()) >= jacks_or_better_floor()))
 
 
@@ -542,7 +546,6 @@ def monte_carlo_nobody_opens(players: int, deals: int, rng: np.random.Generator,
                              known: npt.ArrayLike = (), seed: int | None = None,
                              chunk: int = 100_000) -> MonteCarlo:
     """Share of random tables where nobody holds openers (the deck without ``known``), with SE."""
-    from drawodds.evaluate import evaluate, jacks_or_better_floor
     if deals <= 0:
         raise ValueError("deals must be positive")
     floor = jacks_or_better_floor()
@@ -569,7 +572,6 @@ class SomebodyElseOpens:
     seed: int | None = None
 
     def to_dict(self) -> dict[str, object]:
-        from drawodds.cards import format_cards
         return {"hand": format_cards(list(self.hand)), "players": self.players,
                 "p_somebody_else_opens": self.probability, "se": self.se, "method": self.method,
                 "fraction": None if self.fraction is None else str(self.fraction),
@@ -744,22 +746,13 @@ def _conditional(part: float, whole: float, deals: int) -> tuple[float | None, f
 
 def play_figures(players: int, deals: int, seed: int, *, ante: int = 1,
                  max_consecutive_antes: int | None = None,
-                 progress: Callable[[int], None] | None = None) -> dict[str, object] | None:
+                 progress: Callable[[int], None] | None = None) -> dict[str, object]:
     """How opened pots end under play: the rules engine with the rule-based policies.
 
     Jackpott (preset "jackpot") and the plain game (preset "morkpoker", where a deal is passed
     out when everybody checks). ``uncontested``, ``showdown`` and ``dead_opener`` are shares of
     the opened pots; ``passed_out`` is the share of all deals. Every figure has its SE; the seed
-    reproduces it. ``progress`` gets the deals played so far (both games). None when the rules
-    engine is not available."""
-    try:
-        from drawodds.sim.session import simulate
-    except ImportError:
-        try:
-            from drawodds.sim.engine import simulate  # type: ignore[attr-defined,no-redef]
-        except ImportError:
-            return None
-    from drawodds.rules import preset
+    reproduces it. ``progress`` gets the deals played so far (both games)."""
     figures: dict[str, object] = {"play_deals": deals, "play_seed": seed}
     games = {"": preset("jackpot", players=players, ante=ante, max_consecutive_antes=max_consecutive_antes),
              "plain_": preset("morkpoker", players=players, ante=ante)}

@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from drawodds.engine.deal import DealResult, DealState, Policy, play
+from drawodds.engine.history import HistoryWriter, rules_to_dict
+from drawodds.engine.players import make_policy
 from drawodds.rules import RuleSet
-from drawodds.sim.engine import DealResult, DealState, Policy, play
-from drawodds.sim.history import HistoryWriter, rules_to_dict
-from drawodds.sim.players import make_policy
 
 DECK_BLOCK = 2048  # decks shuffled per numpy call
 

@@ -46,8 +46,18 @@ import numpy as np
 import numpy.typing as npt
 
 from drawodds.cards import JOKER, RANK_PLURALS, RANKS
-from drawodds.evaluate import (FLUSH, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_floor, category_of,
-                               evaluate, jacks_or_better_floor)
+from drawodds.combinatorics import combinations
+from drawodds.evaluate import (
+    FLUSH,
+    ONE_PAIR,
+    STRAIGHT,
+    TRIPS,
+    TWO_PAIR,
+    category_floor,
+    category_of,
+    evaluate,
+    jacks_or_better_floor,
+)
 from drawodds.rules import RuleSet
 
 # Pattern codes (the reading module reports posteriors over these; pat hands split by category).
@@ -166,7 +176,6 @@ def _straight_draw_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]
     (2 = open-ended, 1 = inside; the joker fills one gap). The draw with most outs wins, then the
     highest ranks. Built once from the 715 four-rank (286 three-rank) subsets.
     """
-    from drawodds.combinatorics import combinations
 
     pop = _popcount_table()
     masks = np.arange(1 << 13, dtype=np.int32)
