@@ -17,9 +17,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from drawodds.rules import preset
 from drawodds.engine.deal import CALL, CHECK, Action, DealState, Observation, play
 from drawodds.engine.session import DeckSupply
+from drawodds.rules import preset
 
 SMALL, BIG, BLINDS, STACK = 2, 4, (1, 2), 10_000
 

@@ -17,10 +17,10 @@ import time
 
 import numpy as np
 
+from drawodds.analyses.keep import keep
 from drawodds.cards import parse_hand, unseen
 from drawodds.combinatorics import combinations
 from drawodds.holds import all_hold_masks, exact_holds
-from drawodds.analyses.keep import keep
 from drawodds.rules import preset
 
 HANDS = ["AsAhKs7s3s", "9c9d5h5s2c", "Kh Qh Jh Th 2c", "7c5d4h3s2c", "QsQhQd7c2s", "AdKd9h6c2s"]

@@ -14,9 +14,9 @@ import time
 
 import numpy as np
 
-from drawodds.rules import preset
 from drawodds.points.games import points_by_hold, simulate_points
 from drawodds.points.tricks import TrickGame, play_tricks, random_policy, sensible_policy
+from drawodds.rules import preset
 
 ROWS = 20_000
 LOOP_ROWS = 2_000

@@ -18,8 +18,8 @@ import time
 import numpy as np
 
 from drawodds.cards import parse_hand
-from drawodds.rules import preset
 from drawodds.policies import choose_holds, draw_policy
+from drawodds.rules import preset
 
 
 def best_of(fn, repeats: int = 3) -> float:

@@ -45,11 +45,11 @@ def direct_enumeration_seconds_per_deal(sample: int, seed: int) -> tuple[float, 
     """Per-deal time of the direct methods (32 holds, C(47, k) draws each, 2,598,960 final hands):
     ``keep --exact``'s enumerator (``holds.exact_holds``, shared draw key sums) and a plain one
     (``evaluate`` on every final hand of every hold)."""
+    from drawodds.analyses.strategy import paytable_objective
     from drawodds.combinatorics import combinations
     from drawodds.evaluate import evaluate
     from drawodds.holds import exact_holds
     from drawodds.rules import preset
-    from drawodds.analyses.strategy import paytable_objective
 
     values = paytable_objective().values
     rules = preset("morkpoker", max_draw="any")

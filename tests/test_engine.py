@@ -10,15 +10,30 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from drawodds.cards import parse_cards
-from drawodds.evaluate import evaluate
-from drawodds.rules import preset
-from drawodds.engine.deal import (BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, STAND_PAT, Action,
-                                 DealState, IllegalAction, Legal, Observation, draw, play)
+from drawodds.engine.deal import (
+    BET,
+    CALL,
+    CHECK,
+    FOLD,
+    MUCK,
+    RAISE,
+    SHOW,
+    STAND_PAT,
+    Action,
+    DealState,
+    IllegalAction,
+    Legal,
+    Observation,
+    draw,
+    play,
+)
 from drawodds.engine.history import replay, text_log
 from drawodds.engine.invariants import soak, violations
 from drawodds.engine.players import CallingStation, RandomLegal, RuleBased
 from drawodds.engine.pots import side_pots, uncalled_excess
 from drawodds.engine.session import DeckSupply, Session, simulate
+from drawodds.evaluate import evaluate
+from drawodds.rules import preset
 
 
 def stacked(hands: list[str], stub: str = "", joker: bool = False) -> list[int]:
@@ -433,7 +448,7 @@ def test_side_pot_belongs_to_its_contenders_an_all_in_wins_only_what_it_matched(
     r = s.result
     assert r is not None and s.stacks == [9, 35, 39]
     assert r.net == (6, -5, -1) and r.carried_out == 0
-    assert [(p.amount, a) for p, a in zip(r.pots, r.awards)] == [(9, (0,)), (4, (2,))]
+    assert [(p.amount, a) for p, a in zip(r.pots, r.awards, strict=False)] == [(9, (0,)), (4, (2,))]
 
 
 def test_chips_no_live_hand_may_claim_stay_for_the_next_deal() -> None:
@@ -695,9 +710,9 @@ def test_draw_limits_three_four_with_an_ace_and_seven_players() -> None:
 @pytest.mark.parametrize("joker_is_ace", [True, False])
 def test_joker_and_four_with_an_ace_one_rule_for_engine_keep_and_policies(joker_is_ace: bool) -> None:
     from drawodds import keep
+    from drawodds.analyses.strategy import legal_hold_masks
     from drawodds.holds import all_hold_masks, legal_holds
     from drawodds.policies import choose_holds, draw_policy
-    from drawodds.analyses.strategy import legal_hold_masks
 
     rules = preset("morkpoker", players=2, joker=True, max_draw="4-ace", joker_is_ace_for_draw=joker_is_ace)
     for hand in ("JkKd7h4s3c", "AsKd7h4s3c", "JkAsKd7h4s", "Kc9d7h4s3c"):
@@ -713,7 +728,7 @@ def test_joker_and_four_with_an_ace_one_rule_for_engine_keep_and_policies(joker_
             s = DealState(rules, [40, 40], 1, stacked([hand, NOTHING], joker=True))
             s.apply(BET)
             s.apply(CALL)
-            thrown = [c for c, kept in zip(dealt, m) if not kept]
+            thrown = [c for c, kept in zip(dealt, m, strict=False) if not kept]
             try:
                 s.apply(draw(*thrown))
                 accepted = True
@@ -1176,7 +1191,7 @@ def test_openers_aside_keeps_only_what_proves_the_opening(hand: str, thrown: str
         split = hold_openers_split(h, masks)
         if evaluate(h, joker=True) < evaluate(np.array(cards("JsJh4c3d2s"))):
             continue
-        for m, sp in zip(masks, split):
+        for m, sp in zip(masks, split, strict=False):
             k, d = [int(c) for c in h[m]], [int(c) for c in h[~m]]
             assert bool(openers_aside(k, d)) == bool(sp)
 

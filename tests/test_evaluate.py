@@ -1,11 +1,10 @@
 import numpy as np
 import pytest
-from conftest import reference_key
 
+from conftest import reference_key
 from drawodds.cards import JOKER, parse_hand
 from drawodds.combinatorics import combinations
-from drawodds.evaluate import (CATEGORIES, RANK_KEYS, category_of, describe, evaluate,
-                               jacks_or_better_floor)
+from drawodds.evaluate import CATEGORIES, RANK_KEYS, category_of, describe, evaluate, jacks_or_better_floor
 
 COUNTS = [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40]
 
@@ -48,7 +47,7 @@ def _assert_same_order(keys, strengths):
     order = np.argsort(strengths, kind="stable")
     ks = [keys[i] for i in order]
     st = strengths[order]
-    for a, b, sa, sb in zip(ks, ks[1:], st, st[1:]):
+    for a, b, sa, sb in zip(ks, ks[1:], st, st[1:], strict=False):
         assert (a == b) == (sa == sb)
         assert a <= b
 

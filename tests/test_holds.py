@@ -12,7 +12,7 @@ from drawodds.rules import preset
 
 def brute_force_categories(hand, mask, joker=False):
     """Category counts of one hold by listing every draw with itertools (independent path)."""
-    kept = [int(c) for c, m in zip(hand, mask) if m]
+    kept = [int(c) for c, m in zip(hand, mask, strict=False) if m]
     stub = unseen(hand.tolist(), joker=joker).tolist()
     finals = np.array([kept + list(d) for d in itertools.combinations(stub, 5 - len(kept))])
     return np.bincount(category_of(evaluate(finals, joker=joker)), minlength=10)

@@ -3,9 +3,9 @@ import json
 import numpy as np
 import pytest
 
+from drawodds.analyses.keep import keep
 from drawodds.cards import CardError, parse_hand
 from drawodds.holds import legal_holds
-from drawodds.analyses.keep import keep
 from drawodds.rules import RuleError, preset
 from drawodds.sim.equity import equity_vs_known
 
@@ -95,7 +95,7 @@ def test_joker_deck_lists_five_aces():
 
 def test_jacks_or_better_opener_shows_split_openers():
     r = keep("AsAhKs7s3s", rules="jackpot", opponents=0, opener=True)
-    split = {" ".join(k): s for k, s in zip(r.table.keep, r.table.splits_openers)}
+    split = {" ".join(k): s for k, s in zip(r.table.keep, r.table.splits_openers, strict=False)}
     assert split["As Ks 7s 3s"] and not split["As Ah"]
     with pytest.raises(RuleError, match="cannot open"):
         keep("TsThAcKdQs", rules="jackpot", opponents=0, opener=True)

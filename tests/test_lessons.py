@@ -1,11 +1,11 @@
 import numpy as np
 import pytest
 
-from drawodds.cards import parse_hand
-from drawodds.evaluate import evaluate
 from drawodds.analyses.lessons import standing_pat
-from drawodds.rules import preset
+from drawodds.cards import parse_hand
 from drawodds.engine.players import DrawReader
+from drawodds.evaluate import evaluate
+from drawodds.rules import preset
 
 
 @pytest.fixture(scope="module")

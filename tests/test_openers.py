@@ -12,10 +12,10 @@ from math import comb
 import numpy as np
 import pytest
 
+from drawodds.analyses import openers as op
 from drawodds.cards import parse_hand
 from drawodds.combinatorics import all_hands, combinations, subset_rank
 from drawodds.evaluate import evaluate, jacks_or_better_floor
-from drawodds.analyses import openers as op
 
 
 def test_single_hand_openers_count() -> None:
@@ -84,9 +84,9 @@ def test_probabilities_in_range_and_decreasing() -> None:
     assert len(sizes) >= 4
     values = [op.p_nobody_opens(n) for n in sizes]
     assert all(0 < v < 1 for v in values)
-    assert all(a > b for a, b in zip(values, values[1:]))
+    assert all(a > b for a, b in zip(values, values[1:], strict=False))
     # Sharing a deck lowers the pass-out rate below the independence approximation.
-    for n, v in zip(sizes, values):
+    for n, v in zip(sizes, values, strict=False):
         if n >= 2:
             assert v < op.p_nobody_opens_independent(n)
 

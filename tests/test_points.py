@@ -9,10 +9,18 @@ import pytest
 
 from drawodds.cards import parse_cards
 from drawodds.evaluate import category_of, evaluate
-from drawodds.rules import RuleError, preset
 from drawodds.points import games as pts
-from drawodds.points.tricks import (NO_CARD, IllegalPlay, TrickGame, legal_mask, play_tricks,
-                                 random_policy, sensible_policy, trick_policy)
+from drawodds.points.tricks import (
+    NO_CARD,
+    IllegalPlay,
+    TrickGame,
+    legal_mask,
+    play_tricks,
+    random_policy,
+    sensible_policy,
+    trick_policy,
+)
+from drawodds.rules import RuleError, preset
 
 POENG = preset("poengpoker")
 CHICAGO = preset("chicago")
@@ -247,7 +255,7 @@ def test_short_stub_exchanges_only_what_is_left_keeping_the_best_discards() -> N
     order = [(1 + o) % 6 for o in range(6)]
     assert got[:, order].tolist() == [[5, 5, 5, 5, 2, 0]] * 50  # 22 cards in the stub
     fifth = order[4]
-    for before, after in zip(first[:, fifth], hands[:, fifth]):
+    for before, after in zip(first[:, fifth], hands[:, fifth], strict=False):
         stayed = sorted(set(before.tolist()) & set(after.tolist()))
         assert stayed == sorted(before.tolist())[2:]  # the three highest cards stay
 

@@ -11,9 +11,17 @@ import pytest
 from drawodds.cards import JOKER, format_cards, parse_hand
 from drawodds.combinatorics import all_hands
 from drawodds.evaluate import STRAIGHT, category_of, evaluate
+from drawodds.policies import (
+    PATTERNS,
+    choose_holds,
+    describe_policy,
+    draw_count_probabilities,
+    draw_policy,
+    hold_plan,
+    in_range,
+    policy_names,
+)
 from drawodds.rules import preset
-from drawodds.policies import (PATTERNS, choose_holds, describe_policy, draw_count_probabilities,
-                                   draw_policy, hold_plan, in_range, policy_names)
 
 RULE_SETS = [preset(), preset(max_draw="4-ace"), preset(max_draw="4"), preset("poengpoker"),
              preset(joker=True), preset(joker=True, max_draw="4-ace")]

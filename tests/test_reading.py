@@ -8,12 +8,12 @@ from math import comb
 import numpy as np
 import pytest
 
+from drawodds.analyses.read import read_draw
 from drawodds.cards import parse_hand
 from drawodds.cli import main
 from drawodds.evaluate import CATEGORIES, HIGH_CARD, ONE_PAIR, category_of, evaluate
-from drawodds.rules import preset
 from drawodds.policies import PAIR, PATTERNS, draw_count_probabilities, draw_policy, hold_plan
-from drawodds.analyses.read import read_draw
+from drawodds.rules import preset
 from drawodds.sim.ranges import LABELS, final_exact, holdings, posterior, sample_conditioned
 
 ALL = comb(52, 5)

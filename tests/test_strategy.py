@@ -7,13 +7,24 @@ from math import comb
 import numpy as np
 import pytest
 
+from drawodds.analyses.strategy import (
+    N_HOLDS,
+    POPCOUNT,
+    hold_numerators,
+    jacks_objective,
+    make_solver,
+    parse_objective,
+    paytable_objective,
+    points_objective,
+    solve,
+    subset_sums,
+    suit_classes,
+    suit_orbit_sizes,
+)
 from drawodds.cards import JOKER
 from drawodds.combinatorics import combinations
 from drawodds.evaluate import evaluate
 from drawodds.rules import preset
-from drawodds.analyses.strategy import (N_HOLDS, POPCOUNT, hold_numerators, jacks_objective, make_solver,
-                               parse_objective, paytable_objective, points_objective, solve,
-                               subset_sums, suit_classes, suit_orbit_sizes)
 
 
 def direct_numerators(deal: np.ndarray, values: np.ndarray, legal_draws: int, joker: bool = False
@@ -131,11 +142,17 @@ def test_objective_names_and_errors():
 
 # --- the field and equity ---------------------------------------------------------------------
 
-from drawodds.cards import parse_hand  # noqa: E402
 from drawodds.analyses.condensed import condense, first_match_holds  # noqa: E402
+from drawodds.analyses.strategy import (  # noqa: E402
+    equity_objective,
+    equity_values,
+    field_distribution,
+    final_hand_distribution,
+    simulate_equities,
+    simulate_equity,
+)
+from drawodds.cards import parse_hand  # noqa: E402
 from drawodds.patterns import pattern_codes, pattern_label  # noqa: E402
-from drawodds.analyses.strategy import (equity_objective, equity_values, final_hand_distribution,  # noqa: E402
-                               field_distribution, simulate_equities, simulate_equity)
 
 
 def stand_pat(hands: np.ndarray) -> np.ndarray:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -59,10 +59,10 @@ def _root(
 # --- shared options -------------------------------------------------------------------------
 
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set preset: " + ", ".join(preset_names()))]
-JokerOpt = Annotated[Optional[bool], typer.Option("--joker/--no-joker", help="Play with the joker (53 cards).")]
-MaxDrawOpt = Annotated[Optional[str], typer.Option("--max-draw", help="Draw limit: 3, 4-ace, 4, 5 or any.")]
-DrawsOpt = Annotated[Optional[int], typer.Option("--draws", help="Number of draws (2 = double draw).")]
-PlayersOpt = Annotated[Optional[int], typer.Option("--players", help="Players at the table.")]
+JokerOpt = Annotated[bool | None, typer.Option("--joker/--no-joker", help="Play with the joker (53 cards).")]
+MaxDrawOpt = Annotated[str | None, typer.Option("--max-draw", help="Draw limit: 3, 4-ace, 4, 5 or any.")]
+DrawsOpt = Annotated[int | None, typer.Option("--draws", help="Number of draws (2 = double draw).")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", help="Players at the table.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
 
@@ -114,7 +114,7 @@ def eval_cmd(
 
 @app.command("rules")
 def rules_cmd(
-    name: Annotated[Optional[str], typer.Argument(help="A preset to show in full.")] = None,
+    name: Annotated[str | None, typer.Argument(help="A preset to show in full.")] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """List the rule-set presets, or show every option of one with its source.
@@ -179,23 +179,23 @@ def progress_bar(label: str, enabled: bool = True) -> Any:
 def keep_cmd(
     hand: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "AsAhKs7s3s".')],
     rules: RulesOpt = "morkpoker",
-    opponents: Annotated[Optional[int], typer.Option("--opponents", "-n", help="Opponents who draw (0-5); default: table size - 1.")] = None,
+    opponents: Annotated[int | None, typer.Option("--opponents", "-n", help="Opponents who draw (0-5); default: table size - 1.")] = None,
     policy: Annotated[str, typer.Option("--policy", help="Opponents' draw policy (see `drawodds policies`).")] = "standard",
-    trials: Annotated[Optional[int], typer.Option("--trials", "-t", help="Monte Carlo trials (the maximum with --se).")] = None,
+    trials: Annotated[int | None, typer.Option("--trials", "-t", help="Monte Carlo trials (the maximum with --se).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same numbers.")] = 1,
-    se: Annotated[Optional[float], typer.Option("--se", help="Stop when the best holds are separated to this standard error.")] = None,
+    se: Annotated[float | None, typer.Option("--se", help="Stop when the best holds are separated to this standard error.")] = None,
     workers: Annotated[int, typer.Option("--workers", "-w", help="Processes for the Monte Carlo.")] = 1,
-    by: Annotated[Optional[str], typer.Option("--by", help="Rank by equity, jacks, improve or points.")] = None,
-    vs: Annotated[Optional[list[int]], typer.Option("--vs", help="An opponent's draw count (repeat per opponent).")] = None,
-    against: Annotated[Optional[list[str]], typer.Option("--against", help="A known opponent hand that stands pat (repeat per opponent).")] = None,
+    by: Annotated[str | None, typer.Option("--by", help="Rank by equity, jacks, improve or points.")] = None,
+    vs: Annotated[list[int] | None, typer.Option("--vs", help="An opponent's draw count (repeat per opponent).")] = None,
+    against: Annotated[list[str] | None, typer.Option("--against", help="A known opponent hand that stands pat (repeat per opponent).")] = None,
     opener: Annotated[bool, typer.Option("--opener", help="Jacks or Better: we opened; show holds that split openers.")] = False,
     exact: Annotated[bool, typer.Option("--exact", help="Exact odds only (no opponents, no sampling).")] = False,
-    top: Annotated[Optional[int], typer.Option("--top", help="Show only the best N holds.")] = None,
+    top: Annotated[int | None, typer.Option("--top", help="Show only the best N holds.")] = None,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
     players: PlayersOpt = None,
     json_out: JsonOpt = False,
-    csv: Annotated[Optional[str], typer.Option("--csv", help="Write the rows flat to this CSV file ('-' for stdout).")] = None,
+    csv: Annotated[str | None, typer.Option("--csv", help="Write the rows flat to this CSV file ('-' for stdout).")] = None,
 ) -> None:
     """Rank every legal hold of a hand: exact odds of each final hand, and equity against opponents.
 
@@ -340,11 +340,11 @@ def parse_cards_list(cards: list[str]) -> list[int]:
 def simulate_cmd(
     rules: RulesOpt = "morkpoker",
     players: PlayersOpt = None,
-    deals: Annotated[Optional[int], typer.Option("--deals", "-d", help="Deals to play (draw game; default 10,000).")] = None,
-    games: Annotated[Optional[int], typer.Option("--games", "-g", help="Whole games to play (Poengpoker and Chicago only).")] = None,
+    deals: Annotated[int | None, typer.Option("--deals", "-d", help="Deals to play (draw game; default 10,000).")] = None,
+    games: Annotated[int | None, typer.Option("--games", "-g", help="Whole games to play (Poengpoker and Chicago only).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same deals and actions.")] = 1,
-    policy: Annotated[Optional[str], typer.Option("--policy", "-p", help="Betting policy per seat, comma-separated (rule, reader, pat, station, random), or one for every seat.")] = None,
-    history: Annotated[Optional[str], typer.Option("--history", help="Write every deal: JSON lines for .jsonl, else a readable text log.")] = None,
+    policy: Annotated[str | None, typer.Option("--policy", "-p", help="Betting policy per seat, comma-separated (rule, reader, pat, station, random), or one for every seat.")] = None,
+    history: Annotated[str | None, typer.Option("--history", help="Write every deal: JSON lines for .jsonl, else a readable text log.")] = None,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
     draws: DrawsOpt = None,
@@ -451,7 +451,7 @@ def read_cmd(
     break_rate: Annotated[float, typer.Option("--break-rate", help="Rate of breaking a pat straight/flush to draw to a straight flush.")] = 0.0,
     rules: RulesOpt = "morkpoker",
     opener: Annotated[bool, typer.Option("--opener", help="Jacks or Better: the opponent opened (holds jacks or better).")] = False,
-    hand: Annotated[Optional[str], typer.Option("--hand", help="Our five cards: card removal, and our equity per hold.")] = None,
+    hand: Annotated[str | None, typer.Option("--hand", help="Our five cards: card removal, and our equity per hold.")] = None,
     trials: Annotated[int, typer.Option("--trials", "-t", help="Monte Carlo trials (final hand when not exact; equity).")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same numbers.")] = 1,
     joker: JokerOpt = None,
@@ -531,7 +531,7 @@ def render_read(result: Any) -> None:
 
 @app.command("policies")
 def policies_cmd(
-    name: Annotated[Optional[str], typer.Argument(help="One policy to show (default: all).")] = None,
+    name: Annotated[str | None, typer.Argument(help="One policy to show (default: all).")] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """The draw policies as tables of hand patterns -> hold (first matching row wins).
@@ -567,13 +567,13 @@ def strategy_cmd(
         "(P at least jacks), points (Poengpoker table points), equity (vs --opponents), "
         "at_least:<category>, category:<category>."))] = "vp96",
     opponents: Annotated[int, typer.Option("--opponents", "-n", help="Opponents for --objective equity (1-7).")] = 1,
-    rules_name: Annotated[Optional[str], typer.Option("--rules", "-r", help=(
+    rules_name: Annotated[str | None, typer.Option("--rules", "-r", help=(
         "Rule set preset (default: video poker draw-any for vp*, poengpoker for points, "
         "morkpoker otherwise)."))] = None,
     max_draw: MaxDrawOpt = None,
     joker: JokerOpt = None,
     policy: Annotated[str, typer.Option("--policy", help="Opponents' draw policy for equity: standard, loose, tight.")] = "standard",
-    out_path: Annotated[Optional[str], typer.Option("--out", help="Write the table (.parquet or .csv).")] = None,
+    out_path: Annotated[str | None, typer.Option("--out", help="Write the table (.parquet or .csv).")] = None,
     lines: Annotated[int, typer.Option("--lines", help="Most patterns in the condensed strategy (before same-kind runs are merged).")] = 60,
     check_removal: Annotated[int, typer.Option("--check-removal", help=(
         "equity only: measure the card-removal error on this many random deals by Monte Carlo."))] = 0,
@@ -669,7 +669,7 @@ def lesson_cmd(
     deals: Annotated[int, typer.Option("--deals", help="Two-pair deals played per opponent type and line.")] = 20_000,
     seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same numbers.")] = 1,
     rules: RulesOpt = "morkpoker",
-    out_md: Annotated[Optional[str], typer.Option("--markdown", help="Also write the lesson as Markdown to this file.")] = None,
+    out_md: Annotated[str | None, typer.Option("--markdown", help="Also write the lesson as Markdown to this file.")] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """A strategy claim from the rule documents, tested with numbers.
@@ -722,13 +722,13 @@ def _players_range(text: str) -> list[int]:
 def openers_cmd(
     players: Annotated[str, typer.Option("--players", help="Table sizes: 4, 2-8 or 2,4,6.")] = "2-8",
     ante: Annotated[int, typer.Option("--ante", help="Ante per player per deal (chips).")] = 1,
-    max_antes: Annotated[Optional[int], typer.Option(
+    max_antes: Annotated[int | None, typer.Option(
         "--max-antes", help="House limit on consecutive antes into one pot (default: none).")] = None,
     deals: Annotated[int, typer.Option("--deals", help="Deals to play per table size with the rules "
                                        "engine (rule-based policies); 0 = skip play. With --hand: "
                                        "Monte Carlo deals when the count is not exact (default 200,000).")] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Random seed for play and Monte Carlo.")] = 1,
-    hand: Annotated[Optional[str], typer.Option("--hand", help="My five cards: chance somebody else can open.")] = None,
+    hand: Annotated[str | None, typer.Option("--hand", help="My five cards: chance somebody else can open.")] = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Jacks or Better: how often nobody can open, how long a pot waits, how big it gets.
@@ -808,7 +808,7 @@ def openers_cmd(
     for r in rows:
         probs = r.passouts_distribution[:5] + [1 - sum(r.passouts_distribution[:5])]
         pots = [r.n * ante * min(k + 1, max_antes or k + 1) for k in range(6)]
-        cells = [f"{p:.3f} ({pot})" for p, pot in zip(probs, pots)]
+        cells = [f"{p:.3f} ({pot})" for p, pot in zip(probs, pots, strict=False)]
         cells[-1] = f"{probs[-1]:.3f} ({'' if max_antes and max_antes <= 6 else '>='}{pots[-1]})"
         waits.add_row(str(r.n), *cells)
     out.print(waits)
@@ -842,7 +842,7 @@ def _fmt_se(d: dict[str, Any], key: str) -> str:
 
 @app.command("charts")
 def charts_cmd(
-    topics: Annotated[Optional[list[str]], typer.Argument(help="reading, openers, points, strategy (default: all).")] = None,
+    topics: Annotated[list[str] | None, typer.Argument(help="reading, openers, points, strategy (default: all).")] = None,
     out_dir: Annotated[str, typer.Option("--out", help="Folder for the PNG files.")] = "reports",
 ) -> None:
     """Redraw the charts in reports/ from the library (a few minutes for all of them).

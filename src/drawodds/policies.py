@@ -272,7 +272,7 @@ def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: 
     card_count = np.stack(rank_n, axis=1)
     max_count = np.maximum.reduce(rank_n)
     pairs = sum((c == 2).astype(np.int8) for c in rank_n) // 2
-    pair_rank = np.maximum.reduce([np.where(c == 2, r, -1) for c, r in zip(rank_n, rc)])
+    pair_rank = np.maximum.reduce([np.where(c == 2, r, -1) for c, r in zip(rank_n, rc, strict=False)])
     aces = sum((r == 12).astype(np.int8) for r in rc)
 
     # Four-flush: four cards of one suit, the joker counting as any suit.

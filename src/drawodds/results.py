@@ -51,7 +51,7 @@ def _short(value: Any) -> str:
     if isinstance(value, list | tuple | dict) and len(value) > 4:
         return f"<{len(value)} {type(value).__name__} items>"
     if dataclasses.is_dataclass(value) and hasattr(value, "name"):
-        return repr(getattr(value, "name"))
+        return repr(value.name)
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 

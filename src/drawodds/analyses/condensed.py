@@ -43,7 +43,7 @@ def merge_lines(patterns: tuple[int, ...], share: tuple[float, ...]) -> list[Str
     lines: list[StrategyLine] = []
     run: list[int] = []
     run_share = 0.0
-    for code, sh in zip(patterns, share):
+    for code, sh in zip(patterns, share, strict=False):
         if run and merge_key(code) is not None and merge_key(code) == merge_key(run[-1]):
             run.append(code)
             run_share += sh

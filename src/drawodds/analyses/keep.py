@@ -69,7 +69,7 @@ class KeepResult:
     def rows(self) -> list[dict[str, Any]]:
         """The holds as plain dicts, best first."""
         names = list(self.columns)
-        return [dict(zip(names, values)) for values in zip(*self.columns.values())]
+        return [dict(zip(names, values, strict=False)) for values in zip(*self.columns.values(), strict=False)]
 
     def to_dict(self) -> dict[str, Any]:
         """The `--json` shape (a contract read by other tools; extra fields are additive)."""

@@ -191,7 +191,7 @@ _PRIMES = np.array(_PRIME_TUPLE, np.int64)
 def _crt(residues: Iterable[int]) -> int:
     """The integer in [0, prod(primes)) with these residues."""
     total, modulus = 0, 1
-    for r, p in zip(residues, _PRIME_TUPLE):
+    for r, p in zip(residues, _PRIME_TUPLE, strict=False):
         # total + modulus * t == r (mod p)
         t = (int(r) - total) * pow(modulus, -1, p) % p
         total += modulus * t
@@ -244,7 +244,7 @@ def _solo_table(size: int, rank: int) -> tuple[npt.NDArray[np.int64], ...]:
         moves = [_moves(FLUSH_STATES[i], rank, can_pair=False) for i in joint]
         seen: dict[tuple[int, int], int] = {}
         for choice in itertools.product(*(sorted(m) for m in moves)):
-            dest = tuple(sorted(FLUSH_STATES.index(m[a]) for m, a in zip(moves, choice)))
+            dest = tuple(sorted(FLUSH_STATES.index(m[a]) for m, a in zip(moves, choice, strict=False)))
             key = (index[dest], sum(choice))
             seen[key] = seen.get(key, 0) + 1
         rows.append([(d, t, w) for (d, t), w in seen.items()])

@@ -113,8 +113,8 @@ def read_draw(draw: int, *, policy: DrawPolicy | str = "standard", rules: RuleSe
         method, n_final = "monte carlo", trials
     if not rs.joker:
         probs, se = probs[:9], se[:9]
-    final = {name: float(p) for name, p in zip(names, probs)}
-    final_se = {name: float(s) for name, s in zip(names, se)}
+    final = {name: float(p) for name, p in zip(names, probs, strict=False)}
+    final_se = {name: float(s) for name, s in zip(names, se, strict=False)}
 
     equities: tuple[HoldEquity, ...] = ()
     if ours is not None:
@@ -136,5 +136,5 @@ def _equities(hand: npt.NDArray[np.int8], rules: RuleSet, policy: DrawPolicy, dr
     result = hold_equities(hand, masks, rules, model, trials=trials, seed=seed)
     rows = [HoldEquity(keep=format_cards(hand[m]), discard=format_cards(hand[~m]), draw=int(5 - m.sum()),
                        equity=float(e), equity_se=float(s))
-            for m, e, s in zip(masks, result.equity, result.equity_se)]
+            for m, e, s in zip(masks, result.equity, result.equity_se, strict=False)]
     return tuple(sorted(rows, key=lambda r: -r.equity))

@@ -485,7 +485,7 @@ class StrategyTable:
             best = self.holds.best.astype(np.int64)
             num = np.take_along_axis(self.holds.numerators, best[:, None], axis=1)[:, 0]
             scaled = (num * (common // den[best])).tolist()         # Python ints: no overflow
-            exact = sum(x * int(w) for x, w in zip(scaled, self.weights.tolist()))
+            exact = sum(x * int(w) for x, w in zip(scaled, self.weights.tolist(), strict=False))
             return exact / (common * self.deals)
         return float((self.holds.best_value * self.weights).sum() / self.deals)
 
@@ -764,4 +764,4 @@ def hand_strings(deals: npt.NDArray[np.integer]) -> list[str]:
 def hold_strings(deals: npt.NDArray[np.integer], masks: npt.NDArray[np.integer]) -> list[str]:
     """The kept cards of each hold as text, highest first; '-' for discarding everything."""
     return [" ".join(_CARD_NAMES[row[i]] for i in _KEPT_DESC[m]) or "-"
-            for row, m in zip(np.asarray(deals).tolist(), np.asarray(masks).tolist())]
+            for row, m in zip(np.asarray(deals).tolist(), np.asarray(masks).tolist(), strict=False)]

@@ -36,7 +36,7 @@ def passout_by_table_size(path: Path, sizes: range = range(op.MIN_PLAYERS, op.MA
     ax = fig.subplots()
     ax.bar(x - 0.2, exact, 0.4, yerr=err, label="exact, one shared deck", color="#1f77b4")
     ax.bar(x + 0.2, indep, 0.4, label="independent hands, $(1-p)^n$", color="#ff7f0e", alpha=0.8)
-    for xi, e, i in zip(x, exact, indep):
+    for xi, e, i in zip(x, exact, indep, strict=False):
         ax.annotate(f"{e:.3f}", (xi - 0.2, e), ha="center", va="bottom", fontsize=8)
         ax.annotate(f"{i:.3f}", (xi + 0.2, i), ha="center", va="bottom", fontsize=8)
     ax.set_xticks(x, labels)

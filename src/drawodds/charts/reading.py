@@ -44,7 +44,7 @@ def plot_read_draws(path: str | Path = "reports/read_draws.png", *, rules: RuleS
             if v >= 4:
                 ax.text(i, bottom[i] + v / 2, f"{v:.0f}%", ha="center", va="center", fontsize=8,
                         color="white" if CATEGORIES.index(name) in (3, 7, 8) else "black")
-        bottom = [b + v for b, v in zip(bottom, vals)]
+        bottom = [b + v for b, v in zip(bottom, vals, strict=False)]
     ax.set_xticks(list(x), [f"drew {r.draw}\n({100 * r.p_draw:.1f}% of deals)" for r in readings])
     ax.set_ylabel("final hand after the draw (%)")
     ax.set_ylim(0, 100)

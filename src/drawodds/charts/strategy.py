@@ -172,7 +172,7 @@ def plot_hold_heatmap(grid: HoldGrid, path: Path, policy: str) -> None:
                     color="white" if grid.hold[i, j] not in (8, 9) else "black")
     ax.set_xticks(range(len(grid.opponents)), [str(n) for n in grid.opponents])
     ax.set_yticks(range(len(START_PATTERNS)), START_PATTERNS)
-    ax.set_xlabel("opponents (each draws by the '%s' policy)" % policy)
+    ax.set_xlabel(f"opponents (each draws by the '{policy}' policy)")
     ax.set_ylabel("starting hand (five cards dealt)")
     ax.set_title("Best hold for showdown equity, by starting hand and number of opponents\n"
                  "colour = most common optimal hold type; number = share of those deals playing it",
@@ -211,7 +211,7 @@ def dilemma_values(solvers: dict[int, Solver]) -> list[tuple[str, str, list[tupl
         values: list[tuple[str, list[float]]] = [(label, []) for label, _ in options]
         for n in sorted(solvers):
             hv: HoldValues = solvers[n].hold_values(deal[None, :])
-            for (label, vals), m in zip(values, masks):
+            for (_label, vals), m in zip(values, masks, strict=False):
                 vals.append(float(hv.values[0, m]))
         out.append((title, format_hand(parse_hand(hand), pretty=True), values))
     return out
@@ -221,7 +221,7 @@ def plot_dilemmas(data: list[tuple[str, str, list[tuple[str, list[float]]]]], op
                   path: Path, policy: str) -> None:
     fig = Figure(figsize=(11, 8))
     axes = fig.subplots(2, 2, sharex=True)
-    for ax, (title, hand, values) in zip(axes.ravel(), data):
+    for ax, (title, hand, values) in zip(axes.ravel(), data, strict=False):
         for label, vals in values:
             ax.plot(list(opponents), vals, marker="o", label=label)
         ax.set_title(f"{title}\n{hand}", fontsize=10)
@@ -254,7 +254,7 @@ def plot_condensed(plan: CondensedStrategy, title: str, unit: str, path: Path) -
     tab.auto_set_font_size(False)
     tab.set_fontsize(8.5)
     tab.scale(1, 1.15)
-    for (row, col), c in tab.get_celld().items():
+    for (row, _col), c in tab.get_celld().items():
         c.PAD = 0.03                                # matplotlib pads by a share of the cell width
         if row == 0:
             c.set_facecolor("#dddddd")

@@ -301,7 +301,7 @@ class DealState:
         self.cap_level = NO_CAP if cap is None else (1 + cap) * self.bet_size
         if rnd == 0 and blinds:
             contributed, events = self.contributed, self.events
-            for s, blind in zip(order, blinds):  # the first seats from the dealer's left post
+            for s, blind in zip(order, blinds, strict=False):  # the first seats from the dealer's left post
                 chips = blind if blind < stacks[s] else stacks[s]
                 stacks[s] -= chips
                 contributed[s] += chips

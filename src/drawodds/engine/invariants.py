@@ -217,7 +217,7 @@ def _pot_violations(state: DealState) -> list[str]:
         out.append("the pots do not add up to the pot")
     mucks = [seat for seat, kind, _ in state.events if kind == "muck"]
     strength = {s: evaluate_one(state.hands[s]) for s in state.order if not state.folded[s]}
-    for (amount, eligible), award in zip(r.pots, r.awards):
+    for (amount, eligible), award in zip(r.pots, r.awards, strict=False):
         if any(state.folded[s] for s in eligible):
             out.append("a folded seat is eligible for a pot")
         claim = [s for s in eligible if s not in dead]
@@ -266,7 +266,7 @@ def _split_violations(state: DealState) -> list[str]:
         return [f"seat {opener} broke its openers without announcing the split"]
     if splits[0][1] != len(aside) or not aside <= discards:
         out.append("the announced split is not the set-aside cards")
-    with_aside = np.array([c in aside or k for c, k in zip(dealt.tolist(), kept)])
+    with_aside = np.array([c in aside or k for c, k in zip(dealt.tolist(), kept, strict=False)])
     if hold_openers_split(dealt, with_aside[None])[0]:
         out.append("the cards set aside do not prove the opening")
     for c in aside:  # only the cards needed: none of them can be spared
@@ -407,7 +407,7 @@ def soak(deals: int, seed: int = 0, rules_every: int = 50) -> SoakReport:
         seen[r.outcome] += 1
         if len(r.pots) > 1:
             seen["side pots"] += 1
-        if any(not award and pot.amount for pot, award in zip(r.pots, r.awards)):
+        if any(not award and pot.amount for pot, award in zip(r.pots, r.awards, strict=False)):
             seen["a pot no live hand may claim"] += 1
         if any(state.mucked[s] for s in r.winners):
             seen["a side pot kept after mucking"] += 1

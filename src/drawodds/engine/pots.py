@@ -38,7 +38,7 @@ def side_pots(contributed: Sequence[int], live: Sequence[bool], carried: int = 0
     eligible seat (its chips stay on the table). ``carried`` (chips left from earlier deals) joins
     the main pot, open to every live seat.
     """
-    levels = sorted({c for c, alive in zip(contributed, live) if alive and c > 0})
+    levels = sorted({c for c, alive in zip(contributed, live, strict=False) if alive and c > 0})
     top = max(contributed, default=0)
     if not levels or levels[-1] < top:
         levels.append(top)
@@ -46,7 +46,7 @@ def side_pots(contributed: Sequence[int], live: Sequence[bool], carried: int = 0
     previous = 0
     for level in levels:
         amount = sum(min(c, level) - min(c, previous) for c in contributed)
-        eligible = tuple(i for i, (c, alive) in enumerate(zip(contributed, live)) if alive and c >= level)
+        eligible = tuple(i for i, (c, alive) in enumerate(zip(contributed, live, strict=False)) if alive and c >= level)
         if amount or not pots:
             pots.append(Pot(amount, eligible))
         previous = level

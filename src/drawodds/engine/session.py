@@ -229,7 +229,7 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, policies: Sequence[str] |
     deck_seq, *seat_seqs = root.spawn(n + 1)
     decks = DeckSupply(np.random.default_rng(deck_seq), rules.deck_size)
     seat_policies = [make_policy(name, rules, np.random.default_rng(sq))
-                     for name, sq in zip(names, seat_seqs)]
+                     for name, sq in zip(names, seat_seqs, strict=False)]
     writer = HistoryWriter(history, rules, seed=seed, policies=names) if history else None
     kinds = sorted(set(names), key=names.index)
     by_kind = [[s for s in range(n) if names[s] == k] for k in kinds]

@@ -569,7 +569,7 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
     masks = legal_holds(cards, rules)
     sizes = [min(TRIAL_BLOCK, trials - start) for start in range(0, trials, TRIAL_BLOCK)]
     blocks_h, blocks_t = [], []
-    for size, child in zip(sizes, np.random.SeedSequence(seed).spawn(len(sizes))):
+    for size, child in zip(sizes, np.random.SeedSequence(seed).spawn(len(sizes)), strict=False):
         h, t = hold_points(cards, masks, rules, trials=size, seed=int(child.generate_state(1)[0]),
                            policy=policy, trick_policy_name=trick_policy, seat=seat)
         blocks_h.append(h)

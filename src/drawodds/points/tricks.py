@@ -81,10 +81,10 @@ def legal_mask(hand: npt.ArrayLike, alive: npt.ArrayLike, lead: npt.ArrayLike,
 def _why_illegal(card: int, hand: Sequence[int], alive: Sequence[bool], lead: int,
                  rule: TrickRule) -> str:
     """One sentence on why a card may not be played (for IllegalPlay messages)."""
-    live = [c for c, a in zip(hand, alive) if a]
+    live = [c for c, a in zip(hand, alive, strict=False) if a]
     if card not in live:
         return f"{card_str(card)} is not in the hand ({' '.join(format_cards(live))})"
-    legal = [c for c, ok in zip(hand, legal_mask(hand, alive, lead, rule)) if ok]
+    legal = [c for c, ok in zip(hand, legal_mask(hand, alive, lead, rule), strict=False) if ok]
     if rule == "follow":
         duty = f"must follow suit to {card_str(lead)}"
     else:
@@ -300,7 +300,7 @@ class TrickGame:
         """Cards the seat to play may play now."""
         seat = self.to_play if seat is None else seat
         mask = legal_mask(self.hands[seat], self.alive[seat], self.lead, self.rules.trick_rule)
-        return [c for c, ok in zip(self.hands[seat], mask) if ok]
+        return [c for c, ok in zip(self.hands[seat], mask, strict=False) if ok]
 
     def play(self, card: int) -> None:
         """Play ``card`` for the seat to play; raise IllegalPlay if the rules forbid it."""

@@ -287,7 +287,7 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence
         # Start from a sequential deal (each opponent avoids the earlier ones), then Gibbs sweeps:
         # each opponent is redrawn from its weights given the others' cards.
         bits = np.zeros((n, m), dtype=np.uint64)
-        for sweep in range(sweeps + 1):
+        for _sweep in range(sweeps + 1):
             for j in range(m):
                 others = np.bitwise_or.reduce(np.delete(bits, j, axis=1), axis=1) if m > 1 else np.zeros(n, np.uint64)
                 pending = np.arange(n)
