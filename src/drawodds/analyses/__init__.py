@@ -1,0 +1,1 @@
+"""Analyses built on the core: game-theoretic solving of heads-up limit draw."""
