@@ -49,7 +49,7 @@ def von_neumann_tree(bet: float, hands: int) -> cfr.Tree:
 
 @pytest.mark.parametrize("schedule", [cfr.CFR_PLUS, cfr.DCFR])
 def test_kuhn_value_is_minus_one_eighteenth(schedule: cfr.Schedule) -> None:
-    solution = cfr.solve_tree(kuhn_tree(), iterations=1500, schedule=schedule)
+    solution = cfr.solve_tree(kuhn_tree(), iterations=1000, schedule=schedule)
     assert abs(solution.value - (-1 / 18)) < 1e-3
     assert solution.exploitability < 1e-3
 
@@ -58,7 +58,7 @@ def test_kuhn_equilibrium_facts() -> None:
     """Player 1 calls a bet with the queen 1/3 of the time and player 0 bets the king three
     times as often as the jack (the one-parameter family of equilibria)."""
     tree = kuhn_tree()
-    s = cfr.solve_tree(tree, iterations=3000).strategy
+    s = cfr.solve_tree(tree, iterations=2000, schedule=cfr.DCFR).strategy
     after_bet = s[tree.nodes[0].children[1].child][0]       # player 1 facing a bet: fold, call
     assert after_bet[0, 1] < 0.01 and after_bet[2, 1] > 0.99
     assert abs(after_bet[1, 1] - 1 / 3) < 0.02
@@ -68,7 +68,7 @@ def test_kuhn_equilibrium_facts() -> None:
 
 @pytest.mark.parametrize("bet", [0.5, 1.0, 2.0, 4.0])
 def test_von_neumann_value(bet: float) -> None:
-    solution = cfr.solve_tree(von_neumann_tree(bet, 200), iterations=1500)
+    solution = cfr.solve_tree(von_neumann_tree(bet, 200), iterations=800)
     assert abs(solution.value - bet / ((bet + 1) * (bet + 4))) < 1e-3
     assert solution.exploitability < 1e-4
 
@@ -137,4 +137,4 @@ def test_trees_are_validated() -> None:
 def test_checkpoint_ladder() -> None:
     ladder = cfr.checkpoints(1000, every=50)
     assert ladder[:10] == list(range(1, 11)) and ladder[-1] == 1000
-    assert all(b - a <= 50 for a, b in zip(ladder, ladder[1:]))
+    assert all(b - a <= 50 for a, b in zip(ladder, ladder[1:], strict=False))

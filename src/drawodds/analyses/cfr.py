@@ -174,7 +174,8 @@ def build_tree(nodes: Sequence[Node], root: int, spaces: Sequence[Space], root_s
     pri = tuple(np.asarray(p, dtype=np.float64) for p in priors)
     for p in (0, 1):
         if pri[p].shape != (spaces[root_spaces[p]].size,) or abs(pri[p].sum() - 1) > 1e-9:
-            raise ValueError(f"prior of player {p} must be a distribution over its {spaces[root_spaces[p]].size} states")
+            raise ValueError(f"prior of player {p} must be a distribution over its "
+                             f"{spaces[root_spaces[p]].size} states")
     return Tree(tuple(renumbered), tuple(spaces), node_spaces, (pri[0], pri[1]))
 
 
@@ -245,19 +246,25 @@ def _check_node(i: int, nd: Node, here: npt.NDArray[np.int64], spaces: Sequence[
 
 # --- compiled form: index arrays and caches used in every pass ----------------------------------
 
+_ShowdownIndex = tuple[Index | None, Index | slice, Index | slice]
+
+
 @dataclass(frozen=True)
 class _Compiled:
     tree: Tree
     identity: tuple[tuple[bool, ...], ...]     # per node, per edge: rows are 0..n-1 in order
     groups: tuple[tuple[tuple[int, slice | Index], ...], ...]   # transitions: (matrix, rows)
-    showdown: dict[tuple[int, int], tuple[Index | None, Index, Index]]  # (own, opp) space
-    uniform: tuple[Array | None, ...]          # decisions: uniform over legal actions (states, A)
-    masks: tuple[npt.NDArray[np.bool_] | None, ...]
+    showdown: dict[tuple[int, int], _ShowdownIndex]  # by (own space, opponent's space)
+    uniform: tuple[Array | None, ...]          # decisions: uniform over legal actions (A, 1, states)
+    masks: tuple[npt.NDArray[np.bool_] | None, ...]   # decisions: legal actions (A, 1, states)
 
 
 def _compile(tree: Tree) -> _Compiled:
-    identity, groups, uniform, masks = [], [], [], []
-    showdown: dict[tuple[int, int], tuple[Index | None, Index, Index]] = {}
+    identity: list[tuple[bool, ...]] = []
+    groups: list[tuple[tuple[int, slice | Index], ...]] = []
+    uniform: list[Array | None] = []
+    masks: list[npt.NDArray[np.bool_] | None] = []
+    showdown: dict[tuple[int, int], _ShowdownIndex] = {}
     for i, nd in enumerate(tree.nodes):
         identity.append(tuple(len(e.rows) == tree.nodes[e.child].rows and bool((e.rows == np.arange(len(e.rows))).all())
                               for e in _edges(nd)))
@@ -271,8 +278,8 @@ def _compile(tree: Tree) -> _Compiled:
         if isinstance(nd, Decision):
             n_states, n_act = tree.states(i, nd.player), len(nd.children)
             legal = np.ones((n_states, n_act), dtype=bool) if nd.legal is None else nd.legal
-            uniform.append(legal / legal.sum(axis=1, keepdims=True))
-            masks.append(None if nd.legal is None else nd.legal)
+            uniform.append(np.ascontiguousarray((legal / legal.sum(axis=1, keepdims=True)).T[:, None, :]))
+            masks.append(None if nd.legal is None else np.ascontiguousarray(nd.legal.T[:, None, :]))
         else:
             uniform.append(None)
             masks.append(None)
@@ -284,20 +291,36 @@ def _compile(tree: Tree) -> _Compiled:
     return _Compiled(tree, tuple(identity), tuple(groups), showdown, tuple(uniform), tuple(masks))
 
 
-def _showdown_index(own: Space, opp: Space) -> tuple[Index | None, Index, Index]:
+def _showdown_index(own: Space, opp: Space) -> _ShowdownIndex:
     """Sort order of the opponent's states and, for each own state, how many opponent states are
-    weaker (``lo``) and weaker-or-equal (``hi``)."""
+    weaker (``lo``) and weaker-or-equal (``hi``); slices when both spaces are the same distinct,
+    ascending strengths (the usual case: buckets in order)."""
     assert own.strength is not None and opp.strength is not None
     order = np.argsort(opp.strength, kind="stable")
     ranked = opp.strength[order]
     lo = np.searchsorted(ranked, own.strength, side="left")
     hi = np.searchsorted(ranked, own.strength, side="right")
-    return (None if (order == np.arange(len(order))).all() else order), lo, hi
+    n = len(ranked)
+    if len(lo) == n and (lo == np.arange(n)).all() and (hi == np.arange(1, n + 1)).all():
+        return (None if (order == np.arange(n)).all() else order), slice(0, n), slice(1, n + 1)
+    return (None if (order == np.arange(n)).all() else order), lo, hi
 
 
 # --- passes -----------------------------------------------------------------------------------
+#
+# Inside the passes a strategy is action-major, (actions, rows, states) per decision node, so that
+# sums and maxima over actions are additions of contiguous arrays; the public functions take and
+# give (rows, states, actions).
 
 Strategy = list[Array | None]     # per node: (rows, states, actions) at decisions, else None
+
+
+def _action_major(strategy: Sequence[Array | None]) -> Strategy:
+    return [None if s is None else np.ascontiguousarray(np.moveaxis(s, 2, 0)) for s in strategy]
+
+
+def _state_major(strategy: Sequence[Array | None]) -> Strategy:
+    return [None if s is None else np.ascontiguousarray(np.moveaxis(s, 0, 2)) for s in strategy]
 
 
 def _reach(c: _Compiled, strategy: Strategy, player: int) -> list[Array]:
@@ -319,7 +342,7 @@ def _reach(c: _Compiled, strategy: Strategy, player: int) -> list[Array]:
             s = strategy[i]
             assert s is not None
             for a, e in enumerate(nd.children):
-                _assign(out, tree, e, c.identity[i][a], r * s[:, :, a])
+                _assign(out, tree, e, c.identity[i][a], r * s[a])
         else:
             for a, e in enumerate(_edges(nd)):
                 _assign(out, tree, e, c.identity[i][a], r)
@@ -340,7 +363,9 @@ def _terminal_values(c: _Compiled, i: int, nd: Terminal, player: int, opp_reach:
     """Counterfactual value of each (row, own state) at a terminal, given the opponent's reach."""
     sign = 1.0 if player == 0 else -1.0
     if nd.kind == "fixed":
-        return (sign * nd.stake * opp_reach.sum(axis=1))[:, None] * np.ones((1, c.tree.states(i, player)))
+        total = opp_reach.sum(axis=1)
+        total *= sign * nd.stake
+        return np.broadcast_to(total[:, None], (nd.rows, c.tree.states(i, player)))
     if nd.kind == "matrix":
         assert nd.matrix is not None
         w = nd.matrix if player == 0 else nd.matrix.T
@@ -351,7 +376,10 @@ def _terminal_values(c: _Compiled, i: int, nd: Terminal, player: int, opp_reach:
     cum = np.zeros((nd.rows, ranked.shape[1] + 1))
     np.cumsum(ranked, axis=1, out=cum[:, 1:])
     # weaker - stronger = cum[lo] - (total - cum[hi])
-    return nd.stake[:, None] * (cum[:, lo] + cum[:, hi] - cum[:, -1:])
+    out = cum[:, lo] + cum[:, hi]
+    out -= cum[:, -1:]
+    out *= nd.stake[:, None]
+    return out
 
 
 def _values(c: _Compiled, strategy: Strategy, opp_reach: list[Array], player: int, best: bool
@@ -360,7 +388,7 @@ def _values(c: _Compiled, strategy: Strategy, opp_reach: list[Array], player: in
 
     At the player's decisions the value is the strategy's mix of the action values, or with
     ``best`` the best legal action per state (a best response). Returns the node values and,
-    for the player's decisions, the (rows, states, actions) action values.
+    for the player's decisions, the (actions, rows, states) action values.
     """
     tree = c.tree
     vals: list[Array | None] = [None] * len(tree.nodes)
@@ -378,23 +406,26 @@ def _values(c: _Compiled, strategy: Strategy, opp_reach: list[Array], player: in
                 vals[i] = v
             else:
                 vals[i] = below
+        elif nd.player != player:
+            total = np.array(_gather(vals, nd.children[0], c.identity[i][0]))
+            for a in range(1, len(nd.children)):
+                total += _gather(vals, nd.children[a], c.identity[i][a])
+            vals[i] = total
         else:
-            kids = [_gather(vals, e, c.identity[i][a]) for a, e in enumerate(nd.children)]
-            if nd.player != player:
-                total = kids[0].copy() if len(kids) > 1 else kids[0]
-                for k in kids[1:]:
-                    total += k
-                vals[i] = total
-                continue
-            av = np.stack(kids, axis=2)
+            av = np.empty((len(nd.children), nd.rows, c.tree.states(i, player)))
+            for a, e in enumerate(nd.children):
+                av[a] = _gather(vals, e, c.identity[i][a])
             action_values[i] = av
             if best:
                 mask = c.masks[i]
-                vals[i] = (np.where(mask[None], av, -np.inf) if mask is not None else av).max(axis=2)
+                vals[i] = (np.where(mask, av, -np.inf) if mask is not None else av).max(axis=0)
             else:
                 s = strategy[i]
                 assert s is not None
-                vals[i] = np.einsum("rsa,rsa->rs", av, s)
+                v = av[0] * s[0]
+                for a in range(1, len(nd.children)):
+                    v += av[a] * s[a]
+                vals[i] = v
     return vals, action_values  # type: ignore[return-value]
 
 
@@ -406,38 +437,35 @@ def _gather(vals: list[Array | None], e: Edge, identity: bool) -> Array:
 
 # --- strategies -------------------------------------------------------------------------------
 
-def _regret_matching(c: _Compiled, i: int, regret: Array) -> Array:
-    """Strategy proportional to positive regret; uniform over legal actions when none is positive."""
-    pos = np.maximum(regret, 0.0)
-    total = pos.sum(axis=2, keepdims=True)
-    uniform = c.uniform[i]
-    assert uniform is not None
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, pos / np.where(total > 0, total, 1.0), uniform[None])
+def _proportional(weights: Array, uniform: Array) -> Array:
+    """(actions, rows, states) weights scaled to sum to one over actions; ``uniform`` where all
+    are zero."""
+    total = weights.sum(axis=0)
+    out = np.empty_like(weights)
+    out[...] = uniform
+    np.divide(weights, total, out=out, where=total > 0)
+    return out
+
+
+def _uniform(c: _Compiled) -> Strategy:
+    return [None if u is None else np.broadcast_to(u, (u.shape[0], nd.rows, u.shape[2])).copy()
+            for u, nd in zip(c.uniform, c.tree.nodes, strict=True)]
 
 
 def uniform_strategy(tree: Tree) -> Strategy:
-    """Every legal action equally likely at every information set."""
-    c = _compile(tree)
-    return [None if u is None else np.broadcast_to(u[None], (nd.rows, *u.shape)).copy()
-            for u, nd in zip(c.uniform, tree.nodes)]
+    """Every legal action equally likely at every information set, (rows, states, actions)."""
+    return _state_major(_uniform(_compile(tree)))
 
 
-def normalize(tree: Tree, weights: Strategy) -> Strategy:
-    """Behaviour strategy from accumulated action weights; uniform over legal actions where a
-    state was never reached."""
+def normalize(tree: Tree, weights: Sequence[Array | None]) -> Strategy:
+    """Behaviour strategy from accumulated action weights (rows, states, actions); uniform over
+    legal actions where a state was never reached."""
     c = _compile(tree)
-    out: Strategy = []
-    for i, w in enumerate(weights):
-        if w is None:
-            out.append(None)
-            continue
-        total = w.sum(axis=2, keepdims=True)
-        u = c.uniform[i]
-        assert u is not None
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out.append(np.where(total > 0, w / np.where(total > 0, total, 1.0), u[None]))
-    return out
+    return _state_major(_normalize(c, _action_major(weights)))
+
+
+def _normalize(c: _Compiled, weights: Strategy) -> Strategy:
+    return [None if w is None else _proportional(w, c.uniform[i]) for i, w in enumerate(weights)]  # type: ignore[arg-type]
 
 
 # --- evaluation -------------------------------------------------------------------------------
@@ -464,9 +492,10 @@ def _root_value(tree: Tree, vals: list[Array], player: int) -> float:
     return float(tree.priors[player] @ vals[0][0])
 
 
-def evaluate_profile(tree: Tree, strategy: Strategy) -> Evaluation:
-    """Exact value and best responses of a strategy profile (one bottom-up pass per player)."""
-    return _evaluate(_compile(tree), strategy)
+def evaluate_profile(tree: Tree, strategy: Sequence[Array | None]) -> Evaluation:
+    """Exact value and best responses of a strategy profile given as (rows, states, actions)
+    arrays per node (one bottom-up pass per player)."""
+    return _evaluate(_compile(tree), _action_major(strategy))
 
 
 def _evaluate(c: _Compiled, strategy: Strategy) -> Evaluation:
@@ -476,9 +505,9 @@ def _evaluate(c: _Compiled, strategy: Strategy) -> Evaluation:
     return Evaluation(_root_value(c.tree, on_path, 0), (br[0], br[1]))
 
 
-def reach_probabilities(tree: Tree, strategy: Strategy, player: int) -> list[Array]:
+def reach_probabilities(tree: Tree, strategy: Sequence[Array | None], player: int) -> list[Array]:
     """Chance-and-own probability of reaching every (node row, private state) of ``player``."""
-    return _reach(_compile(tree), strategy, player)
+    return _reach(_compile(tree), _action_major(strategy), player)
 
 
 # --- the solver -------------------------------------------------------------------------------
@@ -531,7 +560,8 @@ class Checkpoint:
 
 @dataclass(frozen=True)
 class Solution:
-    """The average strategy of a run, its exact evaluation, and the exploitability curve."""
+    """The average strategy of a run ((rows, states, actions) per decision node), its exact
+    evaluation, and the exploitability curve."""
 
     tree: Tree = field(repr=False)
     strategy: tuple[Array | None, ...] = field(repr=False)
@@ -580,53 +610,55 @@ def solve_tree(tree: Tree, *, iterations: int = 1000, exploitability: float | No
     c = _compile(tree)
     nodes = tree.nodes
     players = [[i for i in tree.decisions if nodes[i].player == p] for p in (0, 1)]  # type: ignore[union-attr]
-    regret: dict[int, Array] = {}
-    total: dict[int, Array] = {}
-    strategy = uniform_strategy(tree)
-    for i in tree.decisions:
-        regret[i] = np.zeros_like(strategy[i])
-        total[i] = np.zeros_like(strategy[i])
+    strategy = _uniform(c)
+    regret = {i: np.zeros_like(strategy[i]) for i in tree.decisions}
+    total = {i: np.zeros_like(strategy[i]) for i in tree.decisions}
     ladder = set(checkpoints(iterations, every=check_every))
     reach = [_reach(c, strategy, 0), _reach(c, strategy, 1)]
     curve: list[Checkpoint] = []
     spent = 0.0
     evaluation = Evaluation(0.0, (math.inf, math.inf))
     t = 0
+
+    def average() -> Strategy:
+        return _normalize(c, [total.get(i) for i in range(len(nodes))])
+
     for t in range(1, iterations + 1):
         start = time.perf_counter()
         pos, neg = schedule.factors(t)
+        plus = neg == 0.0 and pos == 1.0
         w = schedule.weight(t)
         for p in (0, 1):
-            _, action_values = _values(c, strategy, reach[1 - p], p, best=False)
+            vals, action_values = _values(c, strategy, reach[1 - p], p, best=False)
             own = reach[p]
             for i in players[p]:
                 s = strategy[i]
                 assert s is not None
                 if w > 0:
-                    total[i] += w * own[i][:, :, None] * s
-                av = action_values[i]
+                    total[i] += (w * own[i]) * s
                 r = regret[i]
-                r += av
-                r -= np.einsum("rsa,rsa->rs", av, s)[:, :, None]
+                r += action_values[i]
+                r -= vals[i]
                 if c.masks[i] is not None:
-                    r *= c.masks[i][None]
-                if neg == 0.0 and pos == 1.0:
+                    r *= c.masks[i]
+                if plus:
                     np.maximum(r, 0.0, out=r)
+                    strategy[i] = _proportional(r, c.uniform[i])  # type: ignore[arg-type]
                 else:
                     r *= np.where(r > 0, pos, neg)
-                strategy[i] = _regret_matching(c, i, r)
+                    strategy[i] = _proportional(np.maximum(r, 0.0), c.uniform[i])  # type: ignore[arg-type]
             reach[p] = _reach(c, strategy, p)
         spent += time.perf_counter() - start
         if t in ladder:
-            evaluation = _evaluate(c, normalize(tree, [total.get(i) for i in range(len(nodes))]))
+            evaluation = _evaluate(c, average())
             point = Checkpoint(t, spent, evaluation.value, evaluation.exploitability)
             curve.append(point)
             progress(point)
             if (exploitability is not None and evaluation.exploitability <= exploitability) or \
                     (seconds is not None and spent >= seconds):
                 break
-    average = normalize(tree, [total.get(i) for i in range(len(nodes))])
+    final = average()
     if not curve or curve[-1].iteration != t:
-        evaluation = _evaluate(c, average)
+        evaluation = _evaluate(c, final)
         curve.append(Checkpoint(t, spent, evaluation.value, evaluation.exploitability))
-    return Solution(tree, tuple(average), evaluation, t, spent, schedule, tuple(curve))
+    return Solution(tree, tuple(_state_major(final)), evaluation, t, spent, schedule, tuple(curve))

@@ -1,0 +1,1014 @@
+"""Heads-up fixed-limit draw solved by CFR+: abstraction, game tree, solution and strategy tables.
+
+The abstract game (see docs/solve.md):
+
+- Chance deals each seat a *pre-draw bucket*: a group of suit-isomorphic deal classes with the
+  same draw pattern and a similar strength, found by k-means on their exact final-hand
+  distributions. The two seats' buckets are dealt independently (card removal between the two
+  hands is ignored).
+- Betting before the draw with the rule set's antes, small bet, cap and (Jacks or Better) openers;
+  a deal everybody checks is redealt and scored as a push.
+- The draw: each seat chooses how many cards to draw (standing pat included, whatever it holds);
+  a bucket's option "draw d" means every class in it keeps its best d-card hold. The new private
+  state is a *final-strength bucket*, drawn from the exact distribution of the hold, mixed over
+  the bucket's classes.
+- Betting after the draw with the big bet, the opener acting first; the final buckets are
+  compared at the showdown.
+
+Public state: the betting line and both draw counts; private state: the bucket.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from drawodds.analyses import cfr
+from drawodds.cards import RANKS
+from drawodds.combinatorics import combinations
+from drawodds.evaluate import (
+    FLUSH,
+    HIGH_CARD,
+    ONE_PAIR,
+    STRAIGHT,
+    category_of,
+    describe,
+    evaluate,
+    jacks_or_better_floor,
+)
+from drawodds.rules import RuleError, RuleSet
+
+N_CARDS = 52
+N_STRENGTHS = 7463                      # strengths 1..7462 (0 unused), no joker
+N_MASKS = 32                            # hold masks: bit i keeps the i-th card of the sorted deal
+POPCOUNT = np.array([bin(m).count("1") for m in range(N_MASKS)], dtype=np.int64)
+BLOCK = 1 << 16                         # hands per block in the passes over all 2,598,960 hands
+CLASS_BLOCK = 4096                      # deal classes per block in the transition pass
+SLAB = 1 << 21                          # subset x bucket bins per bincount in bucket_counts
+BINOM = np.array([[comb(c, j) for j in range(6)] for c in range(N_CARDS + 1)], dtype=np.int64)
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+
+# --- suit classes and subsets -----------------------------------------------------------------
+
+@functools.cache
+def deal_classes() -> tuple[npt.NDArray[np.int8], Ints]:
+    """One sorted representative per suit-isomorphism class of five-card deals and its weight.
+
+    Hands are equal up to renaming suits iff their per-suit rank masks are the same multiset; the
+    representative has the masks non-increasing from clubs to spades. 134,459 classes whose
+    weights (24 over the permutations that fix the hand) sum to 2,598,960.
+    """
+    hands = combinations(N_CARDS, 5)
+    bits = np.left_shift(1, np.arange(13).repeat(4) + 13 * np.tile(np.arange(4), 13)).astype(np.int64)
+    packed = bits.take(hands).sum(axis=1)
+    masks = [(packed >> (13 * s)) & 0x1FFF for s in range(4)]
+    keep = (masks[0] >= masks[1]) & (masks[1] >= masks[2]) & (masks[2] >= masks[3])
+    reps = np.ascontiguousarray(hands[keep])
+    ms = [m[keep] for m in masks]
+    stab = np.ones(len(reps), dtype=np.int64)
+    run = np.ones(len(reps), dtype=np.int64)
+    for a, b in ((0, 1), (1, 2), (2, 3)):
+        eq = ms[a] == ms[b]
+        run = np.where(eq, run + 1, 1)
+        stab *= np.where(eq, run, 1)
+    weights = 24 // stab
+    reps.setflags(write=False)
+    weights.setflags(write=False)
+    return reps, weights
+
+
+def mask_rank(cards: npt.NDArray[np.integer], mask: int) -> Ints:
+    """Colex rank (combinatorial number system) of the cards a mask selects from sorted rows."""
+    out = np.zeros(len(cards), dtype=np.int64)
+    for j, i in enumerate(i for i in range(5) if mask >> i & 1):
+        out += BINOM[:, j + 1].take(cards[:, i])
+    return out
+
+
+def subset_ranks(cards: npt.NDArray[np.integer]) -> Ints:
+    """(N, 32) colex rank of every subset of each sorted five-card row, by hold mask (stored
+    column by column: each mask's ranks are contiguous)."""
+    cols = np.ascontiguousarray(np.asarray(cards, dtype=np.intp).T)
+    out = np.zeros((N_MASKS, len(cards)), dtype=np.int64)
+    for m in range(1, N_MASKS):
+        top = m.bit_length() - 1
+        np.add(out[m ^ (1 << top)], BINOM[:, POPCOUNT[m]].take(cols[top]), out=out[m])
+    return out.T
+
+
+@functools.cache
+def hand_strengths() -> npt.NDArray[np.int16]:
+    """Strength of every hand of ``combinations(52, 5)``."""
+    out = evaluate(combinations(N_CARDS, 5))
+    out.setflags(write=False)
+    return out
+
+
+def scalar_subset_sums(values: Floats) -> tuple[Floats, ...]:
+    """S_k[U] = sum of a per-hand value over the hands containing the k-subset U, k = 0..4."""
+    hands = combinations(N_CARDS, 5)
+    levels = [np.zeros(comb(N_CARDS, k)) for k in range(5)]
+    levels[0][0] = values.sum()
+    for start in range(0, len(hands), BLOCK):
+        ranks, v = subset_ranks(hands[start:start + BLOCK]), values[start:start + BLOCK]
+        for m in range(1, N_MASKS - 1):
+            k = int(POPCOUNT[m])
+            levels[k] += np.bincount(ranks[:, m], weights=v, minlength=len(levels[k]))
+    return tuple(levels)
+
+
+def hold_numerators(deals: npt.NDArray[np.integer], own: Floats, levels: tuple[Floats, ...]) -> Floats:
+    """(N, 32) total value over every draw of each hold (inclusion-exclusion over the discards)."""
+    ranks = subset_ranks(deals)
+    f = np.empty((N_MASKS, len(deals)))
+    for m in range(N_MASKS - 1):
+        f[m] = levels[POPCOUNT[m]].take(ranks[:, m])
+    f[N_MASKS - 1] = own
+    for bit in range(5):
+        for m in range(N_MASKS):
+            if not m >> bit & 1:
+                f[m] -= f[m | (1 << bit)]
+    return f.T
+
+
+OUTCOMES = np.array([comb(N_CARDS - 5, d) for d in range(6)], dtype=np.int64)
+
+
+def draw_outcomes(draws: npt.ArrayLike) -> Ints:
+    """C(47, d): equally likely draws of d cards from the 47 unseen."""
+    return OUTCOMES[np.asarray(draws, dtype=np.int64)]
+
+
+def final_distribution(deals: npt.NDArray[np.integer], holds: Ints, weights: Floats) -> Floats:
+    """Probability of each final strength when deal i (weight w_i) keeps hold i and draws.
+
+    Each deal spreads +-w / C(47, d) over the subsets of its cards that contain the hold; a final
+    hand's probability is the sum over its 32 subsets (the transpose of ``hold_numerators``).
+    """
+    ranks = subset_ranks(deals)
+    base = weights / draw_outcomes(5 - POPCOUNT[holds])
+    levels = [np.zeros(comb(N_CARDS, k)) for k in range(6)]
+    for m in range(N_MASKS):
+        sel = (m & holds) == holds
+        if sel.any():
+            sign = np.where((POPCOUNT[m] - POPCOUNT[holds[sel]]) % 2 == 0, 1.0, -1.0)
+            k = int(POPCOUNT[m])
+            levels[k] += np.bincount(ranks[sel, m], weights=sign * base[sel], minlength=len(levels[k]))
+    hands, strengths = combinations(N_CARDS, 5), hand_strengths()
+    dist = np.zeros(N_STRENGTHS)
+    for start in range(0, len(hands), BLOCK):
+        ranks = subset_ranks(hands[start:start + BLOCK])
+        prob = np.full(len(ranks), levels[0][0])
+        for m in range(1, N_MASKS):
+            prob += levels[int(POPCOUNT[m])].take(ranks[:, m])
+        dist += np.bincount(strengths[start:start + BLOCK], weights=prob, minlength=N_STRENGTHS)
+    return np.clip(dist, 0.0, None) / weights.sum()
+
+
+def bucket_counts(labels: Ints, n_buckets: int, levels: tuple[int, ...]) -> dict[int, npt.NDArray]:
+    """S_k[U, f]: how many hands with final bucket f contain the k-subset U, for the given k.
+
+    Counts are gathered in slabs of buckets (one bincount over subset x bucket per slab) so that
+    the level-4 table (270,725 subsets x buckets) never needs a larger temporary."""
+    hands = combinations(N_CARDS, 5)
+    out: dict[int, npt.NDArray] = {}
+    slabs: dict[int, list[tuple[int, int]]] = {}
+    for k in levels:
+        n_sub = comb(N_CARDS, k)
+        out[k] = np.zeros((n_sub, n_buckets), dtype=np.int16 if k >= 2 else np.int64)
+        width = max(1, min(n_buckets, SLAB // n_sub))
+        slabs[k] = [(lo, min(lo + width, n_buckets)) for lo in range(0, n_buckets, width)]
+    if 0 in out:
+        out[0][0] = np.bincount(labels, minlength=n_buckets)
+    order = np.argsort(labels, kind="stable")
+    sorted_labels = labels[order]
+    for k in (k for k in levels if k > 0):
+        n_sub = comb(N_CARDS, k)
+        masks = [m for m in range(1, N_MASKS - 1) if POPCOUNT[m] == k]
+        for lo, hi in slabs[k]:
+            i0, i1 = np.searchsorted(sorted_labels, [lo, hi])
+            acc = np.zeros(n_sub * (hi - lo), dtype=np.int64)
+            for part in range(i0, i1, BLOCK):
+                stop = min(part + BLOCK, i1)
+                ranks = subset_ranks(hands[order[part:stop]])
+                off = sorted_labels[part:stop] - lo
+                for m in masks:
+                    acc += np.bincount(ranks[:, m] * (hi - lo) + off, minlength=len(acc))
+            out[k][:, lo:hi] = acc.reshape(n_sub, hi - lo)
+    return out
+
+
+def hold_transitions(deals: npt.NDArray[np.integer], holds: Ints, own: Ints, counts: dict[int, npt.NDArray],
+                     n_buckets: int) -> npt.NDArray[np.float32]:
+    """(N, buckets) exact distribution of the final bucket when deal i keeps hold i.
+
+    ``own`` is each deal's bucket as dealt (the 5-card term of the inclusion-exclusion)."""
+    ranks = subset_ranks(deals)
+    kept = POPCOUNT[holds]
+    out = np.zeros((len(deals), n_buckets), dtype=np.float32)
+    for d in np.unique(5 - kept):
+        sel = np.flatnonzero(5 - kept == d)
+        h = holds[sel]
+        bits = (h[:, None] >> np.arange(5)) & 1
+        free = np.argsort(bits, axis=1, kind="stable")[:, :d]        # the discarded positions
+        acc = np.zeros((len(sel), n_buckets), dtype=np.float32)
+        for j in range(1 << int(d)):
+            m = h.copy()
+            for i in range(int(d)):
+                if j >> i & 1:
+                    m |= 1 << free[:, i]
+            level = 5 - int(d) + bin(j).count("1")
+            sign = 1.0 if (level - (5 - d)) % 2 == 0 else -1.0
+            if level == 5:
+                acc[np.arange(len(sel)), own[sel]] += sign
+            else:
+                acc += sign * counts[level][ranks[sel, m]]
+        out[sel] = acc / float(comb(N_CARDS - 5, int(d)))
+    return out
+
+
+# --- the abstraction ---------------------------------------------------------------------------
+
+PATTERN_CATEGORIES = ("high card", "pair", "two pair", "trips", "straight", "flush", "full house",
+                      "quads or straight flush")
+COARSE_BUCKETS = 32       # final-strength resolution of the clustering features
+
+
+@dataclass(frozen=True)
+class Abstraction:
+    """Pre-draw buckets of deal classes, their draw options as holds, and the exact transitions
+    from (bucket, draw) to final-strength buckets."""
+
+    rules: RuleSet
+    options: tuple[int, ...]                                # draw counts offered: 0 = stand pat
+    classes: npt.NDArray[np.int8] = field(repr=False)       # (N, 5) sorted representatives
+    class_weights: Ints = field(repr=False)                 # deals each class stands for
+    class_bucket: Ints = field(repr=False)                  # pre-draw bucket of each class
+    class_holds: Ints = field(repr=False)                   # (N, options) hold mask, -1 illegal
+    class_natural: Ints = field(repr=False)                 # option of the best hold (vs the field)
+    prior: Floats = field(repr=False)                       # (P,) chance of each pre-draw bucket
+    transitions: Floats = field(repr=False)                 # (options, P, F)
+    legal_draws: npt.NDArray[np.bool_] = field(repr=False)  # (P, options)
+    openers: npt.NDArray[np.bool_] = field(repr=False)      # (P,) may open (Jacks or Better)
+    pattern: Ints = field(repr=False)                       # (P,) index into pattern_names
+    pattern_names: tuple[str, ...]
+    final_of_strength: Ints = field(repr=False)             # strength -> final bucket
+    final_mass: Floats = field(repr=False)                  # reference mass of each final bucket
+    seconds: float = 0.0
+
+    @property
+    def pre_buckets(self) -> int:
+        return len(self.prior)
+
+    @property
+    def final_buckets(self) -> int:
+        return self.transitions.shape[2]
+
+    @functools.cached_property
+    def final_range(self) -> tuple[Ints, Ints]:
+        """Lowest and highest strength of each final bucket."""
+        s = np.arange(1, N_STRENGTHS)
+        b = self.final_of_strength[1:]
+        lo = np.full(self.final_buckets, N_STRENGTHS, dtype=np.int64)
+        hi = np.zeros(self.final_buckets, dtype=np.int64)
+        np.minimum.at(lo, b, s)
+        np.maximum.at(hi, b, s)
+        return lo, hi
+
+    def final_labels(self) -> list[str]:
+        """A final bucket as the range of hands it holds."""
+        lo, hi = self.final_range
+        return [describe(int(a)) if a == b else f"{describe(int(a))} .. {describe(int(b))}"
+                for a, b in zip(lo, hi, strict=True)]
+
+    def representatives(self) -> Ints:
+        """The heaviest deal class of each pre-draw bucket (ties: the first; -1 if none)."""
+        order = np.lexsort((-self.class_weights, self.class_bucket))
+        first = np.searchsorted(self.class_bucket[order], np.arange(self.pre_buckets))
+        out = np.full(self.pre_buckets, -1, dtype=np.int64)
+        inside = first < len(order)
+        cand = order[first[inside]]
+        hit = self.class_bucket[cand] == np.flatnonzero(inside)
+        out[np.flatnonzero(inside)[hit]] = cand[hit]
+        return out
+
+    def bucket_labels(self) -> list[str]:
+        """Pattern and a typical hand of each pre-draw bucket, e.g. ``pair, draws 3: 8c 8d Kh 5s 2c``."""
+        return [f"{self.pattern_names[self.pattern[b]]}" + (f": {_hand_text(self.classes[c])}" if c >= 0 else "")
+                for b, c in enumerate(self.representatives())]
+
+    def summary(self) -> dict[str, object]:
+        return {"pre_draw_buckets": self.pre_buckets, "final_buckets": self.final_buckets,
+                "draw_options": list(self.options), "deal_classes": len(self.classes),
+                "patterns": len(self.pattern_names), "seconds": round(self.seconds, 2)}
+
+
+def _hand_text(cards: npt.NDArray[np.integer]) -> str:
+    return " ".join(RANKS[c // 4] + "cdhs"[c % 4] for c in sorted(cards.tolist(), reverse=True))
+
+
+def draw_options(rules: RuleSet) -> tuple[int, ...]:
+    """Draw counts a seat may choose: 0 (stand pat) up to the rule set's largest draw."""
+    return tuple(range(rules.max_draw_cards + 1))
+
+
+def legal_hold_table(deals: npt.NDArray[np.integer], rules: RuleSet) -> npt.NDArray[np.bool_]:
+    """(N, 32) holds the draw limit allows (four only when keeping an ace under "4-ace")."""
+    draws = 5 - POPCOUNT
+    ace_bits = ((deals // 4 == 12).astype(np.int64) << np.arange(5)).sum(axis=1)
+    keeps_ace = (ace_bits[:, None] & np.arange(N_MASKS)[None, :]) != 0
+    limit = np.where(keeps_ace, rules.draw_limit(True), rules.draw_limit(False))
+    return draws[None, :] <= limit
+
+
+def equity_values(distribution: Floats) -> Floats:
+    """Showdown equity of each strength against one hand drawn from ``distribution``."""
+    p = distribution / distribution.sum()
+    below = np.concatenate([[0.0], np.cumsum(p)[:-1]])
+    return below + 0.5 * p
+
+
+def best_holds(deals: npt.NDArray[np.integer], legal: npt.NDArray[np.bool_], values: Floats,
+               options: tuple[int, ...]) -> tuple[Ints, Floats]:
+    """Best hold of each draw count by an objective per strength: (N, options) masks (-1 when no
+    hold of that size is legal) and their expected values."""
+    levels = scalar_subset_sums(values[hand_strengths()])
+    num = hold_numerators(deals, values[evaluate(deals)], levels)
+    value = num / draw_outcomes(5 - POPCOUNT)[None, :]
+    holds = np.full((len(deals), len(options)), -1, dtype=np.int64)
+    best = np.full((len(deals), len(options)), -np.inf)
+    for j, d in enumerate(options):
+        cand = np.where(legal & (5 - POPCOUNT == d)[None, :], value, -np.inf)
+        pick = cand.argmax(axis=1)
+        ok = np.isfinite(cand[np.arange(len(deals)), pick])
+        holds[ok, j] = pick[ok]
+        best[ok, j] = cand[np.arange(len(deals)), pick][ok]
+    return holds, best
+
+
+def equal_mass_buckets(mass: Floats, n: int) -> Ints:
+    """Strength -> bucket, cutting strengths in order into ``n`` runs of (about) equal mass."""
+    p = mass / mass.sum()
+    mid = np.cumsum(p) - p / 2
+    labels = np.minimum((mid * n).astype(np.int64), n - 1)
+    labels[0] = 0
+    _, dense = np.unique(labels[1:], return_inverse=True)       # drop empty buckets
+    out = np.zeros(N_STRENGTHS, dtype=np.int64)
+    out[1:] = dense
+    return out
+
+
+def class_transitions(deals: npt.NDArray[np.integer], holds: Ints, of_strength: Ints, n: int,
+                      reduce: tuple[Ints, Floats] | None = None) -> npt.NDArray:
+    """Exact final-bucket distribution of every (deal, option): (N, options, n), or, with
+    ``reduce = (group, weight)``, weighted sums per group (groups, options, n)."""
+    draws_needed = {5 - int(POPCOUNT[h]) for h in np.unique(holds[holds >= 0])}
+    levels = tuple(sorted({k for d in draws_needed for k in range(5 - d, 5)}))
+    counts = bucket_counts(of_strength[hand_strengths()].astype(np.int64), n, levels)
+    own = of_strength[evaluate(deals)].astype(np.int64)
+    opts = holds.shape[1]
+    out: npt.NDArray
+    if reduce is None:
+        out = np.zeros((len(deals), opts, n), dtype=np.float32)
+    else:
+        group, weight = reduce
+        out = np.zeros((int(group.max()) + 1, opts, n))
+        order = np.argsort(group, kind="stable")
+    for start in range(0, len(deals), CLASS_BLOCK):
+        sel = slice(start, start + CLASS_BLOCK) if reduce is None else order[start:start + CLASS_BLOCK]
+        for j in range(opts):
+            h = holds[sel, j]
+            ok = h >= 0
+            rows = np.zeros((len(h), n), dtype=np.float32)
+            if ok.any():
+                rows[ok] = hold_transitions(deals[sel][ok], h[ok], own[sel][ok], counts, n)
+            if reduce is None:
+                out[sel, j] = rows
+            else:
+                g = group[sel]
+                starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+                out[g[starts], j] += np.add.reduceat(rows * weight[sel][:, None], starts, axis=0)
+    return out
+
+
+def pattern_groups(deals: npt.NDArray[np.integer], natural: Ints, options: tuple[int, ...], rules: RuleSet
+                   ) -> tuple[Ints, tuple[str, ...]]:
+    """Each class's draw pattern: what it holds as dealt and how many cards its best hold draws,
+    split further by openers (Jacks or Better) and a kept ace (four with an ace)."""
+    strength = evaluate(deals)
+    cat = np.minimum(category_of(strength).astype(np.int64), len(PATTERN_CATEGORIES) - 1)
+    key = cat * 16 + np.asarray(options)[natural] * 2
+    if rules.opener == "jacks":
+        key = key * 2 + (strength >= jacks_or_better_floor())
+    if rules.max_draw == "4-ace":
+        key = key * 2 + (deals // 4 == 12).any(axis=1)
+    uniq, inv = np.unique(key, return_inverse=True)
+    names = []
+    for k in uniq.tolist():
+        ace = rules.max_draw == "4-ace" and k % 2
+        k = k // 2 if rules.max_draw == "4-ace" else k
+        opens = rules.opener == "jacks" and k % 2
+        k = k // 2 if rules.opener == "jacks" else k
+        c, d = divmod(k, 16)
+        d //= 2
+        name = f"{PATTERN_CATEGORIES[c]}, {'pat' if d == 0 else f'draws {d}'}"
+        name += ", openers" if opens else ""
+        name += ", ace" if ace else ""
+        names.append(name)
+    return inv.astype(np.int64), tuple(names)
+
+
+def weighted_kmeans(x: Floats, w: Floats, k: int, order: Floats, rounds: int = 40) -> Ints:
+    """Weighted Lloyd k-means from ``k`` weighted quantiles of a scalar ``order`` (deterministic).
+
+    A cluster left empty is reseeded at the point that adds most to the weighted error; labels
+    come back renumbered by mean ``order`` (weakest first)."""
+    k = min(k, len(x))
+    if k <= 1:
+        return np.zeros(len(x), dtype=np.int64)
+    srt = np.argsort(order, kind="stable")
+    cum = np.cumsum(w[srt])
+    labels = np.empty(len(x), dtype=np.int64)
+    labels[srt] = np.minimum((cum - w[srt] / 2) / cum[-1] * k, k - 1).astype(np.int64)
+    xx = (x * x).sum(axis=1)
+    for _ in range(rounds):
+        srt = np.argsort(labels, kind="stable")
+        starts = np.flatnonzero(np.r_[True, np.diff(labels[srt]) != 0])
+        sums = np.zeros((k, x.shape[1]))
+        sums[labels[srt][starts]] = np.add.reduceat(x[srt] * w[srt, None], starts, axis=0)
+        mass = np.bincount(labels, weights=w, minlength=k)
+        centers = sums / np.maximum(mass, 1e-300)[:, None]
+        dist = xx[:, None] - 2 * x @ centers.T + (centers * centers).sum(axis=1)[None, :]
+        dist[:, mass == 0] = np.inf
+        new = dist.argmin(axis=1)
+        new_mass = np.bincount(new, weights=w, minlength=k)
+        empty = np.flatnonzero(new_mass == 0)
+        if len(empty):
+            err = w * np.maximum(dist[np.arange(len(x)), new], 0.0)
+            new[np.argsort(-err, kind="stable")[:len(empty)]] = empty
+        if (new == labels).all():
+            break
+        labels = new
+    mean_order = np.bincount(labels, weights=w * order, minlength=k) / np.maximum(
+        np.bincount(labels, weights=w, minlength=k), 1e-300)
+    used = np.unique(labels)
+    rank = np.zeros(k, dtype=np.int64)
+    rank[used[np.argsort(mean_order[used], kind="stable")]] = np.arange(len(used))
+    return rank[labels]
+
+
+def allocate(budget: int, score: Floats, cap: Ints) -> Ints:
+    """Split ``budget`` buckets among groups in proportion to ``score`` (largest remainders),
+    at least one and at most ``cap`` each."""
+    n = np.ones(len(score), dtype=np.int64)
+    for _ in range(64):
+        spare = budget - n.sum()
+        open_ = n < cap
+        if spare <= 0 or not open_.any():
+            break
+        share = np.where(open_, score, 0.0)
+        want = share / share.sum() * (budget - n[~open_].sum())
+        new = np.where(open_, np.maximum(np.floor(want).astype(np.int64), 1), n)
+        new = np.minimum(new, cap)
+        if (new == n).all():
+            order = np.argsort(-(want - np.floor(want)) * open_)
+            for g in order[:spare]:
+                if n[g] < cap[g]:
+                    n[g] += 1
+            break
+        n = new
+    return n
+
+
+def build_abstraction(rules: RuleSet, pre_buckets: int = 512, final_buckets: int = 256,
+                      rounds: int = 2) -> Abstraction:
+    """Buckets and exact transitions for heads-up play under ``rules`` (pure; a few tens of s).
+
+    1. The field: holds that maximise showdown equity against the final hands of a field that
+       draws the same way (``rounds`` fixed-point passes from the dealt distribution).
+    2. Final buckets: strengths cut into ``final_buckets`` runs of equal mass in that field.
+    3. Pre-draw buckets: classes grouped by draw pattern, then k-means within each pattern on the
+       cumulative final-hand distributions of all draw options (``pre_buckets`` in all, shared
+       in proportion to each pattern's weight times its spread).
+    4. Transitions: exact, per class, mixed by class weight within each bucket.
+    """
+    import time
+
+    _check_rules(rules)
+    t0 = time.perf_counter()
+    deals, weights = deal_classes()
+    w = weights.astype(np.float64)
+    options = draw_options(rules)
+    legal = legal_hold_table(deals, rules)
+    field_mass = np.bincount(hand_strengths(), minlength=N_STRENGTHS).astype(np.float64)
+    holds = np.zeros((len(deals), len(options)), dtype=np.int64)
+    value = np.zeros((len(deals), len(options)))
+    for _ in range(rounds):
+        holds, value = best_holds(deals, legal, equity_values(field_mass), options)
+        natural = value.argmax(axis=1)
+        field_mass = final_distribution(deals, holds[np.arange(len(deals)), natural], w)
+    holds, value = best_holds(deals, legal, equity_values(field_mass), options)
+    natural = value.argmax(axis=1)
+    of_final = equal_mass_buckets(field_mass, final_buckets)
+    n_final = int(of_final.max()) + 1
+    of_coarse = equal_mass_buckets(field_mass, min(COARSE_BUCKETS, n_final))
+    n_coarse = int(of_coarse.max()) + 1
+    coarse = class_transitions(deals, holds, of_coarse, n_coarse)
+    features = np.cumsum(coarse, axis=2)[:, :, :-1].reshape(len(deals), -1).astype(np.float64)
+    group, names = pattern_groups(deals, natural, options, rules)
+    strength = value.max(axis=1)
+    n_groups = len(names)
+    spread = np.zeros(n_groups)
+    mass = np.bincount(group, weights=w, minlength=n_groups).astype(np.float64)
+    for g in range(n_groups):
+        sel = group == g
+        mean = (features[sel] * w[sel, None]).sum(axis=0) / mass[g]
+        spread[g] = np.sqrt((((features[sel] - mean) ** 2).sum(axis=1) * w[sel]).sum() / mass[g])
+    budget = max(pre_buckets, n_groups)
+    per_group = allocate(budget, mass * np.maximum(spread, 1e-9), np.bincount(group, minlength=n_groups))
+    bucket = np.zeros(len(deals), dtype=np.int64)
+    pattern_of_bucket: list[int] = []
+    group_order = np.argsort([np.average(strength[group == g], weights=w[group == g]) for g in range(n_groups)])
+    for g in group_order:
+        sel = np.flatnonzero(group == g)
+        lab = weighted_kmeans(features[sel], w[sel], int(per_group[g]), strength[sel])
+        bucket[sel] = len(pattern_of_bucket) + lab
+        pattern_of_bucket.extend([int(g)] * (int(lab.max()) + 1))
+    n_pre = len(pattern_of_bucket)
+    sums = class_transitions(deals, holds, of_final, n_final, reduce=(bucket, w))
+    bucket_mass = np.bincount(bucket, weights=w, minlength=n_pre)
+    transitions = np.transpose(sums / bucket_mass[:, None, None], (1, 0, 2))
+    legal_draws = np.zeros((n_pre, len(options)), dtype=bool)
+    np.logical_or.at(legal_draws, bucket, holds >= 0)
+    if (np.bincount(bucket, minlength=n_pre)[:, None] != _count_true(bucket, holds >= 0, n_pre)).any():
+        raise AssertionError("a bucket mixes classes with different legal draws")
+    strengths = evaluate(deals)
+    opens = np.zeros(n_pre, dtype=bool)
+    np.logical_or.at(opens, bucket, strengths >= jacks_or_better_floor())
+    if rules.opener != "jacks":
+        opens[:] = True
+    final_mass = np.bincount(of_final[1:], weights=field_mass[1:], minlength=n_final)
+    return Abstraction(rules, options, deals, weights, bucket, holds, natural, bucket_mass / w.sum(),
+                       transitions, legal_draws, opens, np.asarray(pattern_of_bucket, dtype=np.int64), names,
+                       of_final, final_mass / final_mass.sum(), time.perf_counter() - t0)
+
+
+def _count_true(group: Ints, flags: npt.NDArray[np.bool_], n: int) -> Ints:
+    """(n, columns) number of True flags per group."""
+    out = np.zeros((n, flags.shape[1]), dtype=np.int64)
+    np.add.at(out, group, flags.astype(np.int64))
+    return out
+
+
+def _check_rules(rules: RuleSet) -> None:
+    """The solver covers one-draw fixed-limit draw with antes and a 52-card deck."""
+    if rules.game != "draw":
+        raise RuleError(f"the solver plays the draw game, not {rules.game}")
+    if rules.joker:
+        raise RuleError("the solver uses a 52-card deck; the joker is not supported")
+    if rules.draws != 1:
+        raise RuleError(f"the solver covers one draw; {rules.name} has {rules.draws}")
+    if rules.blinds or rules.ante <= 0:
+        raise RuleError("the solver needs an ante (blinds are not supported)")
+
+
+# --- the betting tree ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RoundNode:
+    """A point in one limit betting round of two seats: who acts (None at the end), the actions
+    open to them, how the round ended, and the bets each seat has put in (in bets)."""
+
+    history: str                     # x check, b bet, r raise, c call, f fold
+    actor: int | None
+    actions: tuple[str, ...]
+    end: str | None                  # "fold", "call" or "checked" when the round is over
+    put: tuple[int, int]
+
+
+def betting_round(first: int, max_bets: int) -> dict[str, RoundNode]:
+    """Every history of a fixed-limit round between two seats, ``first`` acting first, with at
+    most ``max_bets`` bets (the bet and its raises)."""
+    out: dict[str, RoundNode] = {}
+
+    def visit(history: str, actor: int, level: int, put: tuple[int, int]) -> None:
+        if level == 0:
+            out[history] = RoundNode(history, actor, ("x", "b"), None, put)
+            if history == "x":
+                out[history + "x"] = RoundNode(history + "x", None, (), "checked", put)
+            else:
+                visit(history + "x", 1 - actor, 0, put)
+            visit(history + "b", 1 - actor, 1, _add(put, actor, 1))
+            return
+        acts = ("f", "c", "r") if level < max_bets else ("f", "c")
+        out[history] = RoundNode(history, actor, acts, None, put)
+        out[history + "f"] = RoundNode(history + "f", None, (), "fold", put)
+        out[history + "c"] = RoundNode(history + "c", None, (), "call", _add(put, actor, level - put[actor]))
+        if level < max_bets:
+            visit(history + "r", 1 - actor, level + 1, _add(put, actor, level + 1 - put[actor]))
+
+    visit("", first, 0, (0, 0))
+    return out
+
+
+def _add(put: tuple[int, int], seat: int, n: int) -> tuple[int, int]:
+    return (put[0] + n, put[1]) if seat == 0 else (put[0], put[1] + n)
+
+
+ACTION_NAMES = {"x": "check", "b": "bet", "r": "raise", "c": "call", "f": "fold"}
+
+
+@dataclass(frozen=True)
+class Line:
+    """A pre-draw betting line that reaches the draw: its history, the chips each seat has in
+    (antes, ante included), the opener and the seat that acts first after the draw."""
+
+    history: str
+    stake: float
+    opener: int | None
+    first_after: int
+
+
+@dataclass(frozen=True)
+class GameTree:
+    """The abstract game as a public tree, with the indices that map its nodes back to play."""
+
+    tree: cfr.Tree = field(repr=False)
+    lines: tuple[Line, ...]
+    pre_nodes: dict[str, int] = field(repr=False)          # pre-draw history -> node
+    draw_nodes: dict[tuple[int, int], int] = field(repr=False)   # (first after, seat) -> node
+    post_nodes: dict[tuple[int, str], int] = field(repr=False)   # (first after, history) -> node
+    groups: dict[int, tuple[int, ...]] = field(repr=False)       # first after -> line indices
+    max_bets: int
+    small: float
+    big: float
+
+
+def _opener(history: str, first: int) -> int | None:
+    """The seat that made the first bet of a round, if any."""
+    for i, a in enumerate(history):
+        if a == "b":
+            return (first + i) % 2
+    return None
+
+
+def build_game(abstraction: Abstraction, raises: int | None = None) -> GameTree:
+    """The public tree of heads-up draw under the abstraction's rule set.
+
+    Seat 0 sits left of the dealer: it acts first before the draw and draws first. ``raises``
+    caps the raises per round (default: the rule set's cap, also heads-up; see docs/solve.md).
+    A round everybody checks before the draw is a push when the rule set redeals.
+    """
+    rules = abstraction.rules
+    cap = raises if raises is not None else (rules.max_raises if rules.max_raises is not None else 4)
+    max_bets = 1 + cap
+    small, big = rules.small_bet / rules.ante, rules.big_bet / rules.ante
+    if 1 + max_bets * (small + big) > rules.stack / rules.ante:
+        raise RuleError(f"with {cap} raises a round the stacks of {rules.stack} could run out; "
+                        "choose fewer raises")
+    pre = betting_round(0, max_bets)
+    n_opt, n_pre, n_fin = len(abstraction.options), abstraction.pre_buckets, abstraction.final_buckets
+    spaces = (cfr.Space(n_pre, None, "pre-draw bucket"),
+              cfr.Space(n_fin, np.arange(n_fin, dtype=np.float64), "final bucket"))
+    lines: list[Line] = []
+    for h, node in pre.items():
+        if node.end == "call" or (node.end == "checked" and not rules.all_check_redeal):
+            opener = _opener(h, 0)
+            first = opener if (rules.first_after_draw == "opener" and opener is not None) else 0
+            lines.append(Line(h, 1 + node.put[0] * small, opener, first))
+    nodes: list[cfr.Node] = []
+
+    def add(node: cfr.Node) -> int:
+        nodes.append(node)
+        return len(nodes) - 1
+
+    groups = {q: tuple(i for i, ln in enumerate(lines) if ln.first_after == q) for q in (0, 1)}
+    groups = {q: g for q, g in groups.items() if g}
+    draw_nodes: dict[tuple[int, int], int] = {}
+    post_nodes: dict[tuple[int, str], int] = {}
+    entry: dict[str, tuple[int, int]] = {}             # pre-draw history -> (draw node, row)
+    for q, members in groups.items():
+        n = len(members)
+        base = np.array([lines[i].stake for i in members])
+        rows = n_opt * n_opt * n
+        stake = np.tile(base, n_opt * n_opt)
+        post = betting_round(q, max_bets)
+        post_root = _build_round(post, "", rows, stake, big, add, post_nodes, q, None).child
+        x1 = add(cfr.Transition(1, rows, abstraction.transitions, np.repeat(np.arange(n_opt), n_opt * n),
+                                1, cfr.Edge(post_root, np.arange(rows)), "draw, seat 1"))
+        d1 = add(cfr.Decision(1, n_opt * n, tuple(cfr.Edge(x1, a * n_opt * n + np.arange(n_opt * n))
+                                                  for a in range(n_opt)),
+                              abstraction.legal_draws, "draw choice, seat 1", _draw_names(abstraction)))
+        x0 = add(cfr.Transition(0, n_opt * n, abstraction.transitions, np.repeat(np.arange(n_opt), n),
+                                1, cfr.Edge(d1, np.arange(n_opt * n)), "draw, seat 0"))
+        d0 = add(cfr.Decision(0, n, tuple(cfr.Edge(x0, a * n + np.arange(n)) for a in range(n_opt)),
+                              abstraction.legal_draws, "draw choice, seat 0", _draw_names(abstraction)))
+        draw_nodes[(q, 0)], draw_nodes[(q, 1)] = d0, d1
+        for row, i in enumerate(members):
+            entry[lines[i].history] = (d0, row)
+    pre_nodes: dict[str, int] = {}
+    openers = np.stack([np.ones(n_pre, dtype=bool), abstraction.openers], axis=1)
+    root = _build_round(pre, "", 1, np.ones(1), small, add, pre_nodes, 0,
+                        (entry, rules.all_check_redeal, openers)).child
+    tree = cfr.build_tree(nodes, root, spaces, (0, 0), (abstraction.prior, abstraction.prior))
+    # build_tree renumbers nodes root first: translate the recorded indices.
+    renum = _renumbering(nodes, root, tree)
+    return GameTree(tree, tuple(lines), {h: renum[i] for h, i in pre_nodes.items()},
+                    {k: renum[i] for k, i in draw_nodes.items()},
+                    {k: renum[i] for k, i in post_nodes.items()}, groups, max_bets, small, big)
+
+
+def _draw_names(abstraction: Abstraction) -> tuple[str, ...]:
+    return tuple("pat" if d == 0 else f"draw {d}" for d in abstraction.options)
+
+
+def _build_round(round_: dict[str, RoundNode], history: str, rows: int, stake: Floats, bet: float, add,
+                 record: dict, first: int, predraw: tuple[dict, bool, npt.NDArray[np.bool_]] | None
+                 ) -> cfr.Edge:
+    """Nodes of one betting round below ``history`` (children first); returns the edge into it.
+
+    ``stake`` is what each seat already has in per row; after the draw a check-through or a call
+    is a showdown. Before the draw (``predraw``) they lead into the draw nodes, a check-through to
+    a push when the rule set redeals, and the opening bet is limited to openers.
+    """
+    node = round_[history]
+    every = np.arange(rows)
+    if node.end == "fold":
+        folder = (first + len(history) - 1) % 2
+        loss = stake + node.put[folder] * bet
+        return cfr.Edge(add(cfr.Terminal(rows, "fixed", -loss if folder == 0 else loss, label=history)), every)
+    if node.end is not None and predraw is None:
+        return cfr.Edge(add(cfr.Terminal(rows, "showdown", stake + node.put[0] * bet, label=history)), every)
+    if node.end is not None:
+        assert predraw is not None
+        entry, redeal, _ = predraw
+        if node.end == "checked" and redeal:
+            return cfr.Edge(add(cfr.Terminal(rows, "fixed", np.zeros(rows), label="all check: redeal")), every)
+        d0, row = entry[history]
+        return cfr.Edge(d0, np.array([row]))
+    kids = tuple(_build_round(round_, history + a, rows, stake, bet, add, record, first, predraw)
+                 for a in node.actions)
+    legal = None
+    if predraw is not None and node.actions == ("x", "b") and not predraw[2][:, 1].all():
+        legal = predraw[2]
+    assert node.actor is not None
+    idx = add(cfr.Decision(node.actor, rows, kids, legal, history or "root",
+                           tuple(ACTION_NAMES[a] for a in node.actions)))
+    record[(first, history) if predraw is None else history] = idx
+    return cfr.Edge(idx, every)
+
+
+def _renumbering(nodes: list[cfr.Node], root: int, tree: cfr.Tree) -> Ints:
+    """Old node index -> index in the built tree (build_tree orders nodes topologically)."""
+    order = cfr.topological_order(nodes, root)
+    new = np.empty(len(nodes), dtype=np.int64)
+    new[order] = np.arange(len(nodes))
+    return new
+
+
+# --- solving -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DrawSolution:
+    """An approximate equilibrium of heads-up draw in the abstract game, with its exact
+    evaluation. Seat 0 sits left of the dealer (acts and draws first); seat 1 is the dealer.
+    Values and exploitability are in antes per deal."""
+
+    rules: RuleSet
+    abstraction: Abstraction = field(repr=False)
+    game: GameTree = field(repr=False)
+    strategy: tuple[Floats | None, ...] = field(repr=False)     # per tree node (rows, states, actions)
+    value: tuple[float, float]
+    exploitability: float
+    nash_conv: float
+    iterations: int
+    seconds: float                       # CFR time (exploitability checks excluded)
+    abstraction_seconds: float
+    schedule: str
+    raises: int
+    curve: tuple[cfr.Checkpoint, ...] = field(repr=False)
+
+    @property
+    def infosets(self) -> int:
+        """Information sets of both seats in the abstract game."""
+        return sum(self.game.tree.infosets)
+
+    def curve_frame(self):  # -> pandas.DataFrame
+        """Exploitability (antes and milli-antes per deal) after each checkpoint."""
+        import pandas as pd
+
+        return pd.DataFrame({"iteration": [c.iteration for c in self.curve],
+                             "seconds": [c.seconds for c in self.curve],
+                             "value_seat0": [c.value for c in self.curve],
+                             "exploitability": [c.exploitability for c in self.curve],
+                             "milli_antes": [1000 * c.exploitability for c in self.curve]})
+
+    def to_dict(self) -> dict[str, object]:
+        """The summary a program reads (field names are a contract)."""
+        return {"rules": self.rules.name, "value": [self.value[0], self.value[1]],
+                "exploitability": self.exploitability,
+                "exploitability_milli_antes": 1000 * self.exploitability,
+                "iterations": self.iterations, "seconds": round(self.seconds, 3),
+                "infosets": self.infosets, "infosets_per_seat": list(self.game.tree.infosets),
+                "abstraction_seconds": round(self.abstraction_seconds, 3), "schedule": self.schedule,
+                "raises": self.raises, "abstraction": self.abstraction.summary(),
+                "curve": [{"iteration": c.iteration, "seconds": round(c.seconds, 3),
+                           "exploitability": c.exploitability} for c in self.curve]}
+
+    # tables ------------------------------------------------------------------------------
+
+    @functools.cached_property
+    def _reach(self) -> tuple[list[Floats], list[Floats]]:
+        tree, strategy = self.game.tree, list(self.strategy)
+        return (cfr.reach_probabilities(tree, strategy, 0), cfr.reach_probabilities(tree, strategy, 1))
+
+    def _joint(self, seat: int, node: int) -> Floats:
+        """(rows, states) probability that a deal gives ``seat`` each private state and play
+        reaches each row of ``node`` (chance and both seats' strategies)."""
+        reach = self._reach
+        return reach[seat][node] * reach[1 - seat][node].sum(axis=1, keepdims=True)
+
+    def predraw_table(self):  # -> pandas.DataFrame
+        """Before the draw: each seat's action probabilities at every point of the betting, by
+        pre-draw bucket; ``reach`` is the chance that play gets there when dealt the bucket."""
+        import pandas as pd
+
+        a, g = self.abstraction, self.game
+        labels = a.bucket_labels()
+        frames = []
+        for history, i in g.pre_nodes.items():
+            node = g.tree.nodes[i]
+            assert isinstance(node, cfr.Decision)
+            seat = node.player
+            s = self.strategy[i]
+            assert s is not None
+            reach = self._joint(seat, i)[0] / a.prior
+            cols = {"seat": seat, "line": _line_words(history, 0), "bucket": np.arange(a.pre_buckets),
+                    "hand": labels, "pattern": [a.pattern_names[p] for p in a.pattern],
+                    "chance": a.prior, "reach": reach}
+            for k, name in enumerate(node.actions):
+                cols[name] = s[0, :, k]
+            frames.append(pd.DataFrame(cols))
+        return pd.concat(frames, ignore_index=True)
+
+    def draw_table(self):  # -> pandas.DataFrame
+        """The draw: probability of each draw count by pre-draw bucket, betting line and (for
+        seat 1, who draws second) seat 0's draw count."""
+        import pandas as pd
+
+        a, g = self.abstraction, self.game
+        labels = np.asarray(a.bucket_labels(), dtype=object)
+        patterns = np.asarray([a.pattern_names[p] for p in a.pattern], dtype=object)
+        frames = []
+        for (q, seat), i in g.draw_nodes.items():
+            members = np.asarray(g.groups[q])
+            s = self.strategy[i]
+            assert s is not None
+            rows, n_b = s.shape[0], a.pre_buckets
+            n = len(members)
+            row = np.repeat(np.arange(rows), n_b)
+            cols = {"seat": seat,
+                    "line": np.asarray([_line_words(g.lines[m].history, 0) for m in members], dtype=object)[row % n],
+                    "opponent_draw": -1 if seat == 0 else np.asarray(a.options)[row // n],
+                    "bucket": np.tile(np.arange(n_b), rows), "hand": np.tile(labels, rows),
+                    "pattern": np.tile(patterns, rows), "chance": np.tile(a.prior, rows),
+                    "reach": (self._joint(seat, i) / a.prior).ravel()}
+            for k, name in enumerate(_draw_names(a)):
+                cols[name] = s[:, :, k].ravel()
+            frames.append(pd.DataFrame(cols))
+        return pd.concat(frames, ignore_index=True)
+
+    def postdraw_table(self):  # -> pandas.DataFrame
+        """After the draw: action probabilities by final bucket at every point of the betting,
+        for every pre-draw line and pair of draw counts; ``reach`` is the chance per deal of
+        getting there with that final bucket."""
+        import pandas as pd
+
+        a, g = self.abstraction, self.game
+        final = np.asarray(a.final_labels(), dtype=object)
+        n_opt, n_f = len(a.options), a.final_buckets
+        options = np.asarray(a.options)
+        frames = []
+        for (q, history), i in g.post_nodes.items():
+            node = g.tree.nodes[i]
+            assert isinstance(node, cfr.Decision)
+            seat = node.player
+            members = np.asarray(g.groups[q])
+            n = len(members)
+            s = self.strategy[i]
+            assert s is not None
+            row = np.repeat(np.arange(node.rows), n_f)
+            d0, d1 = options[(row // n) % n_opt], options[row // (n * n_opt)]
+            cols = {"seat": seat,
+                    "predraw": np.asarray([_line_words(g.lines[m].history, 0) for m in members], dtype=object)[row % n],
+                    "line": _line_words(history, q), "first": q == seat,
+                    "own_draw": d0 if seat == 0 else d1, "opponent_draw": d1 if seat == 0 else d0,
+                    "final": np.tile(np.arange(n_f), node.rows), "hand": np.tile(final, node.rows),
+                    "reach": self._joint(seat, i).ravel()}
+            for k, name in enumerate(node.actions):
+                cols[name] = s[:, :, k].ravel()
+            frames.append(pd.DataFrame(cols))
+        return pd.concat(frames, ignore_index=True)
+
+    def draw_summary(self):  # -> pandas.DataFrame
+        """How each kind of dealt hand draws, over every line that reaches the draw: the share
+        of deals, how often the hand gets to the draw, and then how often it stands pat (snows,
+        with nothing) or draws 1, 2, 3 cards. Rows: dealt category and natural draw."""
+        import pandas as pd
+
+        a, g = self.abstraction, self.game
+        rows = []
+        for seat in (0, 1):
+            mix = np.zeros((a.pre_buckets, len(a.options)))
+            got = np.zeros(a.pre_buckets)
+            for (_, s_), i in g.draw_nodes.items():
+                if s_ != seat:
+                    continue
+                r = self._joint(seat, i)
+                s = self.strategy[i]
+                assert s is not None
+                mix += (r[:, :, None] * s).sum(axis=0)
+                got += r.sum(axis=0)
+            probs = mix / np.maximum(got, 1e-300)[:, None]
+            reach = got / a.prior
+            cls_weight = a.class_weights.astype(np.float64)
+            b = a.class_bucket
+            kind = _hand_kind(a)
+            for name in dict.fromkeys(kind):
+                sel = kind == name
+                w = cls_weight[sel]
+                wr = w * reach[b[sel]]
+                row = {"seat": seat, "hand": name, "share": w.sum() / cls_weight.sum(),
+                       "reaches_draw": wr.sum() / w.sum()}
+                for k, d in enumerate(a.options):
+                    row["pat" if d == 0 else f"draw {d}"] = (wr * probs[b[sel], k]).sum() / max(wr.sum(), 1e-300)
+                rows.append(row)
+        return pd.DataFrame(rows)
+
+    def postdraw_summary(self):  # -> pandas.DataFrame
+        """After the draw, by situation (betting so far), final bucket and the opponent's draw
+        count: action probabilities averaged over the lines and own draws that reach them."""
+        table = self.postdraw_table()
+        actions = [c for c in ("check", "bet", "fold", "call", "raise") if c in table]
+        weighted = table[actions].mul(table["reach"], axis=0).fillna(0.0)
+        weighted[["line", "first", "opponent_draw", "final", "hand", "reach"]] = \
+            table[["line", "first", "opponent_draw", "final", "hand", "reach"]]
+        grouped = weighted.groupby(["line", "first", "opponent_draw", "final", "hand"], sort=False).sum()
+        out = grouped[actions].div(grouped["reach"].where(grouped["reach"] > 0), axis=0)
+        out["reach"] = grouped["reach"]
+        return out.reset_index()
+
+
+def _line_words(history: str, first: int) -> str:
+    """A betting history in words from the first actor, e.g. ``check, bet, call``."""
+    return ", ".join(ACTION_NAMES[a] for a in history) or "first to act"
+
+
+def _hand_kind(a: Abstraction) -> npt.NDArray[np.object_]:
+    """A plain-words kind for each deal class: nothing, a three- or four-card draw (to a flush or
+    straight), a pair (small / jacks or better), two pair, trips, a straight or better."""
+    s = evaluate(a.classes)
+    cat = category_of(s)
+    kind = np.empty(len(s), dtype=object)
+    natural = np.asarray(a.options)[a.class_natural]
+    kind[:] = "nothing"
+    kind[(cat == HIGH_CARD) & (natural == 2)] = "three-card draw"
+    kind[(cat == HIGH_CARD) & (natural == 1)] = "four-card draw"
+    kind[cat == ONE_PAIR] = "pair below jacks"
+    kind[(cat == ONE_PAIR) & (s >= jacks_or_better_floor())] = "pair of jacks or better"
+    kind[cat == ONE_PAIR + 1] = "two pair"
+    kind[cat == ONE_PAIR + 2] = "trips"
+    kind[cat == STRAIGHT] = "straight"
+    kind[cat >= FLUSH] = "flush or better"
+    return kind
+
+
+def solve(rules: RuleSet, *, pre_buckets: int = 512, final_buckets: int = 256, iterations: int = 2000,
+          exploitability: float | None = None, seconds: float | None = None, schedule: str = "cfr+",
+          raises: int | None = None, abstraction: Abstraction | None = None,
+          progress: cfr.Progress | None = None) -> DrawSolution:
+    """Solve heads-up draw under ``rules`` in the abstract game.
+
+    Runs CFR (``schedule`` "cfr+" or "dcfr") for at most ``iterations``, stopping early once the
+    exploitability is at most ``exploitability`` antes per deal or after ``seconds``. An
+    ``abstraction`` built earlier for the same rules can be passed in to skip building it.
+    """
+    if schedule not in cfr.SCHEDULES:
+        raise ValueError(f"schedule must be one of {', '.join(cfr.SCHEDULES)}, got {schedule!r}")
+    if abstraction is None:
+        abstraction = build_abstraction(rules, pre_buckets, final_buckets)
+    elif abstraction.rules != rules:
+        raise ValueError("the abstraction was built for other rules")
+    game = build_game(abstraction, raises)
+    run = cfr.solve_tree(game.tree, iterations=iterations, exploitability=exploitability, seconds=seconds,
+                         schedule=cfr.SCHEDULES[schedule], progress=progress or (lambda c: None))
+    return DrawSolution(rules, abstraction, game, run.strategy, (run.value, -run.value), run.exploitability,
+                        run.evaluation.nash_conv, run.iterations, run.seconds, abstraction.seconds, schedule,
+                        game.max_bets - 1, run.curve)
