@@ -13,9 +13,12 @@ from drawodds.analyses.solve import (
     betting_round,
     build_abstraction,
     build_game,
+    classify,
     deal_classes,
     draw_options,
+    hand_keep,
     pattern_groups,
+    play_out,
     solve,
     subset_ranks,
 )
@@ -220,3 +223,36 @@ def test_strategy_tables(solved) -> None:
     post = solved.postdraw_summary()
     assert {"line", "opponent_draw", "final", "reach"} <= set(post.columns)
     assert post.reach.min() >= 0
+
+
+# --- real cards --------------------------------------------------------------------------------
+
+def test_hands_map_to_their_class_and_hold(small: Abstraction) -> None:
+    """A hand with its suits renamed falls in the class of the original and keeps the same
+    cards renamed back (up to swapping suits that hold the same ranks, which fix the hand)."""
+    reps, weights = deal_classes()
+    rng = np.random.default_rng(11)
+    picks = rng.choice(len(reps), 300, replace=False)
+    rename = np.array([2, 0, 3, 1])                            # clubs -> hearts, ...
+    original = reps[picks].astype(np.int64)
+    moved = np.sort((original // 4) * 4 + rename[original % 4], axis=1)
+    cls, _ = classify(moved)
+    assert (cls == picks).all()
+    for option in range(len(small.options)):
+        keep = hand_keep(moved, small, np.full(len(moved), option))
+        kept = np.where(keep, moved, -1)
+        back = np.where(kept >= 0, (kept // 4) * 4 + np.argsort(rename)[kept % 4], -1)
+        holds = small.class_holds[picks, option]
+        expected = np.where((holds[:, None] >> np.arange(5)) & 1 == 1, original, -1)
+        same = (np.sort(back, axis=1) == np.sort(expected, axis=1)).all(axis=1)
+        assert (same | (weights[picks] < 24)).all()
+        ranks = np.sort(np.where(back >= 0, back // 4, -1), axis=1)
+        assert np.array_equal(ranks, np.sort(np.where(expected >= 0, expected // 4, -1), axis=1))
+
+
+def test_playing_with_cards_reproduces_the_abstract_value(solved) -> None:
+    """Separate decks and a showdown by bucket are the abstract game: real deals, buckets, holds
+    and draws then give its exact value back, within the Monte Carlo error."""
+    run = play_out(solved, 150_000, np.random.default_rng(2), shared_deck=False, by_bucket=True)
+    assert abs(run.difference) < 4 * run.standard_error + 1e-3
+    assert run.to_dict()["deals"] == 150_000
