@@ -216,10 +216,14 @@ def test_strategy_tables(solved) -> None:
     assert np.allclose(draws[["pat", "draw 1", "draw 2", "draw 3"]].sum(axis=1), 1.0)
     summary = solved.draw_summary()
     assert summary.groupby("seat").share.sum().to_numpy() == pytest.approx([1.0, 1.0])
-    nothing = summary[(summary.hand == "nothing")]
+    nothing = summary[summary.hand.str.startswith("nothing")]
     assert (nothing["draw 3"] > 0.5).all()                    # nothing mostly draws three
     straights = summary[summary.hand == "straight"]
     assert (straights["pat"] > 0.9).all()                     # a dealt straight stands pat
+    opening = solved.predraw_summary()
+    first = opening[opening.line == "first to act"].set_index("hand")
+    assert np.allclose(first[["check", "bet"]].sum(axis=1), 1.0)
+    assert first.loc["pair of aces", "bet"] > first.loc["pair of deuces to sixes", "bet"]
     post = solved.postdraw_summary()
     assert {"line", "opponent_draw", "final", "reach"} <= set(post.columns)
     assert post.reach.min() >= 0

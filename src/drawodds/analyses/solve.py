@@ -353,12 +353,16 @@ def best_holds(deals: npt.NDArray[np.integer], legal: npt.NDArray[np.bool_], val
     return holds, best
 
 
-def equal_mass_buckets(mass: Floats, n: int) -> Ints:
-    """Strength -> bucket, cutting strengths in order into ``n`` runs of (about) equal mass."""
+def equal_mass_buckets(mass: Floats, n: int, categories: bool = False) -> Ints:
+    """Strength -> bucket, cutting strengths in order into ``n`` runs of (about) equal mass; with
+    ``categories`` also at every category floor, so that no bucket mixes, say, flushes and full
+    houses (a few more buckets)."""
     p = mass / mass.sum()
     mid = np.cumsum(p) - p / 2
     labels = np.minimum((mid * n).astype(np.int64), n - 1)
     labels[0] = 0
+    if categories:
+        labels = labels * 16 + category_of(np.arange(N_STRENGTHS)).astype(np.int64)
     _, dense = np.unique(labels[1:], return_inverse=True)       # drop empty buckets
     out = np.zeros(N_STRENGTHS, dtype=np.int64)
     out[1:] = dense
@@ -493,7 +497,8 @@ def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: in
 
     1. The field: holds that maximise showdown equity against the final hands of a field that
        draws the same way (``rounds`` fixed-point passes from the dealt distribution).
-    2. Final buckets: strengths cut into ``final_buckets`` runs of equal mass in that field.
+    2. Final buckets: strengths cut into ``final_buckets`` runs of equal mass in that field, and
+       at every category floor.
     3. Pre-draw buckets: classes grouped by draw pattern, then k-means within each pattern on the
        cumulative final-hand distributions of all draw options (``pre_buckets`` in all, shared
        in proportion to each pattern's weight times its spread).
@@ -516,7 +521,7 @@ def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: in
         field_mass = final_distribution(deals, holds[np.arange(len(deals)), natural], w)
     holds, value = best_holds(deals, legal, equity_values(field_mass), options)
     natural = value.argmax(axis=1)
-    of_final = equal_mass_buckets(field_mass, final_buckets)
+    of_final = equal_mass_buckets(field_mass, final_buckets, categories=True)
     n_final = int(of_final.max()) + 1
     of_coarse = equal_mass_buckets(field_mass, min(COARSE_BUCKETS, n_final))
     n_coarse = int(of_coarse.max()) + 1
@@ -917,10 +922,36 @@ class DrawSolution:
             frames.append(pd.DataFrame(cols))
         return pd.concat(frames, ignore_index=True)
 
+    def predraw_summary(self):  # -> pandas.DataFrame
+        """Before the draw, by seat, betting so far and kind of dealt hand: how often each action
+        is taken when the hand gets there, and how often it does."""
+        import pandas as pd
+
+        a, g = self.abstraction, self.game
+        kind = hand_kinds(a.classes, np.asarray(a.options)[a.class_natural])
+        w = a.class_weights.astype(np.float64)
+        b = a.class_bucket
+        rows = []
+        for history, i in g.pre_nodes.items():
+            node = g.tree.nodes[i]
+            assert isinstance(node, cfr.Decision)
+            s = self.strategy[i]
+            assert s is not None
+            reach = self._joint(node.player, i)[0] / a.prior
+            for name in HAND_KINDS:
+                sel = kind == name
+                wr = w[sel] * reach[b[sel]]
+                row: dict[str, object] = {"seat": node.player, "line": _line_words(history, 0), "hand": name,
+                                          "reaches": wr.sum() / w[sel].sum()}
+                for k, act in enumerate(node.actions):
+                    row[act] = (wr * s[0, b[sel], k]).sum() / max(wr.sum(), 1e-300)
+                rows.append(row)
+        return pd.DataFrame(rows)
+
     def draw_summary(self):  # -> pandas.DataFrame
         """How each kind of dealt hand draws, over every line that reaches the draw: the share
         of deals, how often the hand gets to the draw, and then how often it stands pat (snows,
-        with nothing) or draws 1, 2, 3 cards. Rows: dealt category and natural draw."""
+        with nothing) or draws 1, 2, 3 cards. Rows: the ``HAND_KINDS``."""
         import pandas as pd
 
         a, g = self.abstraction, self.game
@@ -940,8 +971,8 @@ class DrawSolution:
             reach = got / a.prior
             cls_weight = a.class_weights.astype(np.float64)
             b = a.class_bucket
-            kind = _hand_kind(a)
-            for name in dict.fromkeys(kind):
+            kind = hand_kinds(a.classes, np.asarray(a.options)[a.class_natural])
+            for name in HAND_KINDS:
                 sel = kind == name
                 w = cls_weight[sel]
                 wr = w * reach[b[sel]]
@@ -971,22 +1002,34 @@ def _line_words(history: str, first: int) -> str:
     return ", ".join(ACTION_NAMES[a] for a in history) or "first to act"
 
 
-def _hand_kind(a: Abstraction) -> npt.NDArray[np.object_]:
-    """A plain-words kind for each deal class: nothing, a three- or four-card draw (to a flush or
-    straight), a pair (small / jacks or better), two pair, trips, a straight or better."""
-    s = evaluate(a.classes)
+HAND_KINDS = ("nothing, queen high or less", "nothing, king high", "nothing, ace high", "three-card draw",
+              "four-card draw", "pair of deuces to sixes", "pair of sevens to tens", "pair of jacks",
+              "pair of queens", "pair of kings", "pair of aces", "two pair", "trips", "straight", "flush",
+              "full house or better")
+
+
+def hand_kinds(deals: npt.NDArray[np.integer], natural_draw: Ints) -> npt.NDArray[np.object_]:
+    """A plain-words kind for each dealt hand (one of ``HAND_KINDS``): nothing by its top card, a
+    three- or four-card draw (no pair, best kept with three or four cards), pairs by rank, two
+    pair and better by category."""
+    s = evaluate(deals)
     cat = category_of(s)
+    top = np.asarray(deals).max(axis=1) // 4
     kind = np.empty(len(s), dtype=object)
-    natural = np.asarray(a.options)[a.class_natural]
-    kind[:] = "nothing"
-    kind[(cat == HIGH_CARD) & (natural == 2)] = "three-card draw"
-    kind[(cat == HIGH_CARD) & (natural == 1)] = "four-card draw"
-    kind[cat == ONE_PAIR] = "pair below jacks"
-    kind[(cat == ONE_PAIR) & (s >= jacks_or_better_floor())] = "pair of jacks or better"
-    kind[cat == ONE_PAIR + 1] = "two pair"
-    kind[cat == ONE_PAIR + 2] = "trips"
-    kind[cat == STRAIGHT] = "straight"
-    kind[cat >= FLUSH] = "flush or better"
+    kind[:] = HAND_KINDS[0]
+    kind[top == 11] = HAND_KINDS[1]
+    kind[top == 12] = HAND_KINDS[2]
+    kind[(cat == HIGH_CARD) & (natural_draw == 2)] = HAND_KINDS[3]
+    kind[(cat == HIGH_CARD) & (natural_draw == 1)] = HAND_KINDS[4]
+    ranks = np.asarray(deals) // 4
+    pair_rank = np.where((ranks[:, :, None] == ranks[:, None, :]).sum(axis=2) == 2, ranks, -1).max(axis=1)
+    for name, lo, hi in ((HAND_KINDS[5], 0, 4), (HAND_KINDS[6], 5, 8), (HAND_KINDS[7], 9, 9),
+                         (HAND_KINDS[8], 10, 10), (HAND_KINDS[9], 11, 11), (HAND_KINDS[10], 12, 12)):
+        kind[(cat == ONE_PAIR) & (pair_rank >= lo) & (pair_rank <= hi)] = name
+    for name, c in ((HAND_KINDS[11], ONE_PAIR + 1), (HAND_KINDS[12], ONE_PAIR + 2), (HAND_KINDS[13], STRAIGHT),
+                    (HAND_KINDS[14], FLUSH)):
+        kind[cat == c] = name
+    kind[cat > FLUSH] = HAND_KINDS[15]
     return kind
 
 
