@@ -216,8 +216,10 @@ def test_strategy_tables(solved) -> None:
     assert np.allclose(draws[["pat", "draw 1", "draw 2", "draw 3"]].sum(axis=1), 1.0)
     summary = solved.draw_summary()
     assert summary.groupby("seat").share.sum().to_numpy() == pytest.approx([1.0, 1.0])
-    nothing = summary[summary.hand.str.startswith("nothing")]
-    assert (nothing["draw 3"] > 0.5).all()                    # nothing mostly draws three
+    kinds = summary.set_index(["hand", "seat"])
+    assert (kinds.loc["nothing, ace high", "draw 3"] > 0.5).all()      # ace high mostly draws three
+    assert (kinds.loc["two pair", "draw 1"] > 0.9).all()
+    assert (kinds.loc["four-card draw", "draw 1"] > 0.9).all()
     straights = summary[summary.hand == "straight"]
     assert (straights["pat"] > 0.9).all()                     # a dealt straight stands pat
     opening = solved.predraw_summary()
