@@ -262,3 +262,20 @@ def test_playing_with_cards_reproduces_the_abstract_value(solved) -> None:
     run = play_out(solved, 150_000, np.random.default_rng(2), shared_deck=False, by_bucket=True)
     assert abs(run.difference) < 4 * run.standard_error + 1e-3
     assert run.to_dict()["deals"] == 150_000
+
+
+def test_one_hand_lookups(solved) -> None:
+    """The per-hand lookups an engine player uses agree with the tables."""
+    from drawodds.cards import parse_hand
+    aces = parse_hand("As Ad 9c 6h 2s")
+    opening = solved.predraw_probabilities(aces, "")
+    assert set(opening) == {"check", "bet"} and abs(sum(opening.values()) - 1) < 1e-9
+    facing = solved.predraw_probabilities(aces, "b")
+    assert set(facing) == {"fold", "call", "raise"}
+    draw = solved.draw_probabilities(aces, "bc", seat=1, opponent_draw=3)
+    assert set(draw) == {0, 1, 2, 3} and abs(sum(draw.values()) - 1) < 1e-9
+    keep3 = solved.keep(aces, 3)
+    assert keep3.tolist() == [True, True, False, False, False]
+    final = parse_hand("As Ad Ac 6h 2s")
+    after = solved.postdraw_probabilities(final, "bc", (3, 3), "")
+    assert set(after) == {"check", "bet"}

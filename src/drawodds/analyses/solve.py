@@ -647,7 +647,7 @@ class GameTree:
 
     tree: cfr.Tree = field(repr=False)
     lines: tuple[Line, ...]
-    pre_nodes: dict[str, int] = field(repr=False)          # pre-draw history -> node
+    pre_nodes: dict[str, int] = field(repr=False)          # pre-draw history -> node, in play order
     draw_nodes: dict[tuple[int, int], int] = field(repr=False)   # (first after, seat) -> node
     post_nodes: dict[tuple[int, str], int] = field(repr=False)   # (first after, history) -> node
     groups: dict[int, tuple[int, ...]] = field(repr=False)       # first after -> line indices
@@ -725,9 +725,10 @@ def build_game(abstraction: Abstraction, raises: int | None = None) -> GameTree:
     tree = cfr.build_tree(nodes, root, spaces, (0, 0), (abstraction.prior, abstraction.prior))
     # build_tree renumbers nodes root first: translate the recorded indices.
     renum = _renumbering(nodes, root, tree)
-    return GameTree(tree, tuple(lines), {h: renum[i] for h, i in pre_nodes.items()},
-                    {k: renum[i] for k, i in draw_nodes.items()},
-                    {k: renum[i] for k, i in post_nodes.items()}, groups, max_bets, small, big)
+    pre_sorted = {h: int(renum[pre_nodes[h]]) for h in sorted(pre_nodes, key=lambda h: (len(h), h))}
+    post_sorted = {k: int(renum[post_nodes[k]]) for k in sorted(post_nodes, key=lambda k: (k[0], len(k[1]), k[1]))}
+    return GameTree(tree, tuple(lines), pre_sorted, {k: int(renum[i]) for k, i in sorted(draw_nodes.items())},
+                    post_sorted, groups, max_bets, small, big)
 
 
 def _draw_names(abstraction: Abstraction) -> tuple[str, ...]:
@@ -804,6 +805,67 @@ class DrawSolution:
     def infosets(self) -> int:
         """Information sets of both seats in the abstract game."""
         return sum(self.game.tree.infosets)
+
+    # playing one hand ----------------------------------------------------------------------
+
+    def _bucket(self, hand: npt.ArrayLike) -> int:
+        cls, _ = classify(np.sort(np.asarray(hand, dtype=np.int64)).reshape(1, 5))
+        return int(self.abstraction.class_bucket[cls[0]])
+
+    def predraw_probabilities(self, hand: npt.ArrayLike, history: str) -> dict[str, float]:
+        """Before the draw: the action probabilities of the seat to act after ``history`` (x b r
+        c f letters from seat 0's first action) holding ``hand`` (five card codes)."""
+        node = self.game.pre_nodes[history]
+        decision = self.game.tree.nodes[node]
+        assert isinstance(decision, cfr.Decision)
+        s = self.strategy[node]
+        assert s is not None
+        return dict(zip(decision.actions, s[0, self._bucket(hand)].tolist(), strict=True))
+
+    def _group_row(self, predraw: str) -> tuple[int, int]:
+        g = self.game
+        line = next(i for i, ln in enumerate(g.lines) if ln.history == predraw)
+        q = g.lines[line].first_after
+        return q, g.groups[q].index(line)
+
+    def draw_probabilities(self, hand: npt.ArrayLike, predraw: str, seat: int,
+                           opponent_draw: int | None = None) -> dict[int, float]:
+        """The draw: probability of each draw count for ``seat`` holding ``hand`` after the
+        pre-draw line ``predraw``; seat 1 draws second and sees seat 0's ``opponent_draw``."""
+        q, row = self._group_row(predraw)
+        if seat == 1:
+            assert opponent_draw is not None, "seat 1 draws after seeing seat 0's draw"
+            row += self.abstraction.options.index(opponent_draw) * len(self.game.groups[q])
+        s = self.strategy[self.game.draw_nodes[(q, seat)]]
+        assert s is not None
+        return dict(zip(self.abstraction.options, s[row, self._bucket(hand)].tolist(), strict=True))
+
+    def keep(self, hand: npt.ArrayLike, draw: int) -> npt.NDArray[np.bool_]:
+        """Which of ``hand``'s cards (in the order given) the solution keeps when drawing ``draw``."""
+        cards = np.asarray(hand, dtype=np.int64)
+        order = np.argsort(cards)
+        option = np.array([self.abstraction.options.index(draw)])
+        kept_sorted = hand_keep(cards[order].reshape(1, 5), self.abstraction, option)[0]
+        out = np.empty(5, dtype=bool)
+        out[order] = kept_sorted
+        return out
+
+    def postdraw_probabilities(self, hand: npt.ArrayLike, predraw: str, draws: tuple[int, int],
+                               history: str) -> dict[str, float]:
+        """After the draw: the action probabilities of the seat to act after ``history`` (from the
+        first action after the draw) holding the final ``hand``, when seat 0 drew ``draws[0]``
+        and seat 1 ``draws[1]`` cards after the pre-draw line ``predraw``."""
+        a, g = self.abstraction, self.game
+        q, line = self._group_row(predraw)
+        n, n_opt = len(g.groups[q]), len(a.options)
+        row = (a.options.index(draws[1]) * n_opt + a.options.index(draws[0])) * n + line
+        node = g.post_nodes[(q, history)]
+        decision = g.tree.nodes[node]
+        assert isinstance(decision, cfr.Decision)
+        s = self.strategy[node]
+        assert s is not None
+        final = int(a.final_of_strength[int(evaluate(np.asarray(hand).reshape(1, 5))[0])])
+        return dict(zip(decision.actions, s[row, final].tolist(), strict=True))
 
     def curve_frame(self):  # -> pandas.DataFrame
         """Exploitability (antes and milli-antes per deal) after each checkpoint."""
