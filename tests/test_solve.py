@@ -17,6 +17,7 @@ from drawodds.analyses.solve import (
     deal_classes,
     draw_options,
     hand_keep,
+    legal_hold_table,
     pattern_groups,
     play_out,
     solve,
@@ -279,3 +280,19 @@ def test_one_hand_lookups(solved) -> None:
     final = parse_hand("As Ad Ac 6h 2s")
     after = solved.postdraw_probabilities(final, "bc", (3, 3), "")
     assert set(after) == {"check", "bet"}
+
+
+def test_four_with_an_ace() -> None:
+    """Under "4-ace" drawing four is legal only keeping an ace, and no draw pattern mixes hands
+    with and without one (so a bucket's draw options are the same for all its hands)."""
+    rules = preset("morkpoker", max_draw="4-ace")
+    deals, _ = deal_classes()
+    legal = legal_hold_table(deals, rules)
+    single = [m for m in range(32) if bin(m).count("1") == 1]
+    kept = np.stack([deals[:, m.bit_length() - 1] for m in single], axis=1)
+    assert np.array_equal(legal[:, single], kept // 4 == 12)
+    group, _ = pattern_groups(deals, np.zeros(len(deals), dtype=np.int64), draw_options(rules), rules)
+    has_ace = (deals // 4 == 12).any(axis=1)
+    for g in np.unique(group):
+        members = has_ace[group == g]
+        assert members.all() or not members.any()

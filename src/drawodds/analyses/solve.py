@@ -552,7 +552,8 @@ def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: in
     transitions = np.transpose(sums / bucket_mass[:, None, None], (1, 0, 2))
     legal_draws = np.zeros((n_pre, len(options)), dtype=bool)
     np.logical_or.at(legal_draws, bucket, holds >= 0)
-    if (np.bincount(bucket, minlength=n_pre)[:, None] != _count_true(bucket, holds >= 0, n_pre)).any():
+    legal_count = _count_true(bucket, holds >= 0, n_pre)
+    if ((legal_count != 0) & (legal_count != np.bincount(bucket, minlength=n_pre)[:, None])).any():
         raise AssertionError("a bucket mixes classes with different legal draws")
     strengths = evaluate(deals)
     opens = np.zeros(n_pre, dtype=bool)
