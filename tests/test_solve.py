@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from drawodds.analyses import cfr
 from drawodds.analyses.solve import (
     Abstraction,
     betting_round,
@@ -296,3 +297,28 @@ def test_four_with_an_ace() -> None:
     for g in np.unique(group):
         members = has_ace[group == g]
         assert members.all() or not members.any()
+
+
+def test_forgetting_the_pre_draw_bucket_costs_a_best_response_nothing() -> None:
+    """The same profile in a game whose seats remember their pre-draw bucket after the draw
+    (final state = (pre-draw bucket, final bucket)) has the same value and the same best
+    responses: the merged information sets lose nothing."""
+    import dataclasses
+
+    a = synthetic(pre=3, final=4, seed=3)
+    sol = solve(MORK, abstraction=a, iterations=30)
+    n_pre, n_fin = a.pre_buckets, a.final_buckets
+    wide = np.zeros((len(a.options), n_pre, n_pre * n_fin))
+    for b in range(n_pre):
+        wide[:, b, b * n_fin:(b + 1) * n_fin] = a.transitions[:, b, :]
+    remembered = dataclasses.replace(a, transitions=wide, final_mass=np.full(n_pre * n_fin, 1 / (n_pre * n_fin)))
+    game = build_game(remembered)
+    strength = np.tile(np.arange(n_fin, dtype=float), n_pre)
+    tree = dataclasses.replace(game.tree, spaces=(game.tree.spaces[0], cfr.Space(n_pre * n_fin, strength)))
+    post = set(game.post_nodes.values())
+    profile = [None if s is None else (np.tile(s, (1, n_pre, 1)) if i in post else s)
+               for i, s in enumerate(sol.strategy)]
+    merged = cfr.evaluate_profile(sol.game.tree, list(sol.strategy))
+    full = cfr.evaluate_profile(tree, profile)
+    assert full.value == pytest.approx(merged.value, abs=1e-12)
+    assert full.best_response == pytest.approx(merged.best_response, abs=1e-12)
