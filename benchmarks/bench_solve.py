@@ -61,6 +61,11 @@ def main() -> None:
     curve = sol.curve_frame()
     late = curve[curve.iteration >= 20]
     slope = np.polyfit(np.log(late.iteration), np.log(late.exploitability), 1)[0] if len(late) > 2 else float("nan")
+    for level in (10.0, 1.0, 0.1):
+        hit = curve[curve.milli_antes <= level]
+        if len(hit):
+            print(f"first at or below {level:g} mA: iteration {int(hit.iteration.iloc[0])}, "
+                  f"{hit.seconds.iloc[0]:.1f} s CFR")
     print(f"infosets {sol.infosets:,} (seat 0 {sol.game.tree.infosets[0]:,}, seat 1 {sol.game.tree.infosets[1]:,})")
     print(f"{sol.iterations} iterations, {sol.seconds:.1f} s CFR + {build:.1f} s abstraction; "
           f"exploitability {1000 * sol.exploitability:.4f} mA per deal; log-log slope {slope:.2f}")
