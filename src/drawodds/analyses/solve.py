@@ -429,11 +429,12 @@ def pattern_groups(deals: npt.NDArray[np.integer], natural: Ints, options: tuple
     return inv.astype(np.int64), tuple(names)
 
 
-def weighted_kmeans(x: Floats, w: Floats, k: int, order: Floats, rounds: int = 40) -> Ints:
+def weighted_kmeans(x: Floats, w: Floats, k: int, order: Floats, rounds: int = 30, settle: float = 1e-3) -> Ints:
     """Weighted Lloyd k-means from ``k`` weighted quantiles of a scalar ``order`` (deterministic).
 
-    A cluster left empty is reseeded at the point that adds most to the weighted error; labels
-    come back renumbered by mean ``order`` (weakest first)."""
+    A cluster left empty is reseeded at the point that adds most to the weighted error. Stops
+    when fewer than ``settle`` of the points change cluster. Distances in float32 (only their
+    order matters). Labels come back renumbered by mean ``order`` (weakest first)."""
     k = min(k, len(x))
     if k <= 1:
         return np.zeros(len(x), dtype=np.int64)
@@ -441,15 +442,19 @@ def weighted_kmeans(x: Floats, w: Floats, k: int, order: Floats, rounds: int = 4
     cum = np.cumsum(w[srt])
     labels = np.empty(len(x), dtype=np.int64)
     labels[srt] = np.minimum((cum - w[srt] / 2) / cum[-1] * k, k - 1).astype(np.int64)
-    xx = (x * x).sum(axis=1)
+    x32 = x.astype(np.float32)
+    xx = (x32 * x32).sum(axis=1)
     for _ in range(rounds):
         srt = np.argsort(labels, kind="stable")
         starts = np.flatnonzero(np.r_[True, np.diff(labels[srt]) != 0])
         sums = np.zeros((k, x.shape[1]))
         sums[labels[srt][starts]] = np.add.reduceat(x[srt] * w[srt, None], starts, axis=0)
         mass = np.bincount(labels, weights=w, minlength=k)
-        centers = sums / np.maximum(mass, 1e-300)[:, None]
-        dist = xx[:, None] - 2 * x @ centers.T + (centers * centers).sum(axis=1)[None, :]
+        centers = (sums / np.maximum(mass, 1e-300)[:, None]).astype(np.float32)
+        dist = x32 @ centers.T
+        dist *= -2
+        dist += xx[:, None]
+        dist += (centers * centers).sum(axis=1)[None, :]
         dist[:, mass == 0] = np.inf
         new = dist.argmin(axis=1)
         new_mass = np.bincount(new, weights=w, minlength=k)
@@ -457,9 +462,10 @@ def weighted_kmeans(x: Floats, w: Floats, k: int, order: Floats, rounds: int = 4
         if len(empty):
             err = w * np.maximum(dist[np.arange(len(x)), new], 0.0)
             new[np.argsort(-err, kind="stable")[:len(empty)]] = empty
-        if (new == labels).all():
-            break
+        changed = np.count_nonzero(new != labels)
         labels = new
+        if changed <= settle * len(x) and not len(empty):
+            break
     mean_order = np.bincount(labels, weights=w * order, minlength=k) / np.maximum(
         np.bincount(labels, weights=w, minlength=k), 1e-300)
     used = np.unique(labels)
