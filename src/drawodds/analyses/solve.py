@@ -354,28 +354,39 @@ def best_holds(deals: npt.NDArray[np.integer], legal: npt.NDArray[np.bool_], val
 
 
 def equal_mass_buckets(mass: Floats, n: int, categories: bool = False) -> Ints:
-    """Strength -> bucket, cutting strengths in order into ``n`` runs of (about) equal mass; with
-    ``categories`` also at every category floor, so that no bucket mixes, say, flushes and full
-    houses (a few more buckets)."""
+    """Strength -> bucket (index 0 unused), cutting strengths in order into ``n`` runs of (about)
+    equal mass; with ``categories`` also at every category floor, so that no bucket mixes, say,
+    flushes and full houses (a few more buckets)."""
     p = mass / mass.sum()
     mid = np.cumsum(p) - p / 2
     labels = np.minimum((mid * n).astype(np.int64), n - 1)
     labels[0] = 0
     if categories:
-        labels = labels * 16 + category_of(np.arange(N_STRENGTHS)).astype(np.int64)
+        labels = labels * 16 + category_of(np.arange(len(mass))).astype(np.int64)
     _, dense = np.unique(labels[1:], return_inverse=True)       # drop empty buckets
-    out = np.zeros(N_STRENGTHS, dtype=np.int64)
+    out = np.zeros(len(mass), dtype=np.int64)
     out[1:] = dense
     return out
 
 
-def class_transitions(deals: npt.NDArray[np.integer], holds: Ints, of_strength: Ints, n: int,
-                      reduce: tuple[Ints, Floats] | None = None) -> npt.NDArray:
-    """Exact final-bucket distribution of every (deal, option): (N, options, n), or, with
-    ``reduce = (group, weight)``, weighted sums per group (groups, options, n)."""
+def needed_levels(holds: Ints) -> tuple[int, ...]:
+    """Subset sizes whose bucket counts the holds' inclusion-exclusion reads."""
     draws_needed = {5 - int(POPCOUNT[h]) for h in np.unique(holds[holds >= 0])}
-    levels = tuple(sorted({k for d in draws_needed for k in range(5 - d, 5)}))
-    counts = bucket_counts(of_strength[hand_strengths()].astype(np.int64), n, levels)
+    return tuple(sorted({k for d in draws_needed for k in range(5 - d, 5)}))
+
+
+def merge_columns(counts: dict[int, npt.NDArray], groups: Ints) -> dict[int, npt.NDArray]:
+    """Bucket counts for coarser buckets that are runs of the given ones (``groups`` ascending)."""
+    starts = np.flatnonzero(np.r_[True, np.diff(groups) != 0])
+    return {k: np.add.reduceat(table.astype(np.int64), starts, axis=1).astype(table.dtype)
+            for k, table in counts.items()}
+
+
+def class_transitions(deals: npt.NDArray[np.integer], holds: Ints, of_strength: Ints, n: int,
+                      counts: dict[int, npt.NDArray], reduce: tuple[Ints, Floats] | None = None) -> npt.NDArray:
+    """Exact final-bucket distribution of every (deal, option): (N, options, n), or, with
+    ``reduce = (group, weight)``, weighted sums per group (groups, options, n). ``counts`` are
+    the ``bucket_counts`` of the same buckets."""
     own = of_strength[evaluate(deals)].astype(np.int64)
     opts = holds.shape[1]
     out: npt.NDArray
@@ -529,9 +540,13 @@ def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: in
     natural = value.argmax(axis=1)
     of_final = equal_mass_buckets(field_mass, final_buckets, categories=True)
     n_final = int(of_final.max()) + 1
-    of_coarse = equal_mass_buckets(field_mass, min(COARSE_BUCKETS, n_final))
-    n_coarse = int(of_coarse.max()) + 1
-    coarse = class_transitions(deals, holds, of_coarse, n_coarse)
+    counts = bucket_counts(of_final[hand_strengths()].astype(np.int64), n_final, needed_levels(holds))
+    # Coarse buckets for the clustering features: runs of final buckets of about equal mass.
+    fine_mass = np.bincount(of_final[1:], weights=field_mass[1:], minlength=n_final)
+    coarse_of_final = equal_mass_buckets(np.r_[0.0, fine_mass], min(COARSE_BUCKETS, n_final))[1:]
+    of_coarse = coarse_of_final[of_final]
+    n_coarse = int(coarse_of_final.max()) + 1
+    coarse = class_transitions(deals, holds, of_coarse, n_coarse, merge_columns(counts, coarse_of_final))
     features = np.cumsum(coarse, axis=2)[:, :, :-1].reshape(len(deals), -1).astype(np.float64)
     group, names = pattern_groups(deals, natural, options, rules)
     strength = value.max(axis=1)
@@ -553,7 +568,8 @@ def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: in
         bucket[sel] = len(pattern_of_bucket) + lab
         pattern_of_bucket.extend([int(g)] * (int(lab.max()) + 1))
     n_pre = len(pattern_of_bucket)
-    sums = class_transitions(deals, holds, of_final, n_final, reduce=(bucket, w))
+    sums = class_transitions(deals, holds, of_final, n_final, counts, reduce=(bucket, w))
+    del counts
     bucket_mass = np.bincount(bucket, weights=w, minlength=n_pre)
     transitions = np.transpose(sums / bucket_mass[:, None, None], (1, 0, 2))
     legal_draws = np.zeros((n_pre, len(options)), dtype=bool)
