@@ -1,4 +1,4 @@
-"""Heads-up fixed-limit draw solved by CFR+: abstraction, game tree, solution and strategy tables.
+"""Heads-up fixed-limit draw solved by CFR: abstraction, game tree, solution and strategy tables.
 
 The abstract game (see docs/solve.md):
 
@@ -7,13 +7,13 @@ The abstract game (see docs/solve.md):
   distributions. The two seats' buckets are dealt independently (card removal between the two
   hands is ignored).
 - Betting before the draw with the rule set's antes, small bet, cap and (Jacks or Better) openers;
-  a deal everybody checks is redealt and scored as a push.
+  a deal everybody checks is scored as a push where the rule set redeals it.
 - The draw: each seat chooses how many cards to draw (standing pat included, whatever it holds);
   a bucket's option "draw d" means every class in it keeps its best d-card hold. The new private
   state is a *final-strength bucket*, drawn from the exact distribution of the hold, mixed over
   the bucket's classes.
-- Betting after the draw with the big bet, the opener acting first; the final buckets are
-  compared at the showdown.
+- Betting after the draw with the big bet, the opener acting first (or the seat left of the
+  dealer, as the rule set says); the final buckets are compared at the showdown.
 
 Public state: the betting line and both draw counts; private state: the bucket.
 """
@@ -21,6 +21,7 @@ Public state: the betting line and both draw counts; private state: the bucket.
 from __future__ import annotations
 
 import functools
+import time
 from dataclasses import dataclass, field
 from math import comb
 
@@ -82,14 +83,6 @@ def deal_classes() -> tuple[npt.NDArray[np.int8], Ints]:
     reps.setflags(write=False)
     weights.setflags(write=False)
     return reps, weights
-
-
-def mask_rank(cards: npt.NDArray[np.integer], mask: int) -> Ints:
-    """Colex rank (combinatorial number system) of the cards a mask selects from sorted rows."""
-    out = np.zeros(len(cards), dtype=np.int64)
-    for j, i in enumerate(i for i in range(5) if mask >> i & 1):
-        out += BINOM[:, j + 1].take(cards[:, i])
-    return out
 
 
 def subset_ranks(cards: npt.NDArray[np.integer]) -> Ints:
@@ -508,83 +501,89 @@ def allocate(budget: int, score: Floats, cap: Ints) -> Ints:
     return n
 
 
+def field_holds(deals: npt.NDArray[np.int8], weights: Floats, legal: npt.NDArray[np.bool_],
+                options: tuple[int, ...], rounds: int) -> tuple[Ints, Floats, Floats]:
+    """Best hold of each size by showdown equity against a field that draws the same way, from
+    ``rounds`` fixed-point passes starting at the dealt distribution: (holds, their equities,
+    the field's final-strength mass)."""
+    field_mass = np.bincount(hand_strengths(), minlength=N_STRENGTHS).astype(np.float64)
+    for _ in range(rounds):
+        holds, value = best_holds(deals, legal, equity_values(field_mass), options)
+        natural = value.argmax(axis=1)
+        field_mass = final_distribution(deals, holds[np.arange(len(deals)), natural], weights)
+    holds, value = best_holds(deals, legal, equity_values(field_mass), options)
+    return holds, value, field_mass
+
+
+def predraw_buckets(features: Floats, weights: Floats, group: Ints, strength: Floats, budget: int
+                    ) -> tuple[Ints, Ints]:
+    """k-means within each draw pattern, ``budget`` clusters shared in proportion to each
+    pattern's weight times its spread: (bucket of each class, pattern of each bucket); buckets
+    numbered by pattern (weakest pattern first), then by strength."""
+    n_groups = int(group.max()) + 1
+    mass = np.bincount(group, weights=weights, minlength=n_groups).astype(np.float64)
+    spread = np.zeros(n_groups)
+    for g in range(n_groups):
+        sel = group == g
+        mean = (features[sel] * weights[sel, None]).sum(axis=0) / mass[g]
+        spread[g] = np.sqrt((((features[sel] - mean) ** 2).sum(axis=1) * weights[sel]).sum() / mass[g])
+    per_group = allocate(max(budget, n_groups), mass * np.maximum(spread, 1e-9),
+                         np.bincount(group, minlength=n_groups))
+    bucket = np.zeros(len(features), dtype=np.int64)
+    pattern: list[int] = []
+    means = [np.average(strength[group == g], weights=weights[group == g]) for g in range(n_groups)]
+    for g in np.argsort(means):
+        sel = np.flatnonzero(group == g)
+        lab = weighted_kmeans(features[sel], weights[sel], int(per_group[g]), strength[sel])
+        bucket[sel] = len(pattern) + lab
+        pattern.extend([int(g)] * (int(lab.max()) + 1))
+    return bucket, np.asarray(pattern, dtype=np.int64)
+
+
 def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: int = 512,
                       rounds: int = 2) -> Abstraction:
     """Buckets and exact transitions for heads-up play under ``rules`` (pure; a few tens of s).
 
-    1. The field: holds that maximise showdown equity against the final hands of a field that
-       draws the same way (``rounds`` fixed-point passes from the dealt distribution).
+    1. The field (``field_holds``): each class's best hold of every size.
     2. Final buckets: strengths cut into ``final_buckets`` runs of equal mass in that field, and
        at every category floor.
-    3. Pre-draw buckets: classes grouped by draw pattern, then k-means within each pattern on the
-       cumulative final-hand distributions of all draw options (``pre_buckets`` in all, shared
-       in proportion to each pattern's weight times its spread).
+    3. Pre-draw buckets (``predraw_buckets``): classes grouped by draw pattern, then k-means
+       within each pattern on the cumulative final-bucket distributions of all draw options.
     4. Transitions: exact, per class, mixed by class weight within each bucket.
     """
-    import time
-
     _check_rules(rules)
     t0 = time.perf_counter()
     deals, weights = deal_classes()
     w = weights.astype(np.float64)
     options = draw_options(rules)
-    legal = legal_hold_table(deals, rules)
-    field_mass = np.bincount(hand_strengths(), minlength=N_STRENGTHS).astype(np.float64)
-    holds = np.zeros((len(deals), len(options)), dtype=np.int64)
-    value = np.zeros((len(deals), len(options)))
-    for _ in range(rounds):
-        holds, value = best_holds(deals, legal, equity_values(field_mass), options)
-        natural = value.argmax(axis=1)
-        field_mass = final_distribution(deals, holds[np.arange(len(deals)), natural], w)
-    holds, value = best_holds(deals, legal, equity_values(field_mass), options)
+    holds, value, field_mass = field_holds(deals, w, legal_hold_table(deals, rules), options, rounds)
     natural = value.argmax(axis=1)
     of_final = equal_mass_buckets(field_mass, final_buckets, categories=True)
     n_final = int(of_final.max()) + 1
     counts = bucket_counts(of_final[hand_strengths()].astype(np.int64), n_final, needed_levels(holds))
-    # Coarse buckets for the clustering features: runs of final buckets of about equal mass.
+    # Clustering features: cumulative distributions over coarse buckets (runs of final buckets).
     fine_mass = np.bincount(of_final[1:], weights=field_mass[1:], minlength=n_final)
     coarse_of_final = equal_mass_buckets(np.r_[0.0, fine_mass], min(COARSE_BUCKETS, n_final))[1:]
-    of_coarse = coarse_of_final[of_final]
-    n_coarse = int(coarse_of_final.max()) + 1
-    coarse = class_transitions(deals, holds, of_coarse, n_coarse, merge_columns(counts, coarse_of_final))
+    coarse = class_transitions(deals, holds, coarse_of_final[of_final], int(coarse_of_final.max()) + 1,
+                               merge_columns(counts, coarse_of_final))
     features = np.cumsum(coarse, axis=2)[:, :, :-1].reshape(len(deals), -1).astype(np.float64)
     group, names = pattern_groups(deals, natural, options, rules)
-    strength = value.max(axis=1)
-    n_groups = len(names)
-    spread = np.zeros(n_groups)
-    mass = np.bincount(group, weights=w, minlength=n_groups).astype(np.float64)
-    for g in range(n_groups):
-        sel = group == g
-        mean = (features[sel] * w[sel, None]).sum(axis=0) / mass[g]
-        spread[g] = np.sqrt((((features[sel] - mean) ** 2).sum(axis=1) * w[sel]).sum() / mass[g])
-    budget = max(pre_buckets, n_groups)
-    per_group = allocate(budget, mass * np.maximum(spread, 1e-9), np.bincount(group, minlength=n_groups))
-    bucket = np.zeros(len(deals), dtype=np.int64)
-    pattern_of_bucket: list[int] = []
-    group_order = np.argsort([np.average(strength[group == g], weights=w[group == g]) for g in range(n_groups)])
-    for g in group_order:
-        sel = np.flatnonzero(group == g)
-        lab = weighted_kmeans(features[sel], w[sel], int(per_group[g]), strength[sel])
-        bucket[sel] = len(pattern_of_bucket) + lab
-        pattern_of_bucket.extend([int(g)] * (int(lab.max()) + 1))
-    n_pre = len(pattern_of_bucket)
+    bucket, pattern = predraw_buckets(features, w, group, value.max(axis=1), pre_buckets)
+    n_pre = len(pattern)
     sums = class_transitions(deals, holds, of_final, n_final, counts, reduce=(bucket, w))
     del counts
     bucket_mass = np.bincount(bucket, weights=w, minlength=n_pre)
     transitions = np.transpose(sums / bucket_mass[:, None, None], (1, 0, 2))
-    legal_draws = np.zeros((n_pre, len(options)), dtype=bool)
-    np.logical_or.at(legal_draws, bucket, holds >= 0)
     legal_count = _count_true(bucket, holds >= 0, n_pre)
     if ((legal_count != 0) & (legal_count != np.bincount(bucket, minlength=n_pre)[:, None])).any():
         raise AssertionError("a bucket mixes classes with different legal draws")
-    strengths = evaluate(deals)
-    opens = np.zeros(n_pre, dtype=bool)
-    np.logical_or.at(opens, bucket, strengths >= jacks_or_better_floor())
-    if rules.opener != "jacks":
-        opens[:] = True
+    opens = np.ones(n_pre, dtype=bool)
+    if rules.opener == "jacks":
+        opens[:] = False
+        np.logical_or.at(opens, bucket, evaluate(deals) >= jacks_or_better_floor())
     final_mass = np.bincount(of_final[1:], weights=field_mass[1:], minlength=n_final)
     return Abstraction(rules, options, deals, weights, bucket, holds, natural, bucket_mass / w.sum(),
-                       transitions, legal_draws, opens, np.asarray(pattern_of_bucket, dtype=np.int64), names,
+                       transitions, legal_count > 0, opens, pattern, names,
                        of_final, final_mass / final_mass.sum(), time.perf_counter() - t0)
 
 
