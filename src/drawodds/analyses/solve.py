@@ -371,7 +371,7 @@ def needed_levels(holds: Ints) -> tuple[int, ...]:
 def merge_columns(counts: dict[int, npt.NDArray], groups: Ints) -> dict[int, npt.NDArray]:
     """Bucket counts for coarser buckets that are runs of the given ones (``groups`` ascending)."""
     starts = np.flatnonzero(np.r_[True, np.diff(groups) != 0])
-    return {k: np.add.reduceat(table.astype(np.int64), starts, axis=1).astype(table.dtype)
+    return {k: np.add.reduceat(table, starts, axis=1, dtype=np.int64 if k < 2 else np.int32)
             for k, table in counts.items()}
 
 
