@@ -27,6 +27,7 @@ from math import comb
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 
 from drawodds.analyses import cfr
 from drawodds.cards import RANKS
@@ -889,10 +890,8 @@ class DrawSolution:
         final = int(a.final_of_strength[int(evaluate(np.asarray(hand).reshape(1, 5))[0])])
         return dict(zip(decision.actions, s[row, final].tolist(), strict=True))
 
-    def curve_frame(self):  # -> pandas.DataFrame
+    def curve_frame(self) -> pd.DataFrame:
         """Exploitability (antes and milli-antes per deal) after each checkpoint."""
-        import pandas as pd
-
         return pd.DataFrame({"iteration": [c.iteration for c in self.curve],
                              "seconds": [c.seconds for c in self.curve],
                              "value_seat0": [c.value for c in self.curve],
@@ -924,11 +923,9 @@ class DrawSolution:
         reach = self._reach
         return reach[seat][node] * reach[1 - seat][node].sum(axis=1, keepdims=True)
 
-    def predraw_table(self):  # -> pandas.DataFrame
+    def predraw_table(self) -> pd.DataFrame:
         """Before the draw: each seat's action probabilities at every point of the betting, by
         pre-draw bucket; ``reach`` is the chance that play gets there when dealt the bucket."""
-        import pandas as pd
-
         a, g = self.abstraction, self.game
         labels = a.bucket_labels()
         frames = []
@@ -947,11 +944,9 @@ class DrawSolution:
             frames.append(pd.DataFrame(cols))
         return pd.concat(frames, ignore_index=True)
 
-    def draw_table(self):  # -> pandas.DataFrame
+    def draw_table(self) -> pd.DataFrame:
         """The draw: probability of each draw count by pre-draw bucket, betting line and (for
         seat 1, who draws second) seat 0's draw count."""
-        import pandas as pd
-
         a, g = self.abstraction, self.game
         labels = np.asarray(a.bucket_labels(), dtype=object)
         patterns = np.asarray([a.pattern_names[p] for p in a.pattern], dtype=object)
@@ -974,12 +969,10 @@ class DrawSolution:
             frames.append(pd.DataFrame(cols))
         return pd.concat(frames, ignore_index=True)
 
-    def postdraw_table(self):  # -> pandas.DataFrame
+    def postdraw_table(self) -> pd.DataFrame:
         """After the draw: action probabilities by final bucket at every point of the betting,
         for every pre-draw line and pair of draw counts; ``reach`` is the chance per deal of
         getting there with that final bucket."""
-        import pandas as pd
-
         a, g = self.abstraction, self.game
         final = np.asarray(a.final_labels(), dtype=object)
         n_opt, n_f = len(a.options), a.final_buckets
@@ -1006,11 +999,9 @@ class DrawSolution:
             frames.append(pd.DataFrame(cols))
         return pd.concat(frames, ignore_index=True)
 
-    def predraw_summary(self):  # -> pandas.DataFrame
+    def predraw_summary(self) -> pd.DataFrame:
         """Before the draw, by seat, betting so far and kind of dealt hand: how often each action
         is taken when the hand gets there, and how often it does."""
-        import pandas as pd
-
         a, g = self.abstraction, self.game
         kind = hand_kinds(a.classes, np.asarray(a.options)[a.class_natural])
         w = a.class_weights.astype(np.float64)
@@ -1032,12 +1023,10 @@ class DrawSolution:
                 rows.append(row)
         return pd.DataFrame(rows)
 
-    def draw_summary(self):  # -> pandas.DataFrame
+    def draw_summary(self) -> pd.DataFrame:
         """How each kind of dealt hand draws, over every line that reaches the draw: the share
         of deals, how often the hand gets to the draw, and then how often it stands pat (snows,
         with nothing) or draws 1, 2, 3 cards. Rows: the ``HAND_KINDS``."""
-        import pandas as pd
-
         a, g = self.abstraction, self.game
         rows = []
         for seat in (0, 1):
@@ -1067,7 +1056,7 @@ class DrawSolution:
                 rows.append(row)
         return pd.DataFrame(rows)
 
-    def postdraw_summary(self):  # -> pandas.DataFrame
+    def postdraw_summary(self) -> pd.DataFrame:
         """After the draw, by situation (betting so far), final bucket and the opponent's draw
         count: action probabilities averaged over the lines and own draws that reach them."""
         table = self.postdraw_table()
