@@ -1,0 +1,664 @@
+"""Counterfactual regret minimisation over a public game tree, vectorized over private states.
+
+A two-player zero-sum game is given as a tree of *public* nodes. Each node stands for a batch of
+``rows`` public states with the same shape (for example the 16 draw-count pairs after one betting
+line), and every array at a node has a leading row axis and one axis over a player's private
+states, so Python loops run over public nodes and iterations, never over hands.
+
+Node kinds:
+
+- ``Decision``: one player picks an action; a separate strategy for every (row, private state).
+- ``Transition``: chance changes one player's private state, e.g. the draw: the distribution of
+  the new state is a row of a stochastic matrix (one matrix per row, from a small stack).
+- ``Terminal``: a payoff to player 0 that is fixed (a fold), decided by comparing strengths (a
+  showdown, O(n) by cumulative sums), or any matrix over both private states.
+
+Private states are dealt at the root from independent priors; correlation (cards one player holds
+cannot be the other's) is expressed by a terminal ``matrix``, as in Kuhn poker.
+
+``solve_tree`` runs CFR+ (regret matching+, alternating updates, linear averaging) or discounted
+CFR, and ``evaluate_profile`` gives exact best responses and the exploitability
+(mean gain of the two best responses) of any strategy profile.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+Array = npt.NDArray[np.float64]
+Index = npt.NDArray[np.int64]
+
+
+# --- the tree ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Space:
+    """One player's private states at some stage; ``strength`` ranks them at a showdown (ties equal)."""
+
+    size: int
+    strength: npt.NDArray[np.float64] | None = field(default=None, repr=False)
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Edge:
+    """Where an action leads: node ``child``, whose row ``rows[i]`` continues this node's row ``i``."""
+
+    child: int
+    rows: Index = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A batch of public nodes where ``player`` chooses one of ``len(children)`` actions.
+
+    ``legal`` (states, actions) limits the actions of each private state (e.g. only openers
+    may bet); None allows every action everywhere.
+    """
+
+    player: int
+    rows: int
+    children: tuple[Edge, ...]
+    legal: npt.NDArray[np.bool_] | None = field(default=None, repr=False)
+    label: str = ""
+    actions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Transition:
+    """Chance moves ``player``'s private state into space ``out_space``: row ``i`` uses the
+    row-stochastic matrix ``matrices[which[i]]`` (states in, states out)."""
+
+    player: int
+    rows: int
+    matrices: Array = field(repr=False)
+    which: Index = field(repr=False)
+    out_space: int
+    child: Edge
+    label: str = ""
+
+
+TerminalKind = Literal["fixed", "showdown", "matrix"]
+
+
+@dataclass(frozen=True)
+class Terminal:
+    """End of play. ``fixed``: player 0 wins ``stake[i]`` (negative: loses). ``showdown``: the
+    stronger private state wins ``stake[i]``, equal strengths split. ``matrix``: player 0 wins
+    ``stake[i] * matrix[s0, s1]``."""
+
+    rows: int
+    kind: TerminalKind
+    stake: Array = field(repr=False)
+    matrix: Array | None = field(default=None, repr=False)
+    label: str = ""
+
+
+Node = Decision | Transition | Terminal
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A validated public tree: nodes in topological order (root first, one row), the private
+    state space of each player at each node, and the priors dealt at the root."""
+
+    nodes: tuple[Node, ...]
+    spaces: tuple[Space, ...]
+    node_spaces: npt.NDArray[np.int64] = field(repr=False)   # (nodes, 2) space index per player
+    priors: tuple[Array, Array] = field(repr=False)
+
+    @property
+    def decisions(self) -> tuple[int, ...]:
+        """Indices of the decision nodes."""
+        return tuple(i for i, n in enumerate(self.nodes) if isinstance(n, Decision))
+
+    def states(self, node: int, player: int) -> int:
+        """Number of private states of ``player`` at ``node``."""
+        return self.spaces[int(self.node_spaces[node, player])].size
+
+    @property
+    def infosets(self) -> tuple[int, int]:
+        """Information sets of each player: (row, private state) pairs at their decision nodes."""
+        out = [0, 0]
+        for i in self.decisions:
+            node = self.nodes[i]
+            assert isinstance(node, Decision)
+            out[node.player] += node.rows * self.states(i, node.player)
+        return out[0], out[1]
+
+
+def build_tree(nodes: Sequence[Node], root: int, spaces: Sequence[Space], root_spaces: tuple[int, int],
+               priors: tuple[npt.ArrayLike, npt.ArrayLike]) -> Tree:
+    """Validate nodes given in any order (edges by list index) and renumber them root first.
+
+    Checks that every node is reached, that the edges into each node cover its rows exactly once,
+    that spaces agree along every path, and that matrices and masks have matching shapes.
+    """
+    n = len(nodes)
+    order = topological_order(nodes, root)               # parents before children, root first
+    if len(order) != n:
+        raise ValueError(f"{n - len(order)} nodes are not reachable from the root")
+    new = np.empty(n, dtype=np.int64)
+    new[order] = np.arange(n)
+    renumbered = [_renumber(nodes[i], new) for i in order]
+    node_spaces = np.full((n, 2), -1, dtype=np.int64)
+    node_spaces[0] = root_spaces
+    covered = [np.zeros(nd.rows, dtype=np.int64) for nd in renumbered]
+    if renumbered[0].rows != 1:
+        raise ValueError("the root must have exactly one row")
+    covered[0][:] = 1
+    for i, nd in enumerate(renumbered):
+        here = node_spaces[i].copy()
+        for a, e in enumerate(_edges(nd)):
+            if len(e.rows) != nd.rows:
+                raise ValueError(f"node {i} ({_label(nd)}): edge {a} maps {len(e.rows)} rows, node has {nd.rows}")
+            np.add.at(covered[e.child], e.rows, 1)
+            there = here.copy()
+            if isinstance(nd, Transition):
+                there[nd.player] = nd.out_space
+            if (node_spaces[e.child] >= 0).all() and (node_spaces[e.child] != there).any():
+                raise ValueError(f"node {e.child} is reached with different private state spaces")
+            node_spaces[e.child] = there
+        _check_node(i, nd, here, spaces)
+    for i, c in enumerate(covered):
+        if (c != 1).any():
+            raise ValueError(f"node {i} ({_label(renumbered[i])}): rows reached {c.min()}..{c.max()} times, "
+                             "each must be reached exactly once")
+    pri = tuple(np.asarray(p, dtype=np.float64) for p in priors)
+    for p in (0, 1):
+        if pri[p].shape != (spaces[root_spaces[p]].size,) or abs(pri[p].sum() - 1) > 1e-9:
+            raise ValueError(f"prior of player {p} must be a distribution over its "
+                             f"{spaces[root_spaces[p]].size} states")
+    return Tree(tuple(renumbered), tuple(spaces), node_spaces, (pri[0], pri[1]))
+
+
+def _edges(node: Node) -> tuple[Edge, ...]:
+    if isinstance(node, Decision):
+        return node.children
+    if isinstance(node, Transition):
+        return (node.child,)
+    return ()
+
+
+def _label(node: Node) -> str:
+    return node.label or type(node).__name__
+
+
+def topological_order(nodes: Sequence[Node], root: int) -> list[int]:
+    """Kahn's order of the nodes reachable from the root: the numbering ``build_tree`` gives."""
+    indeg = np.zeros(len(nodes), dtype=np.int64)
+    for nd in nodes:
+        for e in _edges(nd):
+            indeg[e.child] += 1
+    out, ready = [], [root]
+    while ready:
+        i = ready.pop()
+        out.append(i)
+        for e in _edges(nodes[i]):
+            indeg[e.child] -= 1
+            if indeg[e.child] == 0:
+                ready.append(e.child)
+    return out
+
+
+def _renumber(node: Node, new: Index) -> Node:
+    def edge(e: Edge) -> Edge:
+        return Edge(int(new[e.child]), np.asarray(e.rows, dtype=np.int64))
+    if isinstance(node, Decision):
+        return Decision(node.player, node.rows, tuple(edge(e) for e in node.children), node.legal,
+                        node.label, node.actions)
+    if isinstance(node, Transition):
+        return Transition(node.player, node.rows, np.asarray(node.matrices, dtype=np.float64),
+                          np.asarray(node.which, dtype=np.int64), node.out_space, edge(node.child), node.label)
+    return Terminal(node.rows, node.kind, np.asarray(node.stake, dtype=np.float64), node.matrix, node.label)
+
+
+def _check_node(i: int, nd: Node, here: npt.NDArray[np.int64], spaces: Sequence[Space]) -> None:
+    """Shapes of one node against the private state spaces it is reached with."""
+    sizes = [spaces[int(s)].size for s in here]
+    if isinstance(nd, Decision):
+        if nd.legal is not None:
+            if nd.legal.shape != (sizes[nd.player], len(nd.children)) or not nd.legal.any(axis=1).all():
+                raise ValueError(f"node {i} ({_label(nd)}): legal mask must be (states, actions) with an "
+                                 "action for every state")
+    elif isinstance(nd, Transition):
+        m = nd.matrices
+        if m.ndim != 3 or m.shape[1:] != (sizes[nd.player], spaces[nd.out_space].size):
+            raise ValueError(f"node {i} ({_label(nd)}): matrices must be (m, {sizes[nd.player]}, "
+                             f"{spaces[nd.out_space].size})")
+        if nd.which.shape != (nd.rows,) or nd.which.min() < 0 or nd.which.max() >= len(m):
+            raise ValueError(f"node {i} ({_label(nd)}): which must pick a matrix for every row")
+    else:
+        if nd.stake.shape != (nd.rows,):
+            raise ValueError(f"node {i} ({_label(nd)}): stake needs one value per row")
+        if nd.kind == "showdown" and any(spaces[int(s)].strength is None for s in here):
+            raise ValueError(f"node {i} ({_label(nd)}): a showdown needs strengths for both spaces")
+        if nd.kind == "matrix" and (nd.matrix is None or nd.matrix.shape != tuple(sizes)):
+            raise ValueError(f"node {i} ({_label(nd)}): matrix must be {tuple(sizes)}")
+
+
+# --- compiled form: index arrays and caches used in every pass ----------------------------------
+
+_ShowdownIndex = tuple[Index | None, Index | slice, Index | slice]
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    tree: Tree
+    identity: tuple[tuple[bool, ...], ...]     # per node, per edge: rows are 0..n-1 in order
+    groups: tuple[tuple[tuple[int, slice | Index], ...], ...]   # transitions: (matrix, rows)
+    showdown: dict[tuple[int, int], _ShowdownIndex]  # by (own space, opponent's space)
+    uniform: tuple[Array | None, ...]          # decisions: uniform over legal actions (A, 1, states)
+    masks: tuple[npt.NDArray[np.bool_] | None, ...]   # decisions: legal actions (A, 1, states)
+
+
+def _compile(tree: Tree) -> _Compiled:
+    identity: list[tuple[bool, ...]] = []
+    groups: list[tuple[tuple[int, slice | Index], ...]] = []
+    uniform: list[Array | None] = []
+    masks: list[npt.NDArray[np.bool_] | None] = []
+    showdown: dict[tuple[int, int], _ShowdownIndex] = {}
+    for i, nd in enumerate(tree.nodes):
+        identity.append(tuple(len(e.rows) == tree.nodes[e.child].rows and bool((e.rows == np.arange(len(e.rows))).all())
+                              for e in _edges(nd)))
+        g: list[tuple[int, slice | Index]] = []
+        if isinstance(nd, Transition):
+            for m in np.unique(nd.which):
+                rows = np.flatnonzero(nd.which == m)
+                contiguous = rows[-1] - rows[0] + 1 == len(rows)
+                g.append((int(m), slice(int(rows[0]), int(rows[-1]) + 1) if contiguous else rows))
+        groups.append(tuple(g))
+        if isinstance(nd, Decision):
+            n_states, n_act = tree.states(i, nd.player), len(nd.children)
+            legal = np.ones((n_states, n_act), dtype=bool) if nd.legal is None else nd.legal
+            uniform.append(np.ascontiguousarray((legal / legal.sum(axis=1, keepdims=True)).T[:, None, :]))
+            masks.append(None if nd.legal is None else np.ascontiguousarray(nd.legal.T[:, None, :]))
+        else:
+            uniform.append(None)
+            masks.append(None)
+        if isinstance(nd, Terminal) and nd.kind == "showdown":
+            s0, s1 = (int(x) for x in tree.node_spaces[i])
+            for own, opp in ((s0, s1), (s1, s0)):
+                if (own, opp) not in showdown:
+                    showdown[(own, opp)] = _showdown_index(tree.spaces[own], tree.spaces[opp])
+    return _Compiled(tree, tuple(identity), tuple(groups), showdown, tuple(uniform), tuple(masks))
+
+
+def _showdown_index(own: Space, opp: Space) -> _ShowdownIndex:
+    """Sort order of the opponent's states and, for each own state, how many opponent states are
+    weaker (``lo``) and weaker-or-equal (``hi``); slices when both spaces are the same distinct,
+    ascending strengths (the usual case: buckets in order)."""
+    assert own.strength is not None and opp.strength is not None
+    order = np.argsort(opp.strength, kind="stable")
+    ranked = opp.strength[order]
+    lo = np.searchsorted(ranked, own.strength, side="left")
+    hi = np.searchsorted(ranked, own.strength, side="right")
+    n = len(ranked)
+    if len(lo) == n and (lo == np.arange(n)).all() and (hi == np.arange(1, n + 1)).all():
+        return (None if (order == np.arange(n)).all() else order), slice(0, n), slice(1, n + 1)
+    return (None if (order == np.arange(n)).all() else order), lo, hi
+
+
+# --- passes -----------------------------------------------------------------------------------
+#
+# Inside the passes a strategy is action-major, (actions, rows, states) per decision node, so that
+# sums and maxima over actions are additions of contiguous arrays; the public functions take and
+# give (rows, states, actions).
+
+Strategy = list[Array | None]     # per node: (rows, states, actions) at decisions, else None
+
+
+def _action_major(strategy: Sequence[Array | None]) -> Strategy:
+    return [None if s is None else np.ascontiguousarray(np.moveaxis(s, 2, 0)) for s in strategy]
+
+
+def _state_major(strategy: Sequence[Array | None]) -> Strategy:
+    return [None if s is None else np.ascontiguousarray(np.moveaxis(s, 0, 2)) for s in strategy]
+
+
+def _reach(c: _Compiled, strategy: Strategy, player: int) -> list[Array]:
+    """Probability that chance and ``player``'s own choices reach each (node row, private state)."""
+    tree = c.tree
+    out: list[Array | None] = [None] * len(tree.nodes)
+    out[0] = tree.priors[player][None, :]
+    for i, nd in enumerate(tree.nodes):
+        r = out[i]
+        assert r is not None
+        if isinstance(nd, Terminal):
+            continue
+        if isinstance(nd, Transition) and nd.player == player:
+            moved = np.empty((nd.rows, nd.matrices.shape[2]))
+            for m, rows in c.groups[i]:
+                moved[rows] = r[rows] @ nd.matrices[m]
+            _assign(out, tree, nd.child, c.identity[i][0], moved)
+        elif isinstance(nd, Decision) and nd.player == player:
+            s = strategy[i]
+            assert s is not None
+            for a, e in enumerate(nd.children):
+                _assign(out, tree, e, c.identity[i][a], r * s[a])
+        else:
+            for a, e in enumerate(_edges(nd)):
+                _assign(out, tree, e, c.identity[i][a], r)
+    return out  # type: ignore[return-value]
+
+
+def _assign(out: list[Array | None], tree: Tree, e: Edge, identity: bool, values: Array) -> None:
+    if identity:
+        out[e.child] = values
+        return
+    target = out[e.child]
+    if target is None:
+        target = out[e.child] = np.empty((tree.nodes[e.child].rows, values.shape[1]))
+    target[e.rows] = values
+
+
+def _terminal_values(c: _Compiled, i: int, nd: Terminal, player: int, opp_reach: Array) -> Array:
+    """Counterfactual value of each (row, own state) at a terminal, given the opponent's reach."""
+    sign = 1.0 if player == 0 else -1.0
+    if nd.kind == "fixed":
+        total = opp_reach.sum(axis=1)
+        total *= sign * nd.stake
+        return np.broadcast_to(total[:, None], (nd.rows, c.tree.states(i, player)))
+    if nd.kind == "matrix":
+        assert nd.matrix is not None
+        w = nd.matrix if player == 0 else nd.matrix.T
+        return sign * nd.stake[:, None] * (opp_reach @ w.T)
+    own, opp = (int(c.tree.node_spaces[i, player]), int(c.tree.node_spaces[i, 1 - player]))
+    order, lo, hi = c.showdown[(own, opp)]
+    ranked = opp_reach if order is None else opp_reach[:, order]
+    cum = np.zeros((nd.rows, ranked.shape[1] + 1))
+    np.cumsum(ranked, axis=1, out=cum[:, 1:])
+    # weaker - stronger = cum[lo] - (total - cum[hi])
+    out = cum[:, lo] + cum[:, hi]
+    out -= cum[:, -1:]
+    out *= nd.stake[:, None]
+    return out
+
+
+def _values(c: _Compiled, strategy: Strategy, opp_reach: list[Array], player: int, best: bool
+            ) -> tuple[list[Array], dict[int, Array]]:
+    """Counterfactual values of ``player`` at every node (own reach excluded), bottom up.
+
+    At the player's decisions the value is the strategy's mix of the action values, or with
+    ``best`` the best legal action per state (a best response). Returns the node values and,
+    for the player's decisions, the (actions, rows, states) action values.
+    """
+    tree = c.tree
+    vals: list[Array | None] = [None] * len(tree.nodes)
+    action_values: dict[int, Array] = {}
+    for i in range(len(tree.nodes) - 1, -1, -1):
+        nd = tree.nodes[i]
+        if isinstance(nd, Terminal):
+            vals[i] = _terminal_values(c, i, nd, player, opp_reach[i])
+        elif isinstance(nd, Transition):
+            below = _gather(vals, nd.child, c.identity[i][0])
+            if nd.player == player:
+                v = np.empty((nd.rows, nd.matrices.shape[1]))
+                for m, rows in c.groups[i]:
+                    v[rows] = below[rows] @ nd.matrices[m].T
+                vals[i] = v
+            else:
+                vals[i] = below
+        elif nd.player != player:
+            total = np.array(_gather(vals, nd.children[0], c.identity[i][0]))
+            for a in range(1, len(nd.children)):
+                total += _gather(vals, nd.children[a], c.identity[i][a])
+            vals[i] = total
+        else:
+            av = np.empty((len(nd.children), nd.rows, c.tree.states(i, player)))
+            for a, e in enumerate(nd.children):
+                av[a] = _gather(vals, e, c.identity[i][a])
+            action_values[i] = av
+            if best:
+                mask = c.masks[i]
+                vals[i] = (np.where(mask, av, -np.inf) if mask is not None else av).max(axis=0)
+            else:
+                s = strategy[i]
+                assert s is not None
+                v = av[0] * s[0]
+                for a in range(1, len(nd.children)):
+                    v += av[a] * s[a]
+                vals[i] = v
+    return vals, action_values  # type: ignore[return-value]
+
+
+def _gather(vals: list[Array | None], e: Edge, identity: bool) -> Array:
+    v = vals[e.child]
+    assert v is not None
+    return v if identity else v[e.rows]
+
+
+# --- strategies -------------------------------------------------------------------------------
+
+def _proportional(weights: Array, uniform: Array) -> Array:
+    """(actions, rows, states) weights scaled to sum to one over actions; ``uniform`` where all
+    are zero."""
+    total = weights.sum(axis=0)
+    out = np.empty_like(weights)
+    out[...] = uniform
+    np.divide(weights, total, out=out, where=total > 0)
+    return out
+
+
+def _uniform(c: _Compiled) -> Strategy:
+    return [None if u is None else np.broadcast_to(u, (u.shape[0], nd.rows, u.shape[2])).copy()
+            for u, nd in zip(c.uniform, c.tree.nodes, strict=True)]
+
+
+def uniform_strategy(tree: Tree) -> Strategy:
+    """Every legal action equally likely at every information set, (rows, states, actions)."""
+    return _state_major(_uniform(_compile(tree)))
+
+
+def normalize(tree: Tree, weights: Sequence[Array | None]) -> Strategy:
+    """Behaviour strategy from accumulated action weights (rows, states, actions); uniform over
+    legal actions where a state was never reached."""
+    c = _compile(tree)
+    return _state_major(_normalize(c, _action_major(weights)))
+
+
+def _normalize(c: _Compiled, weights: Strategy) -> Strategy:
+    return [None if w is None else _proportional(w, c.uniform[i]) for i, w in enumerate(weights)]  # type: ignore[arg-type]
+
+
+# --- evaluation -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A profile's value to player 0 and each player's best-response value (own payoff)."""
+
+    value: float
+    best_response: tuple[float, float]
+
+    @property
+    def nash_conv(self) -> float:
+        """Sum of the two players' gains from deviating to a best response."""
+        return self.best_response[0] + self.best_response[1]
+
+    @property
+    def exploitability(self) -> float:
+        """Mean gain of a best response over the two seats (zero exactly at an equilibrium)."""
+        return self.nash_conv / 2
+
+
+def _root_value(tree: Tree, vals: list[Array], player: int) -> float:
+    return float(tree.priors[player] @ vals[0][0])
+
+
+def evaluate_profile(tree: Tree, strategy: Sequence[Array | None]) -> Evaluation:
+    """Exact value and best responses of a strategy profile given as (rows, states, actions)
+    arrays per node (one bottom-up pass per player)."""
+    return _evaluate(_compile(tree), _action_major(strategy))
+
+
+def _evaluate(c: _Compiled, strategy: Strategy) -> Evaluation:
+    reach = [_reach(c, strategy, 0), _reach(c, strategy, 1)]
+    on_path, _ = _values(c, strategy, reach[1], 0, best=False)
+    br = [_root_value(c.tree, _values(c, strategy, reach[1 - p], p, best=True)[0], p) for p in (0, 1)]
+    return Evaluation(_root_value(c.tree, on_path, 0), (br[0], br[1]))
+
+
+def reach_probabilities(tree: Tree, strategy: Sequence[Array | None], player: int) -> list[Array]:
+    """Chance-and-own probability of reaching every (node row, private state) of ``player``."""
+    return _reach(_compile(tree), _action_major(strategy), player)
+
+
+# --- the solver -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Schedule:
+    """Regret and averaging discounts (Brown and Sandholm's discounted CFR).
+
+    After iteration t positive regrets are multiplied by t^alpha / (t^alpha + 1), negative ones
+    by t^beta / (t^beta + 1); iteration t enters the average with weight (t - delay)^gamma.
+    CFR+ is alpha = inf, beta = -inf (regrets floored at zero), gamma = 1.
+    """
+
+    name: str
+    alpha: float
+    beta: float
+    gamma: float
+    delay: int = 0
+
+    def factors(self, t: int) -> tuple[float, float]:
+        """Multipliers of positive and negative accumulated regret after iteration t."""
+        def f(e: float) -> float:
+            if e == math.inf:
+                return 1.0
+            if e == -math.inf:
+                return 0.0
+            x = float(t) ** e
+            return x / (x + 1.0)
+        return f(self.alpha), f(self.beta)
+
+    def weight(self, t: int) -> float:
+        """Weight of iteration t in the average strategy."""
+        return max(t - self.delay, 0) ** self.gamma
+
+
+CFR_PLUS = Schedule("cfr+", math.inf, -math.inf, 1.0)
+DCFR = Schedule("dcfr", 1.5, 0.0, 2.0)
+SCHEDULES = {"cfr+": CFR_PLUS, "dcfr": DCFR}
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """Exploitability of the average strategy after some iterations and seconds."""
+
+    iteration: int
+    seconds: float
+    value: float
+    exploitability: float
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The average strategy of a run ((rows, states, actions) per decision node), its exact
+    evaluation, and the exploitability curve."""
+
+    tree: Tree = field(repr=False)
+    strategy: tuple[Array | None, ...] = field(repr=False)
+    evaluation: Evaluation
+    iterations: int
+    seconds: float
+    schedule: Schedule
+    curve: tuple[Checkpoint, ...] = field(repr=False)
+
+    @property
+    def value(self) -> float:
+        """Value of the average profile to player 0."""
+        return self.evaluation.value
+
+    @property
+    def exploitability(self) -> float:
+        return self.evaluation.exploitability
+
+
+Progress = Callable[[Checkpoint], None]
+
+
+def _no_progress(point: Checkpoint) -> None:
+    return None
+
+
+def checkpoints(limit: int, ratio: float = 1.25, every: int = 50) -> list[int]:
+    """Iterations to measure at: every one up to 10, then a geometric ladder with steps of at
+    most ``every``, and the last one."""
+    out, t = [], 1
+    while t < limit:
+        out.append(t)
+        t = t + 1 if t < 10 else min(max(int(t * ratio), t + 1), t + every)
+    out.append(limit)
+    return out
+
+
+def solve_tree(tree: Tree, *, iterations: int = 1000, exploitability: float | None = None,
+               schedule: Schedule = CFR_PLUS, seconds: float | None = None, check_every: int = 50,
+               progress: Progress = _no_progress) -> Solution:
+    """Run CFR with alternating updates until ``iterations``, or earlier once the exploitability
+    (checked on the ladder of ``checkpoints``) is at most ``exploitability``, or ``seconds`` pass.
+
+    Time spent measuring exploitability is excluded from the reported seconds.
+    """
+    c = _compile(tree)
+    nodes = tree.nodes
+    players = [[i for i in tree.decisions if nodes[i].player == p] for p in (0, 1)]  # type: ignore[union-attr]
+    strategy = _uniform(c)
+    regret = {i: np.zeros_like(strategy[i]) for i in tree.decisions}
+    total = {i: np.zeros_like(strategy[i]) for i in tree.decisions}
+    ladder = set(checkpoints(iterations, every=check_every))
+    reach = [_reach(c, strategy, 0), _reach(c, strategy, 1)]
+    curve: list[Checkpoint] = []
+    spent = 0.0
+    evaluation = Evaluation(0.0, (math.inf, math.inf))
+    t = 0
+
+    def average() -> Strategy:
+        return _normalize(c, [total.get(i) for i in range(len(nodes))])
+
+    for t in range(1, iterations + 1):
+        start = time.perf_counter()
+        pos, neg = schedule.factors(t)
+        plus = neg == 0.0 and pos == 1.0
+        w = schedule.weight(t)
+        for p in (0, 1):
+            vals, action_values = _values(c, strategy, reach[1 - p], p, best=False)
+            own = reach[p]
+            for i in players[p]:
+                s = strategy[i]
+                assert s is not None
+                if w > 0:
+                    total[i] += (w * own[i]) * s
+                r = regret[i]
+                r += action_values[i]
+                r -= vals[i]
+                if c.masks[i] is not None:
+                    r *= c.masks[i]
+                if plus:
+                    np.maximum(r, 0.0, out=r)
+                    strategy[i] = _proportional(r, c.uniform[i])  # type: ignore[arg-type]
+                else:
+                    r *= np.where(r > 0, pos, neg)
+                    strategy[i] = _proportional(np.maximum(r, 0.0), c.uniform[i])  # type: ignore[arg-type]
+            reach[p] = _reach(c, strategy, p)
+        spent += time.perf_counter() - start
+        if t in ladder:
+            evaluation = _evaluate(c, average())
+            point = Checkpoint(t, spent, evaluation.value, evaluation.exploitability)
+            curve.append(point)
+            progress(point)
+            if (exploitability is not None and evaluation.exploitability <= exploitability) or \
+                    (seconds is not None and spent >= seconds):
+                break
+    final = average()
+    if not curve or curve[-1].iteration != t:
+        evaluation = _evaluate(c, final)
+        curve.append(Checkpoint(t, spent, evaluation.value, evaluation.exploitability))
+    return Solution(tree, tuple(_state_major(final)), evaluation, t, spent, schedule, tuple(curve))

@@ -1,0 +1,324 @@
+"""Heads-up draw solver: the abstraction is exact where it claims to be, the tree plays by the
+rule set, and a small solve converges to a sensible equilibrium."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from drawodds.analyses import cfr
+from drawodds.analyses.solve import (
+    Abstraction,
+    betting_round,
+    build_abstraction,
+    build_game,
+    classify,
+    deal_classes,
+    draw_options,
+    hand_keep,
+    legal_hold_table,
+    pattern_groups,
+    play_out,
+    solve,
+    subset_ranks,
+)
+from drawodds.combinatorics import combinations
+from drawodds.evaluate import evaluate, jacks_or_better_floor
+from drawodds.holds import exact_holds
+from drawodds.rules import RuleError, preset
+
+MORK = preset("morkpoker")
+
+
+@pytest.fixture(scope="module")
+def small() -> Abstraction:
+    """A coarse abstraction of heads-up Mørkpoker (built once: about ten seconds)."""
+    return build_abstraction(MORK, pre_buckets=24, final_buckets=12, rounds=1)
+
+
+@pytest.fixture(scope="module")
+def solved(small: Abstraction):
+    return solve(MORK, abstraction=small, iterations=120, schedule="dcfr")
+
+
+def synthetic(rules=MORK, pre: int = 3, final: int = 4, seed: int = 7) -> Abstraction:
+    """A made-up abstraction (random transitions) for testing the tree alone."""
+    rng = np.random.default_rng(seed)
+    options = draw_options(rules)
+    trans = rng.random((len(options), pre, final))
+    trans /= trans.sum(axis=2, keepdims=True)
+    prior = np.full(pre, 1 / pre)
+    openers = np.zeros(pre, dtype=bool)
+    openers[-1] = True
+    if rules.opener != "jacks":
+        openers[:] = True
+    empty = np.zeros(0, dtype=np.int64)
+    return Abstraction(rules, options, np.zeros((0, 5), dtype=np.int8), empty, empty,
+                       np.zeros((0, len(options)), dtype=np.int64), empty, prior, trans,
+                       np.ones((pre, len(options)), dtype=bool), openers, np.zeros(pre, dtype=np.int64),
+                       ("made up",), np.minimum(np.arange(7463) * final // 7463, final - 1), np.full(final, 1 / final))
+
+
+# --- the abstraction ---------------------------------------------------------------------------
+
+def test_deal_classes_and_subset_ranks() -> None:
+    reps, weights = deal_classes()
+    assert len(reps) == 134_459 and weights.sum() == 2_598_960
+    # Colex ranks number the k-subsets of range(n) 0..C(n, k)-1 without gaps (here n = 20).
+    ranks = subset_ranks(combinations(20, 5))
+    assert np.array_equal(np.sort(ranks[:, 31]), np.arange(15_504))
+    # The two lowest cards of a 5-subset of range(20) are any pair from range(17): ranks 0..135.
+    assert np.array_equal(np.unique(ranks[:, 0b00011]), np.arange(136))
+
+
+def test_abstraction_is_a_partition_with_stochastic_transitions(small: Abstraction) -> None:
+    a = small
+    assert a.prior.sum() == pytest.approx(1.0)
+    assert np.allclose(a.transitions.sum(axis=2), 1.0, atol=1e-6)
+    assert (a.transitions >= -1e-7).all()
+    share = np.bincount(a.class_bucket, weights=a.class_weights, minlength=a.pre_buckets) / 2_598_960
+    assert np.allclose(share, a.prior)
+    # Each option is a hold drawing exactly that many cards.
+    kept = np.array([bin(int(h)).count("1") for h in a.class_holds.ravel()]).reshape(a.class_holds.shape)
+    assert (5 - kept == np.asarray(a.options)[None, :]).all()
+    # Final buckets run with strength.
+    assert (np.diff(a.final_of_strength[1:]) >= 0).all()
+    assert a.final_mass.sum() == pytest.approx(1.0)
+
+
+def test_transitions_match_exact_hold_enumeration(small: Abstraction) -> None:
+    """The bucket with the fewest classes: its transition for every draw option equals the
+    class-weighted mix of ``holds.exact_holds`` distributions of its classes."""
+    a = small
+    sizes = np.bincount(a.class_bucket, minlength=a.pre_buckets)
+    b = int(np.argmin(np.where(sizes > 0, sizes, 10**9)))
+    members = np.flatnonzero(a.class_bucket == b)[:40]
+    if sizes[b] > 40:
+        pytest.skip("no small bucket in this abstraction")
+    of = a.final_of_strength
+    for j, d in enumerate(a.options):
+        mix = np.zeros(a.final_buckets)
+        for c in members:
+            hold = int(a.class_holds[c, j])
+            mask = np.array([[(hold >> i) & 1 for i in range(5)]], dtype=bool)
+            ex = exact_holds(a.classes[c], MORK, masks=mask)
+            mix += a.class_weights[c] * np.bincount(of, weights=ex.counts[0][:len(of)],
+                                                    minlength=a.final_buckets) / ex.totals[0]
+        assert np.allclose(mix / a.class_weights[members].sum(), a.transitions[j, b], atol=1e-6), d
+
+
+def test_buckets_keep_one_draw_pattern(small: Abstraction) -> None:
+    labels = small.bucket_labels()
+    assert len(labels) == small.pre_buckets
+    assert any(label.startswith("two pair") for label in labels)
+    assert all(":" in label for label in labels)
+    assert small.final_labels()[-1].endswith("royal flush")
+
+
+def test_jacks_or_better_patterns_separate_openers() -> None:
+    """Under Jacks or Better no draw pattern (and so no bucket, which lies inside one) mixes
+    hands that may open with hands that may not."""
+    rules = preset("jackpot")
+    deals, _ = deal_classes()
+    group, names = pattern_groups(deals, np.zeros(len(deals), dtype=np.int64), draw_options(rules), rules)
+    opens = evaluate(deals) >= jacks_or_better_floor()
+    for g in range(len(names)):
+        members = opens[group == g]
+        assert members.all() or not members.any()
+        assert names[g].endswith(", openers") == members.all()
+
+
+# --- the betting tree --------------------------------------------------------------------------
+
+def test_betting_round_histories() -> None:
+    rnd = betting_round(0, max_bets=3)
+    ends = {h: n.end for h, n in rnd.items() if n.end}
+    assert ends["xx"] == "checked" and ends["bc"] == "call" and ends["xbf"] == "fold"
+    assert rnd["brr"].actions == ("f", "c") and "brrr" not in rnd   # bet + 2 raises: the cap
+    assert rnd["brrc"].put == (3, 3)
+    calls = [h for h, e in ends.items() if e == "call"]
+    assert len(calls) == 6
+
+
+def test_tree_plays_by_the_rules() -> None:
+    game = build_game(synthetic())
+    lines = {ln.history: ln for ln in game.lines}
+    # Ante 1, small bet 1: bet, raise, call is 1 + 2 each; the opener acts first after the draw.
+    assert lines["brc"].stake == 3 and lines["brc"].first_after == 0
+    assert lines["xbc"].first_after == 1
+    assert "xx" not in lines                                   # all check: redealt, a push
+    assert len(game.lines) == 10 and game.max_bets == 5
+    p0, p1 = game.tree.infosets
+    assert p0 > 0 and p1 > 0
+
+
+def test_no_private_information_is_worth_nothing() -> None:
+    """One pre-draw bucket and one final bucket: every showdown ties, so the game is worth 0."""
+    a = synthetic(pre=1, final=1)
+    sol = solve(MORK, abstraction=a, iterations=200, schedule="dcfr")
+    assert abs(sol.value[0]) < 1e-4 and sol.exploitability < 1e-4
+
+
+def test_jacks_or_better_only_openers_open() -> None:
+    rules = preset("jackpot")
+    a = synthetic(rules, pre=3, final=5)
+    sol = solve(rules, abstraction=a, iterations=60)
+    table = sol.predraw_table()
+    first = table[table.line == "first to act"]
+    closed = first[~a.openers[first.bucket.to_numpy()]]
+    assert (closed["bet"] == 0).all()
+    game = sol.game
+    assert game.small == 2 and game.big == 4                   # 10 and 20 chips on an ante of 5
+
+
+def test_rule_sets_without_redeal_reach_the_draw_after_all_check() -> None:
+    rules = preset("svensk")
+    game = build_game(synthetic(rules))
+    lines = {ln.history: ln for ln in game.lines}
+    assert "xx" in lines and lines["xx"].stake == 1 and lines["xx"].first_after == 0
+    assert all(ln.first_after == 0 for ln in game.lines)      # left of the button acts first
+
+
+def test_unsupported_rules_are_refused() -> None:
+    with pytest.raises(RuleError):
+        build_abstraction(preset("morkpoker", joker=True), 8, 4)
+    with pytest.raises(RuleError):
+        build_abstraction(preset("poengpoker"), 8, 4)
+
+
+# --- solving -----------------------------------------------------------------------------------
+
+def test_small_solve_converges(solved) -> None:
+    curve = solved.curve_frame()
+    assert curve.exploitability.iloc[-1] < curve.exploitability.iloc[0] / 50
+    assert solved.exploitability < 0.01
+    late = curve[curve.iteration >= 20]
+    slope = np.polyfit(np.log(late.iteration), np.log(late.exploitability), 1)[0]
+    assert slope < -1.0
+    # The player out of position loses a little: about a tenth of an ante per deal.
+    assert -0.2 < solved.value[0] < 0.0 and solved.value[1] == -solved.value[0]
+
+
+def test_result_dictionary(solved) -> None:
+    d = solved.to_dict()
+    for key in ("rules", "value", "exploitability", "iterations", "seconds", "infosets"):
+        assert key in d
+    assert d["rules"] == "morkpoker" and len(d["value"]) == 2
+    assert d["infosets"] == sum(solved.game.tree.infosets)
+    json.dumps(d)
+
+
+def test_strategy_tables(solved) -> None:
+    pre = solved.predraw_table()
+    acts = pre[["check", "bet", "fold", "call", "raise"]].fillna(0).sum(axis=1)
+    assert np.allclose(acts, 1.0)
+    draws = solved.draw_table()
+    assert np.allclose(draws[["pat", "draw 1", "draw 2", "draw 3"]].sum(axis=1), 1.0)
+    summary = solved.draw_summary()
+    assert summary.groupby("seat").share.sum().to_numpy() == pytest.approx([1.0, 1.0])
+    kinds = summary.set_index(["hand", "seat"])
+    assert (kinds.loc["nothing, ace high", "draw 3"] > 0.5).all()      # ace high mostly draws three
+    assert (kinds.loc["two pair", "draw 1"] > 0.9).all()
+    assert (kinds.loc["four-card draw", "draw 1"] > 0.9).all()
+    straights = summary[summary.hand == "straight"]
+    assert (straights["pat"] > 0.9).all()                     # a dealt straight stands pat
+    opening = solved.predraw_summary()
+    first = opening[opening.line == "first to act"].set_index("hand")
+    assert np.allclose(first[["check", "bet"]].sum(axis=1), 1.0)
+    assert first.loc["pair of aces", "bet"] > first.loc["pair of deuces to sixes", "bet"]
+    post = solved.postdraw_summary()
+    assert {"line", "opponent_draw", "final", "reach"} <= set(post.columns)
+    assert post.reach.min() >= 0
+
+
+# --- real cards --------------------------------------------------------------------------------
+
+def test_hands_map_to_their_class_and_hold(small: Abstraction) -> None:
+    """A hand with its suits renamed falls in the class of the original and keeps the same
+    cards renamed back (up to swapping suits that hold the same ranks, which fix the hand)."""
+    reps, weights = deal_classes()
+    rng = np.random.default_rng(11)
+    picks = rng.choice(len(reps), 300, replace=False)
+    rename = np.array([2, 0, 3, 1])                            # clubs -> hearts, ...
+    original = reps[picks].astype(np.int64)
+    moved = np.sort((original // 4) * 4 + rename[original % 4], axis=1)
+    cls, _ = classify(moved)
+    assert (cls == picks).all()
+    for option in range(len(small.options)):
+        keep = hand_keep(moved, small, np.full(len(moved), option))
+        kept = np.where(keep, moved, -1)
+        back = np.where(kept >= 0, (kept // 4) * 4 + np.argsort(rename)[kept % 4], -1)
+        holds = small.class_holds[picks, option]
+        expected = np.where((holds[:, None] >> np.arange(5)) & 1 == 1, original, -1)
+        same = (np.sort(back, axis=1) == np.sort(expected, axis=1)).all(axis=1)
+        assert (same | (weights[picks] < 24)).all()
+        ranks = np.sort(np.where(back >= 0, back // 4, -1), axis=1)
+        assert np.array_equal(ranks, np.sort(np.where(expected >= 0, expected // 4, -1), axis=1))
+
+
+def test_playing_with_cards_reproduces_the_abstract_value(solved) -> None:
+    """Separate decks and a showdown by bucket are the abstract game: real deals, buckets, holds
+    and draws then give its exact value back, within the Monte Carlo error."""
+    run = play_out(solved, 150_000, np.random.default_rng(2), shared_deck=False, by_bucket=True)
+    assert abs(run.difference) < 4 * run.standard_error + 1e-3
+    assert run.to_dict()["deals"] == 150_000
+
+
+def test_one_hand_lookups(solved) -> None:
+    """The per-hand lookups an engine player uses agree with the tables."""
+    from drawodds.cards import parse_hand
+    aces = parse_hand("As Ad 9c 6h 2s")
+    opening = solved.predraw_probabilities(aces, "")
+    assert set(opening) == {"check", "bet"} and abs(sum(opening.values()) - 1) < 1e-9
+    facing = solved.predraw_probabilities(aces, "b")
+    assert set(facing) == {"fold", "call", "raise"}
+    draw = solved.draw_probabilities(aces, "bc", seat=1, opponent_draw=3)
+    assert set(draw) == {0, 1, 2, 3} and abs(sum(draw.values()) - 1) < 1e-9
+    keep3 = solved.keep(aces, 3)
+    assert keep3.tolist() == [True, True, False, False, False]
+    final = parse_hand("As Ad Ac 6h 2s")
+    after = solved.postdraw_probabilities(final, "bc", (3, 3), "")
+    assert set(after) == {"check", "bet"}
+
+
+def test_four_with_an_ace() -> None:
+    """Under "4-ace" drawing four is legal only keeping an ace, and no draw pattern mixes hands
+    with and without one (so a bucket's draw options are the same for all its hands)."""
+    rules = preset("morkpoker", max_draw="4-ace")
+    deals, _ = deal_classes()
+    legal = legal_hold_table(deals, rules)
+    single = [m for m in range(32) if bin(m).count("1") == 1]
+    kept = np.stack([deals[:, m.bit_length() - 1] for m in single], axis=1)
+    assert np.array_equal(legal[:, single], kept // 4 == 12)
+    group, _ = pattern_groups(deals, np.zeros(len(deals), dtype=np.int64), draw_options(rules), rules)
+    has_ace = (deals // 4 == 12).any(axis=1)
+    for g in np.unique(group):
+        members = has_ace[group == g]
+        assert members.all() or not members.any()
+
+
+def test_forgetting_the_pre_draw_bucket_costs_a_best_response_nothing() -> None:
+    """The same profile in a game whose seats remember their pre-draw bucket after the draw
+    (final state = (pre-draw bucket, final bucket)) has the same value and the same best
+    responses: the merged information sets lose nothing."""
+    import dataclasses
+
+    a = synthetic(pre=3, final=4, seed=3)
+    sol = solve(MORK, abstraction=a, iterations=30)
+    n_pre, n_fin = a.pre_buckets, a.final_buckets
+    wide = np.zeros((len(a.options), n_pre, n_pre * n_fin))
+    for b in range(n_pre):
+        wide[:, b, b * n_fin:(b + 1) * n_fin] = a.transitions[:, b, :]
+    remembered = dataclasses.replace(a, transitions=wide, final_mass=np.full(n_pre * n_fin, 1 / (n_pre * n_fin)))
+    game = build_game(remembered)
+    strength = np.tile(np.arange(n_fin, dtype=float), n_pre)
+    tree = dataclasses.replace(game.tree, spaces=(game.tree.spaces[0], cfr.Space(n_pre * n_fin, strength)))
+    post = set(game.post_nodes.values())
+    profile = [None if s is None else (np.tile(s, (1, n_pre, 1)) if i in post else s)
+               for i, s in enumerate(sol.strategy)]
+    merged = cfr.evaluate_profile(sol.game.tree, list(sol.strategy))
+    full = cfr.evaluate_profile(tree, profile)
+    assert full.value == pytest.approx(merged.value, abs=1e-12)
+    assert full.best_response == pytest.approx(merged.best_response, abs=1e-12)
