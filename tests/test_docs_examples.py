@@ -67,7 +67,9 @@ def examples(page: Path) -> list[Example]:
 def run(command: str, workdir: str) -> str:
     """Run one documented command the way a user would, and return what it prints."""
     words = shlex.split(command)
-    env = {**os.environ, **DEFAULT_ENV}
+    # The package of this checkout, whatever is installed and wherever the example runs.
+    env = {**os.environ, **DEFAULT_ENV,
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))}
     while words and SETTING.match(words[0]):
         name, _, value = words.pop(0).partition("=")
         env[name] = value
