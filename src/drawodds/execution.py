@@ -121,11 +121,15 @@ class Runner:
         return self._pool is not None or self._client is not None
 
     def map(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
-            progress: Callable[[int], None] | None = None) -> Batch:
-        """``[fn(*args) for args in calls]``, in order; ``progress(k)`` after each finished chunk."""
+            progress: Callable[[int], None] | None = None,
+            each: Callable[[int, T], None] | None = None) -> Batch:
+        """``[fn(*args) for args in calls]``, in order; after each finished chunk ``each(i, result)``
+        (e.g. to write it out) and ``progress(k)`` with the number finished."""
         done: list[Any] = []
         try:
             for result in self._run(fn, calls):
+                if each is not None:
+                    each(len(done), result)
                 done.append(result)
                 if progress is not None:
                     progress(len(done))

@@ -9,9 +9,10 @@ the pot left at the end always add up to zero.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import numpy as np
 from drawodds.engine.deal import DealResult, DealState, Policy, play
 from drawodds.engine.history import HistoryWriter, rules_to_dict
 from drawodds.engine.players import make_policy
+from drawodds.execution import Runner, chunk_sizes
 from drawodds.rules import RuleSet
 
 DECK_BLOCK = 2048  # decks shuffled per numpy call
@@ -181,6 +183,7 @@ class SimulationResult:
     pot_carried_at_end: int
     seats: tuple[SeatResult, ...]
     policies: tuple[PolicyResult, ...]
+    interrupted: bool = False     # stopped by Ctrl-C: the figures cover the deals played
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of ``drawodds simulate --json`` (issue 5), plus the standard errors."""
@@ -209,15 +212,94 @@ def parse_policies(policies: Sequence[str] | str, players: int) -> list[str]:
     return names
 
 
+CHUNK_DEALS = 10_000   # deals per chunk: one table's run from its own random streams
+
+
+@dataclass
+class _Tally:
+    """Running sums of one run of deals: outcomes, pots and nets per seat and per policy."""
+
+    played: int = 0
+    sessions: int = 0
+    opened: int = 0
+    dead: int = 0
+    carried: int = 0
+    pot_sum: float = 0.0
+    pot_sq: float = 0.0
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
+    net_sum: list[float] = field(default_factory=list)
+    net_sq: list[float] = field(default_factory=list)
+    kind_sum: list[float] = field(default_factory=list)
+    kind_sq: list[float] = field(default_factory=list)
+
+    def merge(self, other: _Tally) -> None:
+        for name in ("played", "sessions", "opened", "dead", "carried", "pot_sum", "pot_sq"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for k, v in other.counts.items():
+            self.counts[k] += v
+        for name in ("net_sum", "net_sq", "kind_sum", "kind_sq"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            setattr(self, name, [a + b for a, b in zip(mine, theirs, strict=True)] if mine else list(theirs))
+
+
+OUTCOMES = ("passed_out", "uncontested", "showdown", "void")
+
+
+def _play_chunk(rules: RuleSet, names: list[str], seed: int, index: int, deals: int,
+                writer: HistoryWriter | None = None, progress: Callable[[int], None] | None = None) -> _Tally:
+    """Chunk ``index``: ``deals`` deals at a fresh table (button 0, no pot), sessions back to back,
+    every seat's player and the decks drawing from the chunk's own ``(seed, index)`` streams."""
+    n = rules.players
+    deck_seq, *seat_seqs = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(n + 1)
+    decks = DeckSupply(np.random.default_rng(deck_seq), rules.deck_size)
+    seat_policies = [make_policy(name, rules, np.random.default_rng(sq))
+                     for name, sq in zip(names, seat_seqs, strict=True)]
+    kinds = sorted(set(names), key=names.index)
+    by_kind = [[s for s in range(n) if names[s] == k] for k in kinds]
+    t = _Tally(net_sum=[0.0] * n, net_sq=[0.0] * n, kind_sum=[0.0] * len(kinds), kind_sq=[0.0] * len(kinds))
+    first_id = index * CHUNK_DEALS
+    button = 0
+    while t.played < deals:
+        session = Session(rules, seat_policies, names=names, decks=decks, button=button,
+                          carried=t.carried, first_deal_id=first_id + t.played, history=writer)
+        t.sessions += 1
+        while session.deals_played < rules.deals and t.played < deals and session.can_deal():
+            result = session.play_deal()
+            t.played += 1
+            t.counts[result.outcome] += 1
+            if result.outcome != "passed_out" and result.opener is not None:
+                t.opened += 1
+                t.dead += result.dead_opener
+            t.pot_sum += result.pot
+            t.pot_sq += result.pot * result.pot
+            net = result.net
+            for s in range(n):
+                x = net[s]
+                t.net_sum[s] += x
+                t.net_sq[s] += x * x
+            for k, seats in enumerate(by_kind):
+                x = sum(net[s] for s in seats)
+                t.kind_sum[k] += x
+                t.kind_sq[k] += x * x
+            if progress is not None and t.played % 1000 == 0:
+                progress(t.played)
+        if session.deals_played == 0:
+            raise ValueError("no deal could be played: fewer than two players have chips")
+        button, t.carried = session.button, session.carried
+    return t
+
+
 def simulate(rules: RuleSet, *, deals: int, seed: int, policies: Sequence[str] | str = "rule",
              history: str | Path | None = None, progress: Callable[[int], None] | None = None,
-             ) -> SimulationResult:
-    """Play ``deals`` deals at one table under ``rules`` and summarise them.
+             workers: int | None = 1, runner: Runner | None = None) -> SimulationResult:
+    """Play ``deals`` deals under ``rules`` and summarise them.
 
-    ``policies`` names one betting policy per seat (``rule``, ``station``, ``random``) or one for
-    every seat. The same seed gives the same deals, actions and result. ``progress`` is called
-    with the number of deals played so far. ``history`` writes every deal (JSON lines for a
-    ``.jsonl`` path, else a text log).
+    ``policies`` names one betting player per seat (``rule``, ``station``, ``random``, ...) or one
+    for every seat. The deals are cut into chunks of ``CHUNK_DEALS``, each a table of its own
+    seeded from ``(seed, chunk)``, so the same seed gives the same deals, actions and result on
+    any number of workers. ``progress`` gets the number of deals played so far. ``history``
+    writes every deal (JSON lines for a ``.jsonl`` path, else a text log); it plays the chunks in
+    this process, in order. On Ctrl-C the result covers the chunks that finished.
     """
     if rules.game != "draw":
         raise ValueError(f"{rules.name} is a points game; simulate its games with simulate_points")
@@ -225,56 +307,32 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, policies: Sequence[str] |
         raise ValueError(f"deals must be positive, got {deals}")
     names = parse_policies(policies, rules.players)
     n = rules.players
-    root = np.random.SeedSequence(seed)
-    deck_seq, *seat_seqs = root.spawn(n + 1)
-    decks = DeckSupply(np.random.default_rng(deck_seq), rules.deck_size)
-    seat_policies = [make_policy(name, rules, np.random.default_rng(sq))
-                     for name, sq in zip(names, seat_seqs, strict=False)]
     writer = HistoryWriter(history, rules, seed=seed, policies=names) if history else None
-    kinds = sorted(set(names), key=names.index)
-    by_kind = [[s for s in range(n) if names[s] == k] for k in kinds]
-
-    counts = {"passed_out": 0, "uncontested": 0, "showdown": 0, "void": 0}
-    opened = dead = 0
-    pot_sum = pot_sq = 0.0
-    net_sum = [0.0] * n
-    net_sq = [0.0] * n
-    kind_sum = [0.0] * len(kinds)
-    kind_sq = [0.0] * len(kinds)
-    played = sessions = 0
-    button = 0
-    carried = 0
+    sizes = chunk_sizes(deals, CHUNK_DEALS)
+    total = _Tally(net_sum=[0.0] * n, net_sq=[0.0] * n)
+    own = Runner(1 if writer else workers) if runner is None else None
     try:
-        while played < deals:
-            session = Session(rules, seat_policies, names=names, decks=decks, button=button,
-                              carried=carried, first_deal_id=played, history=writer)
-            sessions += 1
-            while session.deals_played < rules.deals and played < deals and session.can_deal():
-                result = session.play_deal()
-                played += 1
-                counts[result.outcome] += 1
-                if result.outcome != "passed_out" and result.opener is not None:
-                    opened += 1
-                    dead += result.dead_opener
-                pot_sum += result.pot
-                pot_sq += result.pot * result.pot
-                net = result.net
-                for s in range(n):
-                    x = net[s]
-                    net_sum[s] += x
-                    net_sq[s] += x * x
-                for k, seats in enumerate(by_kind):
-                    x = sum(net[s] for s in seats)
-                    kind_sum[k] += x
-                    kind_sq[k] += x * x
-                if progress is not None and (played % 1000 == 0 or played == deals):
-                    progress(played)
-            if session.deals_played == 0:
-                raise ValueError("no deal could be played: fewer than two players have chips")
-            button, carried = session.button, session.carried
+        with own or contextlib.nullcontext():
+            run = own or runner
+            assert run is not None
+            inline = not run.parallel
+            calls = [(rules, names, seed, i, size, writer if inline else None,
+                      (lambda k, base=i * CHUNK_DEALS: progress(base + k)) if inline and progress else None)
+                     for i, size in enumerate(sizes)]
+            batch = run.map(_play_chunk, calls,
+                            progress=(lambda k: progress(sum(sizes[:k]))) if progress else None)
     finally:
         if writer is not None:
             writer.close()
+    for tally in batch.results:
+        total.merge(tally)
+    if total.played == 0:
+        raise KeyboardInterrupt
+    played, counts, opened, dead = total.played, total.counts, total.opened, total.dead
+    pot_sum, pot_sq, net_sum, net_sq = total.pot_sum, total.pot_sq, total.net_sum, total.net_sq
+    kind_sum, kind_sq, sessions, carried = total.kind_sum, total.kind_sq, total.sessions, total.carried
+    kinds = sorted(set(names), key=names.index)
+    by_kind = [[s for s in range(n) if names[s] == k] for k in kinds]
 
     def share(k: int, total: int) -> Estimate:
         return _mean_se(k, k, total)
@@ -296,4 +354,5 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, policies: Sequence[str] |
         passed_out=po.value, passed_out_se=po.se, uncontested=un.value, uncontested_se=un.se,
         showdown=sd.value, showdown_se=sd.se, opened=op.value, opened_se=op.se,
         dead_opener=do.value, dead_opener_se=do.se, average_pot=pot.value, average_pot_se=pot.se,
-        pot_carried_at_end=carried, seats=tuple(seat_rows), policies=tuple(kind_rows))
+        pot_carried_at_end=carried, seats=tuple(seat_rows), policies=tuple(kind_rows),
+        interrupted=batch.interrupted)

@@ -27,6 +27,7 @@ Everything is vectorized over many deals (rows); dealers and seats may differ pe
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -39,6 +40,7 @@ import pandas as pd
 
 from drawodds.cards import DECK_SIZE, format_cards, parse_hand
 from drawodds.evaluate import STRAIGHT_FLUSH, category_of, evaluate, strength_of
+from drawodds.execution import Runner, chunk_rng, chunk_sizes
 from drawodds.holds import legal_holds
 from drawodds.points.tricks import TrickPolicy, TrickResult, play_tricks, trick_policy
 from drawodds.policies import choose_holds, draw_policy
@@ -420,16 +422,26 @@ class PointsSimulationResult:
         }
 
 
-GAME_BATCH = 5_000
+GAME_BATCH = 5_000   # games per chunk: the unit of work and of random streams
+
+
+def _games_chunk(rules: RuleSet, games: int, names: tuple[str, ...], seed: int, index: int,
+                 progress: Progress | None, done_before: int, total: int) -> GameRecord:
+    """Chunk ``index`` of a points simulation, from its own ``(seed, index)`` stream."""
+    players = [player_policy(n) for n in names]
+    return play_games(rules, games, players, chunk_rng(seed, index), progress, done_before=done_before, total=total)
 
 
 def simulate_points(rules: RuleSet, *, games: int, seed: int,
                     policies: Sequence[str] | str = "sensible",
-                    progress: Progress | None = None) -> PointsSimulationResult:
+                    progress: Progress | None = None, workers: int | None = 1,
+                    runner: Runner | None = None) -> PointsSimulationResult:
     """Play ``games`` whole Poengpoker/Chicago games and summarise them with standard errors.
 
     ``policies``: one player-policy name for every seat, or one per seat ('sensible', 'random',
     or 'DRAW:TRICK' such as 'tight:random'). ``progress(done, total)`` is called as games finish.
+    Games run in chunks of ``GAME_BATCH`` seeded from ``(seed, chunk)``: the same answer on any
+    number of workers; on Ctrl-C the result covers the chunks that finished.
     """
     _check_points_game(rules)
     if games < 2:
@@ -438,14 +450,21 @@ def simulate_points(rules: RuleSet, *, games: int, seed: int,
     names = [policies] * p if isinstance(policies, str) else list(policies)
     if len(names) != p:
         raise ValueError(f"give one policy or one per seat ({p} players), got {len(names)}")
-    players = [player_policy(n) for n in names]
     start = time.perf_counter()
-    children = np.random.SeedSequence(seed).spawn(math.ceil(games / GAME_BATCH))
-    records = []
-    for i, child in enumerate(children):
-        n = min(GAME_BATCH, games - i * GAME_BATCH)
-        records.append(play_games(rules, n, players, np.random.default_rng(child), progress,
-                                  done_before=i * GAME_BATCH, total=games))
+    sizes = chunk_sizes(games, GAME_BATCH)
+    own = Runner(workers) if runner is None else None
+    with own or contextlib.nullcontext():
+        run = own or runner
+        assert run is not None
+        inline = not run.parallel
+        calls = [(rules, n, tuple(names), seed, i, progress if inline else None, i * GAME_BATCH, games)
+                 for i, n in enumerate(sizes)]
+        batch = run.map(_games_chunk, calls,
+                        progress=(lambda k: progress(sum(sizes[:k]), games)) if progress and not inline else None)
+    records = batch.results
+    if not records:
+        raise KeyboardInterrupt
+    games = sum(len(r.deals) for r in records)
     deals = np.concatenate([r.deals for r in records]).astype(np.float64)
     hand = np.concatenate([r.hand_points for r in records]).sum(axis=1)
     trick = np.concatenate([r.trick_points for r in records]).sum(axis=1)

@@ -7,8 +7,8 @@ equity alone. Equity per trial = 1 for a win, 1/k for a k-way split, 0 for a los
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,13 +16,15 @@ import numpy.typing as npt
 
 from drawodds.cards import unseen
 from drawodds.evaluate import evaluate, key_sums, strength_from_keys
+from drawodds.execution import Runner, chunk_rng, chunk_sizes
 from drawodds.holds import exact_holds, final_strengths
 from drawodds.policies import choose_holds, draw_policy
 from drawodds.rules import RuleSet
 from drawodds.sim.ranges import sample_conditioned
 from drawodds.sim.sampler import draws_avoiding, layout_for, shuffled_stubs
 
-BATCH = 20_000
+CHUNK = 20_000   # trials per chunk: the unit of work and of random streams
+ROUND = 4        # chunks between precision checks when stopping at a target standard error
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,8 @@ class _Moments:
             self.ss = np.zeros((e.shape[1], e.shape[1]))
         self.n += len(e)
         self.s += e.sum(axis=0)
-        self.ss += e.T @ e
+        # einsum, not a BLAS product: single-threaded, so workers do not compete for cores.
+        self.ss += np.einsum("ti,tj->ij", e, e)
 
     def merge(self, other: _Moments) -> None:
         if other.n == 0:
@@ -136,63 +139,59 @@ def _equity_batch(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
     return moments
 
 
-def _worker(args: tuple) -> tuple[_Moments, dict]:
-    hand, masks, rules, model, trials, state = args
-    rng = np.random.Generator(np.random.PCG64())
-    rng.bit_generator.state = state
-    m = _Moments()
-    for start in range(0, trials, BATCH):
-        m.merge(_equity_batch(hand, masks, rules, model, min(BATCH, trials - start), rng))
-    return m, rng.bit_generator.state
+def _chunk(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rules: RuleSet, model: OpponentModel,
+           trials: int, seed: int, index: int) -> _Moments:
+    """Chunk ``index`` of a job: ``trials`` trials from that chunk's own random stream."""
+    return _equity_batch(hand, masks, rules, model, trials, chunk_rng(seed, index))
 
 
 def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rules: RuleSet,
-                  model: OpponentModel, *, trials: int = 100_000, seed: int = 1, workers: int = 1,
-                  se_target: float | None = None,
+                  model: OpponentModel, *, trials: int = 100_000, seed: int = 1, workers: int | None = 1,
+                  se_target: float | None = None, runner: Runner | None = None,
                   progress: Callable[[int, int], None] | None = None) -> EquityResult:
     """Monte Carlo equity of each hold (rows of ``masks``) against ``model``'s opponents.
 
-    Trials run in rounds of ``BATCH`` per worker; each worker has its own stream from
-    ``SeedSequence(seed).spawn(workers)``, so a seed and worker count always give the same
-    numbers. With ``se_target`` the run stops once the best hold's lead over every other hold
-    that is not clearly behind (within 3 SE) has a standard error of at most that value, or at
-    ``trials``.
+    Trials run in chunks of ``CHUNK`` with streams from ``(seed, chunk index)``, combined in
+    order, so a seed gives the same numbers on any number of workers (or a ``runner`` the
+    caller started). With ``se_target`` the chunks run in rounds of ``ROUND`` and the run stops
+    once the best hold's lead over every other hold that is not clearly behind (within 3 SE)
+    has a standard error of at most that value, or at ``trials``.
     """
     if model.opponents < 1:
         raise ValueError("equity needs at least one opponent")
-    children = np.random.SeedSequence(seed).spawn(workers)
-    states = [np.random.Generator(np.random.PCG64(c)).bit_generator.state for c in children]
+    sizes = chunk_sizes(trials, CHUNK)
     total = _Moments()
     interrupted = False
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
-    try:
-        while total.n < trials:
-            per_worker = min(BATCH, -(-(trials - total.n) // workers))
-            jobs = [(hand, masks, rules, model, per_worker, s) for s in states]
-            try:
-                results = list(pool.map(_worker, jobs)) if pool else [_worker(jobs[0])]
-            except KeyboardInterrupt:
-                # Keep what is done: the rounds so far are complete and unbiased.
+    own = Runner(workers) if runner is None else None
+    with own or contextlib.nullcontext():
+        run = own or runner
+        assert run is not None
+        step = ROUND if se_target is not None else len(sizes)
+        for first in range(0, len(sizes), step):
+            calls = [(hand, masks, rules, model, n, seed, first + i) for i, n in enumerate(sizes[first:first + step])]
+            done = total.n
+
+            def tick(k: int, calls: list[tuple] = calls, done: int = done) -> None:
+                if progress is not None:
+                    progress(done + sum(c[4] for c in calls[:k]), trials)
+
+            batch = run.map(_chunk, calls, progress=tick)
+            for m in batch.results:
+                total.merge(m)
+            if batch.interrupted:
                 if total.n == 0:
-                    raise
+                    raise KeyboardInterrupt
                 interrupted = True
                 break
-            for m, _ in results:
-                total.merge(m)
-            states = [s for _, s in results]
-            if progress:
-                progress(total.n, trials)
-            if se_target is not None and total.n >= 2 * BATCH and _separated(total, se_target):
+            if se_target is not None and total.n >= 2 * CHUNK and _separated(total, se_target):
                 break
-    finally:
-        if pool:
-            pool.shutdown(cancel_futures=True)
+        used = run.workers
     mean, cov = total.mean(), total.cov()
     best = int(np.argmax(mean))
     diff_var = np.diag(cov) + cov[best, best] - 2 * cov[:, best]
     return EquityResult(equity=mean, equity_se=np.sqrt(np.diag(cov) / total.n),
                         diff_se=np.sqrt(np.clip(diff_var, 0, None) / total.n), best=best,
-                        trials=total.n, seed=seed, workers=workers, interrupted=interrupted)
+                        trials=total.n, seed=seed, workers=used, interrupted=interrupted)
 
 
 def _separated(m: _Moments, target: float) -> bool:
