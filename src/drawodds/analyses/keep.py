@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from drawodds.cards import CardError, format_cards, parse_hand
-from drawodds.evaluate import CATEGORIES, evaluate, jacks_or_better_floor
+from drawodds.evaluate import CATEGORIES, describe, evaluate, jacks_or_better_floor
 from drawodds.holds import exact_holds, hold_openers_split, legal_holds
 from drawodds.points.games import points_by_hold
 from drawodds.rules import RuleError, RuleSet, preset
@@ -248,3 +248,22 @@ def _object_array(items: list[list[str]]) -> npt.NDArray[np.object_]:
 def _checked(hand: Sequence[int] | npt.NDArray[np.integer], rs: RuleSet) -> npt.NDArray[np.int8]:
     """Card codes given directly: re-parsed from text so they get the same checks as typed input."""
     return parse_hand(format_cards(np.asarray(hand, dtype=np.int64)), joker=rs.joker)
+
+
+# --- reading a ranked result -------------------------------------------------------------------
+
+def near_best(result: KeepResult) -> npt.NDArray[np.bool_]:
+    """Per row, whether the hold is within two standard errors of the best by the sampled value
+    (equity, or points in Poengpoker and Chicago); all False without opponents."""
+    cols = result.columns
+    if not result.opponents:
+        return np.zeros(len(cols["draw"]), dtype=bool)
+    points_mc = "points_hand" in cols
+    gap = cols["points_gap" if points_mc else "equity_gap"]
+    gap_se = cols["points_diff_se" if points_mc else "equity_diff_se"]
+    return np.asarray(gap <= 2 * gap_se, dtype=bool)
+
+
+def dealt_description(result: KeepResult) -> str:
+    """The dealt hand in words, e.g. ``pair of aces, K-7-3``."""
+    return describe(int(evaluate(result.hand, joker=result.rules.joker)))
