@@ -760,6 +760,8 @@ def play_figures(players: int, deals: int, seed: int, *, ante: int = 1,
     for offset, (prefix, rules) in enumerate(games.items()):
         tick = (lambda k, base=offset * deals: progress(base + k)) if progress else None
         res = simulate(rules, deals=deals, seed=seed, policies="rule", progress=tick)
+        if res.interrupted:          # a part of the figures is no figure: stop the whole table
+            raise KeyboardInterrupt
         figures[f"{prefix}passed_out"] = res.passed_out
         figures[f"{prefix}passed_out_se"] = res.passed_out_se
         figures[f"{prefix}opened"] = res.opened

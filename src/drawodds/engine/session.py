@@ -181,6 +181,7 @@ class SimulationResult:
     pot_carried_at_end: int
     seats: tuple[SeatResult, ...]
     policies: tuple[PolicyResult, ...]
+    interrupted: bool = False     # stopped by Ctrl-C: the figures cover the deals played so far
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of ``drawodds simulate --json`` (issue 5), plus the standard errors."""
@@ -244,6 +245,7 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, policies: Sequence[str] |
     played = sessions = 0
     button = 0
     carried = 0
+    interrupted = False
     try:
         while played < deals:
             session = Session(rules, seat_policies, names=names, decks=decks, button=button,
@@ -272,6 +274,12 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, policies: Sequence[str] |
             if session.deals_played == 0:
                 raise ValueError("no deal could be played: fewer than two players have chips")
             button, carried = session.button, session.carried
+    except KeyboardInterrupt:
+        # Keep the deals that finished; the one being played is dropped.
+        if played == 0:
+            raise
+        interrupted = True
+        button, carried = session.button, session.carried
     finally:
         if writer is not None:
             writer.close()
@@ -296,4 +304,5 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, policies: Sequence[str] |
         passed_out=po.value, passed_out_se=po.se, uncontested=un.value, uncontested_se=un.se,
         showdown=sd.value, showdown_se=sd.se, opened=op.value, opened_se=op.se,
         dead_opener=do.value, dead_opener_se=do.se, average_pot=pot.value, average_pot_se=pot.se,
-        pot_carried_at_end=carried, seats=tuple(seat_rows), policies=tuple(kind_rows))
+        pot_carried_at_end=carried, seats=tuple(seat_rows), policies=tuple(kind_rows),
+        interrupted=interrupted)
