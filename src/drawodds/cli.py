@@ -1,21 +1,28 @@
 """The `drawodds` command line: each command parses its options, makes one library call and renders.
 
-Every user error (bad card, bad option) becomes one line on stderr and exit code 2. The analysis
-lives in ``drawodds.analyses`` and the look of every table in ``drawodds.render``; both are imported
-inside the commands so that start-up stays quick.
+Every user error (bad card, bad option, an option out of its range, an unwritable file) is one
+line on stderr and exit code 2, checked before any work starts. Ctrl-C stops a long command
+within a second: it prints what finished, says so, and exits 130. The analysis lives in
+``drawodds.analyses`` and the look of every table in ``drawodds.render``; both are imported inside
+the commands so that start-up stays quick.
 """
 
 from __future__ import annotations
 
+import difflib
+import math
+import os
 import sys
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from drawodds import __version__
-from drawodds.cards import CardError
-from drawodds.render.console import emit_json, progress_bar, show
-from drawodds.rules import RuleError, RuleSet, preset, preset_names
+from drawodds.execution import available_cores, resolve_workers
+from drawodds.render.console import emit_json, note, progress_bar, show, spinner, stage_bar
+from drawodds.rules import RuleSet, preset, preset_names
 
 app = typer.Typer(
     name="drawodds",
@@ -23,7 +30,7 @@ app = typer.Typer(
         "Odds and strategy for five-card draw as played in Scandinavian homes "
         "(Mørkpoker, Jackpott, Poengpoker, Chicago).\n\n"
         "Examples:\n\n"
-        '  drawodds keep "AsAhKs7s3s"\n\n'
+        "  drawodds keep As Ah Ks 7s 3s\n\n"
         '  drawodds eval "A♠A♥K♠7♠3♠" --json\n\n'
         "  drawodds rules jackpot"
     ),
@@ -33,9 +40,15 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
+INTERRUPTED = 130   # the shell's code for a command stopped by Ctrl-C
+
 
 class UserError(ValueError):
     """An error in what the user asked for; shown as one line, exit code 2."""
+
+
+class Interrupted(Exception):
+    """Ctrl-C: what finished has been printed; exit 130."""
 
 
 def _version(value: bool) -> None:
@@ -46,20 +59,122 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: Annotated[bool, typer.Option(
-        "--version", callback=_version, is_eager=True, help="Show the version and exit.")] = False,
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Show the version and exit.")] = False,
 ) -> None:
     """Odds and strategy for five-card draw."""
 
 
+# --- ranges, paths and other checks made before any work ---------------------------------------
+
+@dataclass(frozen=True)
+class Bound:
+    """The documented range of a size option, checked before any work starts."""
+
+    option: str
+    lo: int
+    hi: int
+    why: str = ""        # why the lower bound, when it is not obvious
+
+    def help(self, text: str, default: str = "") -> str:
+        """The option's help text with its range (and default) appended."""
+        return f"{text} ({self.lo:,}-{self.hi:,}{f'; default {default}' if default else ''})."
+
+    def check(self, value: int | None) -> None:
+        if value is not None and not self.lo <= value <= self.hi:
+            low = f"must be at least {self.lo:,}{self.why}" if value < self.lo else f"can be at most {self.hi:,}"
+            raise UserError(f"{self.option} {low}, got {value:,}")
+
+
+TRIALS = Bound("--trials", 2, 100_000_000, " (a standard error needs two)")
+POINTS_TRIALS = Bound("--trials", 2, 200_000, " (a standard error needs two)")   # every trial is kept
+READ_TRIALS = Bound("--trials", 2, 2_000_000, " (a standard error needs two)")   # every sampled hand is kept
+TOP = Bound("--top", 1, 32)
+DEALS = Bound("--deals", 1, 10_000_000)
+GAMES = Bound("--games", 2, 1_000_000, " (a standard error needs two)")
+OPENERS_DEALS = Bound("--deals", 0, 1_000_000)
+HAND_DEALS = Bound("--deals", 1, 10_000_000)
+ANTE = Bound("--ante", 0, 1_000_000)
+MAX_ANTES = Bound("--max-antes", 1, 100)
+LESSON_DEALS = Bound("--deals", 100, 1_000_000)
+LINES = Bound("--lines", 1, 200)
+CHECK_REMOVAL = Bound("--check-removal", 0, 10_000)
+STRATEGY_OPPONENTS = Bound("--opponents", 1, 7)
+SEED_HELP = "Random seed, 0 or more: the same seed gives the same output."
+WORKERS_HELP = f"Processes for the Monte Carlo (1 to the cores available, {available_cores()} here; default 1)."
+
+
+def _positive_fraction(value: float | None, option: str) -> None:
+    """A rate or standard error strictly between 0 and 1 (NaN and infinities refused)."""
+    if value is not None and not (math.isfinite(value) and 0 < value < 1):
+        raise UserError(f"{option} must be a number between 0 and 1, got {value}")
+
+
+def _seed(value: int) -> None:
+    if value < 0:
+        raise UserError(f"--seed must be 0 or more, got {value}")
+
+
+def _workers(value: int) -> int:
+    """The worker count, checked against the cores available."""
+    try:
+        return resolve_workers(value)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _writable_file(path: str | None, option: str) -> None:
+    """Refuse an output file that cannot be written, before the work it would hold is done."""
+    if path is None or path == "-":
+        return
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise UserError(f"{option} {path}: is a folder, not a file")
+    if not folder.is_dir():
+        raise UserError(f"{option} {path}: no such folder {folder}")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise UserError(f"{option} {path}: not writable")
+
+
+def _writable_folder(path: str, option: str) -> None:
+    """Create an output folder up front, or refuse it in one line."""
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{option} {path}: cannot create the folder ({exc.strerror or exc})") from None
+    if not os.access(path, os.W_OK):
+        raise UserError(f"{option} {path}: not writable")
+
+
+def _names(text: str | None, option: str) -> list[str] | None:
+    """A comma-separated list of names; an empty list or an empty name is refused."""
+    if text is None:
+        return None
+    names = [n.strip() for n in text.split(",")]
+    if not all(names):
+        raise UserError(f"{option} needs a name (or names separated by commas), got {text!r}")
+    return names
+
+
+def _interrupted(done: str) -> None:
+    """After a Ctrl-C: say what the printed figures cover, then exit 130."""
+    note(f"interrupted: {done}")
+    raise Interrupted
+
+
 # --- shared options -------------------------------------------------------------------------
 
-RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set preset: " + ", ".join(preset_names()))]
+RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set preset: " + ", ".join(preset_names()) + ".")]
 JokerOpt = Annotated[bool | None, typer.Option("--joker/--no-joker", help="Play with the joker (53 cards).")]
 MaxDrawOpt = Annotated[str | None, typer.Option("--max-draw", help="Draw limit: 3, 4-ace, 4, 5 or any.")]
 DrawsOpt = Annotated[int | None, typer.Option("--draws", help="Number of draws (2 = double draw).")]
-PlayersOpt = Annotated[int | None, typer.Option("--players", help="Players at the table.")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", help="Players at the table (2-8).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help=SEED_HELP)]
+HandArg = Annotated[list[str], typer.Argument(
+    help='The five cards, as one string or one card per argument: "AsAhKs7s3s", As Ah Ks 7s 3s, '
+         '"A♠ A♥ K♠ 7♠ 3♠" (10s or Ts for a ten, Jk or 🃏 for the joker).', show_default=False)]
 
 
 def build_rules(name: str = "morkpoker", **overrides: object) -> RuleSet:
@@ -72,22 +187,18 @@ def build_rules(name: str = "morkpoker", **overrides: object) -> RuleSet:
 
 @app.command("eval")
 def eval_cmd(
-    hand: Annotated[str, typer.Argument(help='Five cards, e.g. "AsAhKs7s3s" or "A♠ A♥ K♠ 7♠ 3♠".')],
+    hand: HandArg,
     joker: Annotated[bool, typer.Option("--joker", help="Allow the joker (Jk).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Evaluate one hand: category, description and strength.
 
-    Example: drawodds eval "AsAhKs7s3s" --json
+    Examples: drawodds eval As Ah Ks 7s 3s;  drawodds eval "AsAhKs7s3s" --json
     """
     from drawodds.analyses.reference import hand_report
     from drawodds.render.eval import render_eval
 
-    report = hand_report(hand, joker=joker)
-    if json_out:
-        emit_json(report)
-    else:
-        render_eval(report)
+    show(hand_report(" ".join(hand), joker=joker), json_out, render_eval)
 
 
 # --- rules ----------------------------------------------------------------------------------
@@ -105,50 +216,54 @@ def rules_cmd(
     from drawodds.render.rules import render_presets, render_rule_sheet
 
     if name is None:
-        presets = preset_list()
-        show(presets, json_out, render_presets)
-        return
-    sheet = rule_sheet(name)
-    show(sheet, json_out, render_rule_sheet)
+        show(preset_list(), json_out, render_presets)
+    else:
+        show(rule_sheet(name), json_out, render_rule_sheet)
 
 
 # --- keep -----------------------------------------------------------------------------------
 
 @app.command("keep")
 def keep_cmd(
-    hand: Annotated[str, typer.Argument(help='The five dealt cards, e.g. "AsAhKs7s3s".')],
+    hand: HandArg,
     rules: RulesOpt = "morkpoker",
     opponents: Annotated[int | None, typer.Option(
-        "--opponents", "-n", help="Opponents who draw (0-5); default: table size - 1.")] = None,
+        "--opponents", "-n", help="Opponents who draw (0-5; default: the table size less one).")] = None,
     policy: Annotated[str, typer.Option(
-        "--policy", help="Opponents' draw policy (see `drawodds policies`).")] = "standard",
-    trials: Annotated[int | None, typer.Option(
-        "--trials", "-t", help="Monte Carlo trials (the maximum with --se).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same numbers.")] = 1,
+        "--policy", help="Opponents' draw policy: standard, loose or tight (see `drawodds policies`).")] = "standard",
+    trials: Annotated[int | None, typer.Option("--trials", "-t", help=TRIALS.help(
+        "Monte Carlo trials, the most it may run with --se; at most 200,000 in Poengpoker and Chicago",
+        "100,000, 10,000 in Poengpoker and Chicago, 1,000,000 with --se"))] = None,
+    seed: SeedOpt = 1,
     se: Annotated[float | None, typer.Option(
-        "--se", help="Stop when the best holds are separated to this standard error.")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="Processes for the Monte Carlo.")] = 1,
-    by: Annotated[str | None, typer.Option("--by", help="Rank by equity, jacks, improve or points.")] = None,
+        "--se", help="Stop once the best holds are separated to this standard error (a fraction, 0-1: "
+                     "0.002 is 0.2 percentage points).")] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", help=WORKERS_HELP)] = 1,
+    by: Annotated[str | None, typer.Option(
+        "--by", help="Rank by equity, jacks, improve or points (default: equity against opponents, "
+                     "else points).")] = None,
     vs: Annotated[list[int] | None, typer.Option(
-        "--vs", help="An opponent's draw count (repeat per opponent).")] = None,
+        "--vs", help="An opponent's draw count (repeat once per opponent).")] = None,
     against: Annotated[list[str] | None, typer.Option(
-        "--against", help="A known opponent hand that stands pat (repeat per opponent).")] = None,
+        "--against", help="A known opponent hand that stands pat (repeat once per opponent).")] = None,
     opener: Annotated[bool, typer.Option(
-        "--opener", help="Jacks or Better: we opened; show holds that split openers.")] = False,
+        "--opener", help="Jacks or Better: we opened; show the holds that split openers.")] = False,
     exact: Annotated[bool, typer.Option("--exact", help="Exact odds only (no opponents, no sampling).")] = False,
-    top: Annotated[int | None, typer.Option("--top", help="Show only the best N holds.")] = None,
+    top: Annotated[int | None, typer.Option("--top", help=TOP.help("Show only the best N holds", "all"))] = None,
+    wide: Annotated[bool, typer.Option(
+        "--wide", help="Every column (discard, final hand, J+, improve, points) whatever the width.")] = False,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
     players: PlayersOpt = None,
     json_out: JsonOpt = False,
     csv: Annotated[str | None, typer.Option(
-        "--csv", help="Write the rows flat to this CSV file ('-' for stdout).")] = None,
+        "--csv", help="Write the rows flat to this CSV file ('-' for standard output).")] = None,
 ) -> None:
     """Rank every legal hold of a hand: exact odds of each final hand, and equity against opponents.
 
     Examples:
 
-      drawodds keep "AsAhKs7s3s"
+      drawodds keep As Ah Ks 7s 3s
 
       drawodds keep "AsAhKs7s3s" --exact
 
@@ -160,29 +275,40 @@ def keep_cmd(
 
       drawodds keep "AsAhKs7s3s" --against "QcQdJhJd2c"
     """
-    from drawodds.analyses.keep import keep
+    from drawodds.analyses.keep import OBJECTIVE_COLUMNS, keep
     from drawodds.render.keep import render_keep
 
     if exact:
         if opponents or vs or against:
             raise UserError("--exact computes the exact odds alone: drop --opponents/--vs/--against")
         opponents = 0
-    quiet = json_out or csv == "-"
-    n_trials = trials if trials is not None else (1_000_000 if se is not None else 100_000)
-    overrides = {k: v for k, v in {"joker": joker, "max_draw": max_draw, "players": players}.items()
-                 if v is not None}
-    with progress_bar("simulating", enabled=not quiet and opponents != 0) as update:
-        result = keep(hand, rules=rules, opponents=opponents, policy=policy, trials=n_trials, seed=seed,
-                      se=se, workers=workers, by=by, vs=vs or (), against=against or (),  # type: ignore[arg-type]
-                      opener=opener, progress=update, **overrides)
+    if csv == "-" and json_out:
+        raise UserError("--csv - and --json both print to standard output: choose one")
+    if by is not None and by not in OBJECTIVE_COLUMNS:
+        raise UserError(f"--by must be one of {', '.join(OBJECTIVE_COLUMNS)}, got {by!r}")
+    if not policy.strip():
+        raise UserError("--policy needs a name: standard, loose or tight")
+    rule_set = build_rules(rules, joker=joker, max_draw=max_draw, players=players)
+    (TRIALS if rule_set.game == "draw" else POINTS_TRIALS).check(trials)
+    TOP.check(top)
+    _seed(seed)
+    _positive_fraction(se, "--se")
+    n_workers = _workers(workers)
+    _writable_file(csv, "--csv")
+    default_trials = 100_000 if rule_set.game == "draw" else 10_000
+    n_trials = trials if trials is not None else (1_000_000 if se is not None else default_trials)
+    with progress_bar("simulating", "trials", enabled=not (json_out or csv == "-") and opponents != 0) as update:
+        result = keep(" ".join(hand), rules=rule_set, opponents=opponents, policy=policy, trials=n_trials,
+                      seed=seed, se=se, workers=n_workers, by=by, vs=vs or (),  # type: ignore[arg-type]
+                      against=against or (), opener=opener, progress=update)
     if csv:
         result.flat().to_csv(sys.stdout if csv == "-" else csv, index=False)
-        if csv == "-":
-            return
     if json_out:
         emit_json(result)
-        return
-    render_keep(result, top)
+    elif csv != "-":
+        render_keep(result, top, wide)
+    if result.interrupted:
+        _interrupted(f"the figures cover the {result.trials or 0:,} trials run so far")
 
 
 # --- simulate -------------------------------------------------------------------------------
@@ -192,13 +318,14 @@ def simulate_cmd(
     rules: RulesOpt = "morkpoker",
     players: PlayersOpt = None,
     deals: Annotated[int | None, typer.Option(
-        "--deals", "-d", help="Deals to play (draw game; default 10,000).")] = None,
+        "--deals", "-d", help=DEALS.help("Deals to play in the draw game", "10,000"))] = None,
     games: Annotated[int | None, typer.Option(
-        "--games", "-g", help="Whole games to play (Poengpoker and Chicago only).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same deals and actions.")] = 1,
+        "--games", "-g", help=GAMES.help("Whole games to play in Poengpoker and Chicago", "1,000"))] = None,
+    seed: SeedOpt = 1,
     policy: Annotated[str | None, typer.Option(
         "--policy", "-p", help="Betting policy per seat, comma-separated (rule, reader, pat, station, "
-        "random), or one for every seat.")] = None,
+        "random), or one for every seat; in Poengpoker and Chicago a player such as sensible or "
+        "tight:random.")] = None,
     history: Annotated[str | None, typer.Option(
         "--history", help="Write every deal: JSON lines for .jsonl, else a readable text log.")] = None,
     joker: JokerOpt = None,
@@ -217,37 +344,49 @@ def simulate_cmd(
       drawodds simulate --rules poengpoker --games 2000 --json
     """
     rule_set = build_rules(rules, players=players, joker=joker, max_draw=max_draw, draws=draws)
+    names = _names(policy, "--policy")
+    _seed(seed)
     if rule_set.game != "draw":
-        _simulate_points(rule_set, deals, games, seed, policy, history, json_out)
+        _simulate_points(rule_set, deals, games, seed, names, history, json_out)
         return
-    if games is not None:
-        raise UserError("--games is for Poengpoker and Chicago; the draw game counts --deals")
     from drawodds.engine.session import simulate
     from drawodds.render.simulate import render_simulation
 
+    if games is not None:
+        raise UserError("--games is for Poengpoker and Chicago; the draw game counts --deals")
+    if deals is not None and deals <= 0:
+        raise UserError(f"--deals must be positive, got {deals:,}")
+    DEALS.check(deals)
+    _writable_file(history, "--history")
     n_deals = deals if deals is not None else 10_000
-    with progress_bar("playing", enabled=not json_out) as update:
-        result = simulate(rule_set, deals=n_deals, seed=seed, policies=policy or "rule", history=history,
+    with progress_bar("playing", "deals", enabled=not json_out) as update:
+        result = simulate(rule_set, deals=n_deals, seed=seed, policies=names or "rule", history=history,
                           progress=(lambda k: update(k, n_deals)) if update else None)
     show(result, json_out, render_simulation)
+    if result.interrupted:
+        _interrupted(f"the figures cover the {result.deals:,} deals played so far")
 
 
-def _simulate_points(rule_set: RuleSet, deals: int | None, games: int | None, seed: int, policy: str | None,
-                     history: str | None, json_out: bool) -> None:
+def _simulate_points(rule_set: RuleSet, deals: int | None, games: int | None, seed: int,
+                     names: list[str] | None, history: str | None, json_out: bool) -> None:
     """`simulate` for Poengpoker and Chicago: whole games to the target score."""
     from drawodds.points.games import simulate_points
-    from drawodds.render.simulate import render_points_simulation
+    from drawodds.render.simulate import points_summary, render_points_simulation
 
     if deals is not None:
         raise UserError(f"{rule_set.name} is played in games to {rule_set.target_points} points: "
                         "use --games, not --deals")
     if history is not None:
         raise UserError("--history is for the draw game")
-    names = [p.strip() for p in policy.split(",")] if policy else ["sensible"]
-    with progress_bar("playing", enabled=not json_out) as update:
+    GAMES.check(games)
+    names = names or ["sensible"]
+    with progress_bar("playing", "games", enabled=not json_out) as update:
         result = simulate_points(rule_set, games=games if games is not None else 1000, seed=seed,
                                  progress=update, policies=names[0] if len(names) == 1 else names)
-    show(result, json_out, render_points_simulation)
+    if json_out:
+        emit_json(points_summary(result))
+    else:
+        render_points_simulation(result)
 
 
 # --- read / policies -------------------------------------------------------------------------
@@ -257,17 +396,18 @@ def read_cmd(
     draw: Annotated[int, typer.Argument(help="How many cards the opponent drew (0 = stood pat).")],
     policy: Annotated[str, typer.Option(
         "--policy", help="The opponent's draw policy: standard, loose or tight.")] = "standard",
-    snow: Annotated[float, typer.Option("--snow", help="Rate at which a weak hand stands pat anyway (a bluff).")] = 0.0,
+    snow: Annotated[float, typer.Option(
+        "--snow", help="Rate at which a weak hand stands pat anyway, a bluff (0-1).")] = 0.0,
     break_rate: Annotated[float, typer.Option(
-        "--break-rate", help="Rate of breaking a pat straight/flush to draw to a straight flush.")] = 0.0,
+        "--break-rate", help="Rate of breaking a pat straight or flush to draw to a straight flush (0-1).")] = 0.0,
     rules: RulesOpt = "morkpoker",
     opener: Annotated[bool, typer.Option(
         "--opener", help="Jacks or Better: the opponent opened (holds jacks or better).")] = False,
     hand: Annotated[str | None, typer.Option(
         "--hand", help="Our five cards: card removal, and our equity per hold.")] = None,
-    trials: Annotated[int, typer.Option(
-        "--trials", "-t", help="Monte Carlo trials (final hand when not exact; equity).")] = 100_000,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same numbers.")] = 1,
+    trials: Annotated[int, typer.Option("--trials", "-t", help=READ_TRIALS.help(
+        "Monte Carlo trials for the final hand when it is not exact, and for our equity", "100,000"))] = 100_000,
+    seed: SeedOpt = 1,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
     json_out: JsonOpt = False,
@@ -289,17 +429,14 @@ def read_cmd(
     from drawodds.analyses.read import read_draw
     from drawodds.cards import parse_hand
     from drawodds.policies import draw_policy
-    from drawodds.render.console import out
     from drawodds.render.read import render_read
 
     rs = build_rules(rules, joker=joker, max_draw=max_draw)
     pol = draw_policy(policy, snow=snow, break_rate=break_rate)
     cards = None if hand is None else parse_hand(hand, joker=rs.joker)
-    if trials < 1:
-        raise UserError("--trials must be at least 1")
-    import contextlib
-
-    with out.status("reading the draw...", spinner="dots") if not json_out else contextlib.nullcontext():
+    READ_TRIALS.check(trials)
+    _seed(seed)
+    with spinner("reading the draw...", enabled=not json_out):
         result = read_draw(draw, policy=pol, rules=rs, hand=cards, opener=opener, trials=trials,
                            seed=seed, equity_trials=trials)
     show(result, json_out, render_read)
@@ -317,65 +454,71 @@ def policies_cmd(
     from drawodds.analyses.reference import policy_book
     from drawodds.render.policies import render_policies
 
-    book = policy_book(name)
-    show(book, json_out, render_policies)
+    show(policy_book(name), json_out, render_policies)
 
 
 # --- strategy -------------------------------------------------------------------------------
 
 @app.command("strategy")
 def strategy_cmd(
-    objective: Annotated[str, typer.Option("--objective", "-o", help=(
-        "vp96 (9/6 Jacks or Better), vp:800/50/25/9/6/4/3/2/1 (any pay table), jacks "
-        "(P at least jacks), points (Poengpoker table points), equity (vs --opponents), "
-        "at_least:<category>, category:<category>."))] = "vp96",
-    opponents: Annotated[int, typer.Option("--opponents", "-n", help="Opponents for --objective equity (1-7).")] = 1,
+    objective: Annotated[str | None, typer.Option("--objective", "-o", help=(
+        "What to maximise: equity (showdown equity against --opponents), vp96 (9/6 Jacks or Better "
+        "video poker), vp:800/50/25/9/6/4/3/2/1 (any pay table), jacks (P at least jacks), points "
+        "(table points of the final hand alone), at_least:<category>, category:<category>. Default: "
+        "the rule set's own game, showdown equity."))] = None,
+    opponents: Annotated[int | None, typer.Option("--opponents", "-n", help=STRATEGY_OPPONENTS.help(
+        "Opponents for the equity objective", "the table size less one"))] = None,
     rules_name: Annotated[str | None, typer.Option("--rules", "-r", help=(
-        "Rule set preset (default: video poker draw-any for vp*, poengpoker for points, "
-        "morkpoker otherwise)."))] = None,
+        "Rule set preset (default: morkpoker; video poker draws any number of cards for vp*, "
+        "poengpoker for points)."))] = None,
     max_draw: MaxDrawOpt = None,
     joker: JokerOpt = None,
     policy: Annotated[str, typer.Option(
         "--policy", help="Opponents' draw policy for equity: standard, loose, tight.")] = "standard",
     out_path: Annotated[str | None, typer.Option("--out", help="Write the table (.parquet or .csv).")] = None,
-    lines: Annotated[int, typer.Option(
-        "--lines", help="Most patterns in the condensed strategy (before same-kind runs are merged).")] = 60,
-    check_removal: Annotated[int, typer.Option("--check-removal", help=(
-        "equity only: measure the card-removal error on this many random deals by Monte Carlo."))] = 0,
-    seed: Annotated[int, typer.Option("--seed", help="Seed for the policy and any Monte Carlo.")] = 1,
+    lines: Annotated[int, typer.Option("--lines", help=LINES.help(
+        "Most patterns in the condensed strategy, before same-kind runs are merged", "60"))] = 60,
+    check_removal: Annotated[int, typer.Option("--check-removal", help=CHECK_REMOVAL.help(
+        "Equity only: measure the card-removal error on this many random deals by Monte Carlo", "0"))] = 0,
+    seed: SeedOpt = 1,
     json_out: JsonOpt = False,
 ) -> None:
     """Exact strategy table for every deal, and a condensed strategy derived from it.
 
-    Examples: drawodds strategy --objective vp96;  drawodds strategy --objective equity
-    --opponents 3 --out table.parquet
+    Examples: drawodds strategy;  drawodds strategy --objective vp96;  drawodds strategy
+    --objective equity --opponents 3 --out table.parquet
     """
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
     from drawodds.analyses.condensed import strategy_report
-    from drawodds.analyses.strategy import default_rules
+    from drawodds.analyses.strategy import default_objective, default_opponents, default_rules
     from drawodds.render.strategy import render_strategy
 
-    base = default_rules(objective) if rules_name is None else preset(rules_name)
+    if objective is not None and not objective.strip():
+        raise UserError("--objective needs a name, e.g. equity or vp96")
+    base = preset(rules_name) if rules_name is not None else (
+        default_rules(objective) if objective is not None else preset("morkpoker"))
     given = {k: v for k, v in {"max_draw": max_draw, "joker": joker}.items() if v is not None}
     rules = base.replace(**given) if given else base
-    if not 1 <= opponents <= 7:
-        raise UserError(f"--opponents must be 1..7, got {opponents}")
+    objective = objective if objective is not None else default_objective(rules)
+    STRATEGY_OPPONENTS.check(opponents)
+    LINES.check(lines)
+    CHECK_REMOVAL.check(check_removal)
+    _seed(seed)
+    if not policy.strip():
+        raise UserError("--policy needs a name: standard, loose or tight")
     if rules.draws != 1:
         raise UserError(f"strategy tables cover one draw; {rules.name} has {rules.draws} draws")
     if check_removal and objective.strip().lower() != "equity":
         raise UserError("--check-removal measures the equity objective: add --objective equity")
     if out_path is not None and not out_path.endswith((".parquet", ".csv")):
         raise UserError(f"--out must end in .parquet or .csv, got {out_path!r}")
-    with Progress(TextColumn("{task.description:<40}"), BarColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True, disable=json_out) as bar:
-        task = bar.add_task("objective", total=100)
-        report = strategy_report(objective, rules, opponents=opponents, policy=policy, lines=lines,
-                                 check_removal=check_removal, seed=seed, out=out_path,
-                                 progress=lambda stage, f: bar.update(task, description=stage,
-                                                                      completed=100 * f))
+    _writable_file(out_path, "--out")
+    with stage_bar(enabled=not json_out) as stage:
+        report = strategy_report(objective, rules, opponents=opponents or default_opponents(rules),
+                                 policy=policy, lines=lines, check_removal=check_removal, seed=seed,
+                                 out=out_path, progress=stage)
     show(report, json_out, render_strategy)
+    if report.interrupted:
+        _interrupted("the card-removal check did not finish; the table above is complete")
 
 
 # --- lesson ---------------------------------------------------------------------------------
@@ -383,9 +526,11 @@ def strategy_cmd(
 @app.command("lesson")
 def lesson_cmd(
     topic: Annotated[str, typer.Argument(help="The lesson: 'pat' (standing pat is a move).")] = "pat",
-    deals: Annotated[int, typer.Option("--deals", help="Two-pair deals played per opponent type and line.")] = 20_000,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed: same seed, same numbers.")] = 1,
-    rules: RulesOpt = "morkpoker",
+    deals: Annotated[int, typer.Option("--deals", help=LESSON_DEALS.help(
+        "Two-pair deals played per opponent type and line", "20,000"))] = 20_000,
+    seed: SeedOpt = 1,
+    rules: Annotated[str, typer.Option(
+        "--rules", "-r", help="Rule set of the plain betting game: morkpoker or svensk.")] = "morkpoker",
     out_md: Annotated[str | None, typer.Option(
         "--markdown", help="Also write the lesson as Markdown to this file.")] = None,
     json_out: JsonOpt = False,
@@ -398,48 +543,55 @@ def lesson_cmd(
 
       drawodds lesson pat --deals 5000 --seed 2 --json
     """
-    if topic != "pat":
-        raise UserError(f"unknown lesson {topic!r}; lessons: pat")
-    if deals < 100:
-        raise UserError("use at least 100 deals")
     from drawodds.analyses.lessons import standing_pat
     from drawodds.render.lesson import render_lesson
 
-    with progress_bar("playing deals", enabled=not json_out) as update:
-        lesson = standing_pat(deals=deals, seed=seed, rules=rules, progress=update)
+    if topic != "pat":
+        raise UserError(f"unknown lesson {topic!r}; lessons: pat")
+    LESSON_DEALS.check(deals)
+    _seed(seed)
+    rule_set = preset(rules)
+    if rule_set.game != "draw":
+        raise UserError(f"the standing-pat lesson is about betting in the draw game, and {rule_set.name} "
+                        "is a points game: use --rules morkpoker or svensk")
+    _writable_file(out_md, "--markdown")
+    with progress_bar("playing deals", "deals", enabled=not json_out) as update:
+        lesson = standing_pat(deals=deals, seed=seed, rules=rule_set, progress=update)
     if out_md:
-        with open(out_md, "w", encoding="utf-8") as fh:
-            fh.write(lesson.to_markdown())
+        Path(out_md).write_text(lesson.to_markdown(), encoding="utf-8")
     show(lesson, json_out, render_lesson)
 
 
 # --- openers --------------------------------------------------------------------------------
 
 def _players_range(text: str) -> list[int]:
-    """'2-8' -> [2, ..., 8]; '4' -> [4]; '2,4,6' -> [2, 4, 6]."""
+    """'2-8' -> [2, ..., 8]; '4' -> [4]; '2,4,6' -> [2, 4, 6]; every size checked before use."""
     from drawodds.analyses.openers import MAX_PLAYERS, MIN_PLAYERS
-    values: list[int] = []
-    try:
-        for part in text.split(","):
-            lo, _, hi = part.strip().partition("-")
-            values.extend(range(int(lo), int(hi or lo) + 1))
-    except ValueError:
-        raise UserError(f"--players takes a number or a range like 2-8, got {text!r}") from None
-    if not values or any(not MIN_PLAYERS <= v <= MAX_PLAYERS for v in values):
-        raise UserError(f"--players must lie in {MIN_PLAYERS}-{MAX_PLAYERS}, got {text!r}")
-    return sorted(set(values))
+
+    values: set[int] = set()
+    for part in text.split(","):
+        lo_text, dash, hi_text = part.strip().partition("-")
+        try:
+            lo, hi = int(lo_text), int(hi_text if dash else lo_text)
+        except ValueError:
+            raise UserError(f"--players takes a number or a range like 2-8, got {text!r}") from None
+        if not MIN_PLAYERS <= lo <= hi <= MAX_PLAYERS:
+            raise UserError(f"--players must lie in {MIN_PLAYERS}-{MAX_PLAYERS}, got {text!r}")
+        values.update(range(lo, hi + 1))
+    return sorted(values)
 
 
 @app.command("openers")
 def openers_cmd(
-    players: Annotated[str, typer.Option("--players", help="Table sizes: 4, 2-8 or 2,4,6.")] = "2-8",
-    ante: Annotated[int, typer.Option("--ante", help="Ante per player per deal (chips).")] = 1,
-    max_antes: Annotated[int | None, typer.Option(
-        "--max-antes", help="House limit on consecutive antes into one pot (default: none).")] = None,
-    deals: Annotated[int, typer.Option("--deals", help="Deals to play per table size with the rules "
-                                       "engine (rule-based policies); 0 = skip play. With --hand: "
-                                       "Monte Carlo deals when the count is not exact (default 200,000).")] = 0,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed for play and Monte Carlo.")] = 1,
+    players: Annotated[str, typer.Option("--players", help="Table sizes, 2-8: 4, 2-8 or 2,4,6.")] = "2-8",
+    ante: Annotated[int, typer.Option("--ante", help=ANTE.help("Ante per player per deal in chips", "1"))] = 1,
+    max_antes: Annotated[int | None, typer.Option("--max-antes", help=MAX_ANTES.help(
+        "House limit on consecutive antes into one pot", "none"))] = None,
+    deals: Annotated[int | None, typer.Option("--deals", help=OPENERS_DEALS.help(
+        "Deals to play per table size with the rules engine (rule-based policies); 0 skips play. "
+        "With --hand: Monte Carlo deals when the count is not exact, up to 10,000,000", "0; 200,000 with --hand"
+    ))] = None,
+    seed: SeedOpt = 1,
     hand: Annotated[str | None, typer.Option("--hand", help="My five cards: chance somebody else can open.")] = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -460,23 +612,26 @@ def openers_cmd(
     from drawodds.cards import parse_hand
     from drawodds.render.openers import render_openers, render_somebody_else
 
-    if ante < 0:
-        raise UserError("--ante must be >= 0")
-    if max_antes is not None and max_antes < 1:
-        raise UserError("--max-antes must be at least 1")
-    if deals < 0:
-        raise UserError("--deals must be >= 0")
+    ANTE.check(ante)
+    MAX_ANTES.check(max_antes)
+    _seed(seed)
     sizes = _players_range(players)
     if hand is not None:
         if len(sizes) != 1:
             raise UserError("--hand needs one table size, e.g. --players 4")
-        odds = op.p_somebody_else_opens(parse_hand(hand), sizes[0], deals=deals or 200_000, seed=seed)
+        HAND_DEALS.check(deals)
+        cards = parse_hand(hand)
+        with spinner("counting...", enabled=not json_out):
+            odds = op.p_somebody_else_opens(cards, sizes[0], deals=deals or 200_000, seed=seed)
         show(odds, json_out, render_somebody_else)
         return
-    with progress_bar("playing", enabled=bool(deals) and not json_out) as update:
-        result = op.table(sizes, ante=ante, max_consecutive_antes=max_antes, deals=deals, seed=seed,
+    OPENERS_DEALS.check(deals)
+    with progress_bar("playing", "deals", enabled=bool(deals) and not json_out) as update:
+        result = op.table(sizes, ante=ante, max_consecutive_antes=max_antes, deals=deals or 0, seed=seed,
                           progress=update)
     show(result, json_out, render_openers)
+    if result.interrupted:
+        _interrupted(f"only the table sizes shown finished ({', '.join(str(r.n) for r in result.rows)})")
 
 
 # --- charts ---------------------------------------------------------------------------------
@@ -496,37 +651,80 @@ def charts_cmd(
       drawodds charts reading openers --out /tmp/charts
     """
     from drawodds.charts import TOPICS, regenerate
-    from drawodds.render.console import out
+    from drawodds.render.console import stdout
 
     bad = [t for t in topics or () if t not in TOPICS]
     if bad:
         raise UserError(f"unknown chart topic {bad[0]!r}; topics: {', '.join(TOPICS)}")
-    for path in regenerate(out_dir, topics, progress=lambda t: out.print(f"[dim]drawing {t} ...[/dim]")):
-        out.print(f"wrote {path}")
+    _writable_folder(out_dir, "--out")
+    console = stdout()
+    for path in regenerate(out_dir, topics, progress=lambda t: console.print(f"[dim]drawing {t} ...[/dim]")):
+        console.print(f"wrote {path}")
 
 
 # --- entry point ----------------------------------------------------------------------------
 
-# typer may bundle its own click: take its ClickException from the class typer raises.
+# typer may bundle its own click: take its exception classes from the ones typer raises.
 _CLICK_ERROR: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Run the app; user errors print one line and exit 2, never a traceback."""
+def _usage_message(exc: Exception) -> str:
+    """A click usage error as one line, with a 'did you mean' for a misspelt option."""
+    message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    name, choices = getattr(exc, "option_name", None), getattr(exc, "possibilities", None)
+    if name and choices:
+        close = difflib.get_close_matches(name, sorted(choices), n=1, cutoff=0.5)
+        message = f"No such option: {name}." + (f" Did you mean {close[0]}?" if close else "")
+    ctx = getattr(exc, "ctx", None)
+    if ctx is not None and type(exc).__name__ != "NoArgsIsHelpError":
+        message += f" (see {ctx.command_path} --help)"
+    return " ".join(message.split())
+
+
+LONGEST_WORD = 60   # a longer word in an error (pasted input, say) is cut short
+
+
+def _error(message: str) -> int:
+    """Print one error line: control characters escaped, runaway words cut; return exit code 2."""
+    words = ["".join(c if c.isprintable() else repr(c)[1:-1] for c in word) for word in str(message).split()]
+    words = [w if len(w) <= LONGEST_WORD else w[:LONGEST_WORD - 3] + "..." for w in words]
+    print(f"drawodds: error: {' '.join(words)}", file=sys.stderr)
+    return 2
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run the app and return its exit code; user errors print one line and give 2."""
     try:
-        app(args=argv, standalone_mode=False, prog_name="drawodds")
+        code = app(args=argv, standalone_mode=False, prog_name="drawodds")
     except typer.Exit as exc:
-        sys.exit(exc.exit_code)
+        return exc.exit_code
+    except Interrupted:
+        return INTERRUPTED
+    except (KeyboardInterrupt, typer.Abort):
+        note("interrupted before anything finished")
+        return INTERRUPTED
     except _CLICK_ERROR as exc:
-        exc.show()  # type: ignore[attr-defined]
-        sys.exit(exc.exit_code)  # type: ignore[attr-defined]
-    except typer.Abort:
-        print("drawodds: aborted", file=sys.stderr)
-        sys.exit(130)
-    except KeyboardInterrupt:
-        print("drawodds: interrupted", file=sys.stderr)
-        sys.exit(130)
-    except (CardError, RuleError, UserError, ValueError) as exc:
-        print(f"drawodds: error: {exc}", file=sys.stderr)
-        sys.exit(2)
-    sys.exit(0)
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            return 0          # `drawodds` alone: the help was printed
+        return _error(_usage_message(exc))
+    except MemoryError:
+        return _error("not enough memory for this request: ask for fewer trials or deals")
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        return _error(f"cannot use{where}: {exc.strerror or exc}")
+    except ValueError as exc:      # CardError, RuleError, UserError and the library's bad requests
+        return _error(str(exc))
+    except Exception as exc:      # a bug: one line, and the traceback on request
+        if os.environ.get("DRAWODDS_DEBUG"):
+            raise
+        print(f"drawodds: internal error: {type(exc).__name__}: {' '.join(str(exc).split())} "
+              "(set DRAWODDS_DEBUG=1 for the traceback)", file=sys.stderr)
+        return 1
+    if code == INTERRUPTED:       # typer turned a Ctrl-C into 130 before anything was printed
+        note("interrupted before anything finished")
+    return int(code or 0)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The console entry point: exit with ``run``'s code."""
+    sys.exit(run(argv))

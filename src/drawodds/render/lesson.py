@@ -5,9 +5,10 @@ from __future__ import annotations
 from rich.markdown import Markdown
 
 from drawodds.analyses.lessons import PatLesson
-from drawodds.render.console import out
+from drawodds.render.console import stdout
 
 
 def render_lesson(lesson: PatLesson) -> None:
     """The lesson as formatted Markdown."""
-    out.print(Markdown(lesson.to_markdown()))
+    console = stdout()
+    console.print(Markdown(lesson.to_markdown()))

@@ -7,14 +7,18 @@ from typing import Any
 from rich.table import Table
 
 from drawodds.engine.session import SimulationResult
-from drawodds.points.games import PointsSimulationResult
-from drawodds.render.console import out
+from drawodds.points.games import Estimate, PointsSimulationResult
+from drawodds.render.console import stdout
+
+TIMING = "seconds"   # wall-clock time: left out, so that a seed gives byte-identical output
 
 
 def render_simulation(r: SimulationResult) -> None:
     """Outcome shares, pots and chips won per seat and per policy, each with its standard error."""
-    table = Table(title=f"{r.rules.name}: {r.deals:,} deals, {r.players} players, seed {r.seed} "
-                        f"({r.sessions:,} sessions of up to {r.rules.deals} deals)")
+    console = stdout()
+    console.print(f"[bold]{r.rules.name}: {r.deals:,} deals, {r.players} players, seed {r.seed}[/bold] "
+                  f"({r.sessions:,} sessions of up to {r.rules.deals} deals)")
+    table = Table()
     table.add_column("deals", style="bold")
     table.add_column("share %", justify="right")
     table.add_column("± se", justify="right", style="dim")
@@ -26,10 +30,10 @@ def render_simulation(r: SimulationResult) -> None:
     if r.rules.opener == "jacks" and r.dead_opener == r.dead_opener:
         table.add_row("opener without openers (of opened)", f"{100 * r.dead_opener:.2f}",
                       f"{100 * r.dead_opener_se:.2f}")
-    out.print(table)
-    out.print(f"average pot when a deal ends: {r.average_pot:.2f} ± {r.average_pot_se:.2f} chips; "
-              f"left on the table at the end: {r.pot_carried_at_end}")
-    seats = Table(title="chips won")
+    console.print(table)
+    console.print(f"average pot when a deal ends: {r.average_pot:.2f} ± {r.average_pot_se:.2f} chips; "
+                  f"left on the table at the end: {r.pot_carried_at_end}")
+    seats = Table(title="chips won", title_justify="left")
     seats.add_column("seat", justify="right")
     seats.add_column("policy", justify="left")
     seats.add_column("net", justify="right")
@@ -40,25 +44,37 @@ def render_simulation(r: SimulationResult) -> None:
     for p in r.policies:
         seats.add_row("all", f"[bold]{p.policy}[/bold] ({p.seats})", f"{p.net:+,}",
                       f"{p.net_per_deal:+.3f}", f"{p.net_per_deal_se:.3f}")
-    out.print(seats)
+    console.print(seats)
+    if r.interrupted:
+        console.print(f"[yellow]Interrupted: the figures cover the {r.deals:,} deals played so far.[/yellow]")
+    console.print("[dim]± one standard error; seat 0 sits left of the first dealer.[/dim]")
 
 
-def _points_cell(value: Any) -> str:
-    """A value of the points summary as text: estimates as 'value ± se', lists and dicts inline."""
-    if isinstance(value, dict) and set(value) == {"value", "se"}:
-        return f"{value['value']:.4g} ± {value['se']:.2g}"
-    if isinstance(value, dict):
-        return ", ".join(f"{k}: {_points_cell(v)}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(_points_cell(v) for v in value)
-    return str(value)
+def points_summary(result: PointsSimulationResult) -> dict[str, Any]:
+    """The ``--json`` of a points simulation: every figure but the wall-clock time."""
+    return {k: v for k, v in result.to_dict().items() if k != TIMING}
+
+
+def _estimate(e: Estimate, digits: int = 3) -> str:
+    return f"{e.value:.{digits}f} ± {e.se:.{digits}f}"
 
 
 def render_points_simulation(result: PointsSimulationResult) -> None:
-    """Whole Poengpoker / Chicago games: one row per figure."""
-    table = Table(title=f"{result.rules}: {result.games:,} games, seed {result.seed}")
-    table.add_column("result", style="bold")
-    table.add_column("value", justify="right")
-    for key, value in result.to_dict().items():
-        table.add_row(str(key), _points_cell(value))
-    out.print(table)
+    """Whole Poengpoker / Chicago games: how long, where the points come from, who wins."""
+    console = stdout()
+    console.print(f"[bold]{result.rules}: {result.games:,} games, {result.players} players, seed {result.seed}[/bold]")
+    table = Table()
+    table.add_column("figure", style="bold")
+    table.add_column("value ± se", justify="right")
+    rows = [("deals per game", _estimate(result.deals_per_game, 2)),
+            ("points per deal", _estimate(result.points_per_deal)),
+            ("share of points from hands", _estimate(result.hand_share)),
+            ("share of points from last tricks", _estimate(result.trick_share)),
+            ("deals with the best hand tied", _estimate(result.tied_best_rate)),
+            ("games won by a royal flush", _estimate(result.instant_win_rate))]
+    rows += [(f"seat {i} ({result.policies[i]}) wins", _estimate(e)) for i, e in enumerate(result.win_rate_by_seat)]
+    rows += [(f"{name} wins, per seat", _estimate(e)) for name, e in result.win_rate_by_policy.items()]
+    for label, value in rows:
+        table.add_row(label, value)
+    console.print(table)
+    console.print("[dim]± one standard error; seat 0 sits left of the first dealer.[/dim]")
