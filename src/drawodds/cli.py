@@ -101,7 +101,7 @@ LINES = Bound("--lines", 1, 200)
 CHECK_REMOVAL = Bound("--check-removal", 0, 10_000)
 STRATEGY_OPPONENTS = Bound("--opponents", 1, 7)
 SEED_HELP = "Random seed, 0 or more: the same seed gives the same output."
-WORKERS_HELP = f"Processes for the Monte Carlo (1 to the cores available, {available_cores()} here; default 1)."
+WORKERS_HELP = f"Processes for the Monte Carlo (1 to the cores available, {available_cores()} here)."
 
 
 def _positive_fraction(value: float | None, option: str) -> None:
@@ -406,7 +406,7 @@ def read_cmd(
     hand: Annotated[str | None, typer.Option(
         "--hand", help="Our five cards: card removal, and our equity per hold.")] = None,
     trials: Annotated[int, typer.Option("--trials", "-t", help=READ_TRIALS.help(
-        "Monte Carlo trials for the final hand when it is not exact, and for our equity", "100,000"))] = 100_000,
+        "Monte Carlo trials for the final hand when it is not exact, and for our equity"))] = 100_000,
     seed: SeedOpt = 1,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
@@ -477,9 +477,9 @@ def strategy_cmd(
         "--policy", help="Opponents' draw policy for equity: standard, loose, tight.")] = "standard",
     out_path: Annotated[str | None, typer.Option("--out", help="Write the table (.parquet or .csv).")] = None,
     lines: Annotated[int, typer.Option("--lines", help=LINES.help(
-        "Most patterns in the condensed strategy, before same-kind runs are merged", "60"))] = 60,
+        "Most patterns in the condensed strategy, before same-kind runs are merged"))] = 60,
     check_removal: Annotated[int, typer.Option("--check-removal", help=CHECK_REMOVAL.help(
-        "Equity only: measure the card-removal error on this many random deals by Monte Carlo", "0"))] = 0,
+        "Equity only: measure the card-removal error on this many random deals by Monte Carlo"))] = 0,
     seed: SeedOpt = 1,
     json_out: JsonOpt = False,
 ) -> None:
@@ -527,7 +527,7 @@ def strategy_cmd(
 def lesson_cmd(
     topic: Annotated[str, typer.Argument(help="The lesson: 'pat' (standing pat is a move).")] = "pat",
     deals: Annotated[int, typer.Option("--deals", help=LESSON_DEALS.help(
-        "Two-pair deals played per opponent type and line", "20,000"))] = 20_000,
+        "Two-pair deals played per opponent type and line"))] = 20_000,
     seed: SeedOpt = 1,
     rules: Annotated[str, typer.Option(
         "--rules", "-r", help="Rule set of the plain betting game: morkpoker or svensk.")] = "morkpoker",
@@ -584,7 +584,7 @@ def _players_range(text: str) -> list[int]:
 @app.command("openers")
 def openers_cmd(
     players: Annotated[str, typer.Option("--players", help="Table sizes, 2-8: 4, 2-8 or 2,4,6.")] = "2-8",
-    ante: Annotated[int, typer.Option("--ante", help=ANTE.help("Ante per player per deal in chips", "1"))] = 1,
+    ante: Annotated[int, typer.Option("--ante", help=ANTE.help("Ante per player per deal in chips"))] = 1,
     max_antes: Annotated[int | None, typer.Option("--max-antes", help=MAX_ANTES.help(
         "House limit on consecutive antes into one pot", "none"))] = None,
     deals: Annotated[int | None, typer.Option("--deals", help=OPENERS_DEALS.help(
@@ -619,7 +619,7 @@ def openers_cmd(
     if hand is not None:
         if len(sizes) != 1:
             raise UserError("--hand needs one table size, e.g. --players 4")
-        HAND_DEALS.check(deals)
+        HAND_DEALS.check(deals or None)     # 0, like no --deals, means the default
         cards = parse_hand(hand)
         with spinner("counting...", enabled=not json_out):
             odds = op.p_somebody_else_opens(cards, sizes[0], deals=deals or 200_000, seed=seed)

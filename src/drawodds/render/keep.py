@@ -166,6 +166,8 @@ def _columns(result: KeepResult, rank: HoldRanking, rows: list[Row]) -> list[Col
             Column("discard", [pretty_cards(r["discard"]) or "-" for r in rows], "left", 2, "dim"),
             Column("draw", [str(r["draw"]) for r in rows]),
             Column("final hand % (exact)", [_distribution(result, r) for r in rows], "left", 3)]
+    if points_mc:   # where the last trick scores, its share says more than the final hand does
+        cols[-1].drop = 8
     if draw_game:
         cols.append(Column("J+ %", [pct(r["p_jacks_or_better"]) for r in rows], drop=0 if by == "jacks" else 4,
                            legend="J+ at least a pair of jacks"))
@@ -186,8 +188,7 @@ def _columns(result: KeepResult, rank: HoldRanking, rows: list[Row]) -> list[Col
         cols.append(Column("equity % ± se", [f"{100 * r['equity']:.2f} ± {100 * r['equity_se']:.2f}" for r in rows],
                            drop=0 if by == "equity" else 1))
     if points_mc:
-        cols.append(Column("points ± se", [f"{r['points']:.3f} ± {r['points_se']:.3f}" for r in rows],
-                           legend="points the expected points this deal"))
+        cols.append(Column("points ± se", [f"{r['points']:.3f} ± {r['points_se']:.3f}" for r in rows]))
     cols.append(Column("behind best ± se" if rank.sampled else "behind best", [_gap_cell(rank, i) for i in range(n)]))
     return cols
 
