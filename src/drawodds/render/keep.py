@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from math import floor, log10
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from drawodds.analyses.keep import HoldRanking, KeepResult, dealt_description, ranking
@@ -34,7 +34,7 @@ class Column:
 
     header: str
     cells: list[str]
-    justify: str = "right"
+    justify: JustifyMethod = "right"
     drop: int = 0            # 0: always shown
     style: str | None = None
     legend: str = ""         # what the header's abbreviation means
@@ -196,7 +196,7 @@ def _columns(result: KeepResult, rank: HoldRanking, rows: list[Row]) -> list[Col
 def _table(result: KeepResult, rank: HoldRanking, rows: list[Row], columns: list[Column]) -> Table:
     table = Table()
     for col in columns:
-        table.add_column(col.header, justify=col.justify, style=col.style, no_wrap=True)  # type: ignore[arg-type]
+        table.add_column(col.header, justify=col.justify, style=col.style, no_wrap=True)
     for i in range(len(rows)):
         style = None
         if rank.gap[i] <= 1e-12:
