@@ -13,10 +13,20 @@ The public API, for notebooks and scripts::
     state.legal(); state.apply(drawodds.BET)
 """
 
+from drawodds.analyses.condensed import StrategyReport, strategy_report
+from drawodds.analyses.condensed import strategy_report as strategy
 from drawodds.analyses.keep import KeepResult, keep  # noqa: E402  (after the core it builds on)
+from drawodds.analyses.lessons import PatLesson, standing_pat
+from drawodds.analyses.openers import OpenersTable, p_somebody_else_opens
+from drawodds.analyses.openers import table as openers
+from drawodds.analyses.read import DrawReading, read_draw
+from drawodds.analyses.read import read_draw as read
+from drawodds.analyses.reference import hand_report
 from drawodds.cards import CardError, format_cards, format_hand, parse_cards, parse_hand
 from drawodds.engine.deal import BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, STAND_PAT, DealState, IllegalAction, draw  # noqa: E402
+from drawodds.engine.session import SimulationResult, simulate
 from drawodds.evaluate import CATEGORIES, category_name, category_of, describe, evaluate
+from drawodds.points.games import PointsSimulationResult, simulate_points
 from drawodds.rules import RuleError, RuleSet, preset, preset_names
 
 __version__ = "0.1.0"
@@ -26,4 +36,9 @@ __all__ = [
     "DealState", "IllegalAction", "KeepResult", "RuleError", "RuleSet", "__version__",
     "category_name", "category_of", "describe", "draw", "evaluate", "format_cards", "format_hand",
     "keep", "parse_cards", "parse_hand", "preset", "preset_names",
+]
+__all__ += [
+    "DrawReading", "OpenersTable", "PatLesson", "PointsSimulationResult", "SimulationResult", "StrategyReport",
+    "hand_report", "openers", "p_somebody_else_opens", "read", "read_draw", "simulate", "simulate_points",
+    "standing_pat", "strategy", "strategy_report",
 ]

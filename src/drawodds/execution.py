@@ -128,9 +128,9 @@ class Runner:
         done: list[Any] = []
         try:
             for result in self._run(fn, calls):
-                if each is not None:
-                    each(len(done), result)
                 done.append(result)
+                if each is not None:
+                    each(len(done) - 1, result)
                 if progress is not None:
                     progress(len(done))
         except KeyboardInterrupt:

@@ -16,9 +16,21 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.analyses.strategy import StrategyTable
+from drawodds.analyses.strategy import (
+    CardRemovalCheck,
+    Objective,
+    Progress,
+    StrategyTable,
+    equity_card_removal_error,
+    make_solver,
+    parse_objective,
+    policy_chooser,
+    solve,
+)
 from drawodds.holds import N_HOLDS
 from drawodds.patterns import N_CODES, kept_cards, merge_key, merged_label, pattern_codes, pattern_label
+from drawodds.results import Result
+from drawodds.rules import RuleSet
 
 
 @dataclass(frozen=True)
@@ -214,3 +226,82 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
     usage = np.bincount(first_pos, weights=w, minlength=len(patterns)) / table.deals
     return CondensedStrategy(tuple(int(p) for p in patterns), tuple(pattern_label(int(p)) for p in patterns),
                              total, table.value, tuple(float(u) for u in usage))
+
+
+# --- the whole `strategy` report -----------------------------------------------------------------
+
+CARD_REMOVAL_NOTE = "ignored: the opponents' final hands are independent of our cards"
+
+
+def _quiet(stage: str, done: float) -> None:
+    return None
+
+
+@dataclass(frozen=True, repr=False)
+class StrategyReport(Result):
+    """An exact strategy table, the condensed strategy derived from it and, for the equity
+    objective, the measured cost of ignoring card removal."""
+
+    objective: Objective
+    table: StrategyTable
+    condensed: CondensedStrategy
+    opponents: int
+    policy: str
+    seed: int
+    removal: CardRemovalCheck | None = None
+    removal_deals: int = 0
+    out: str | None = None
+    interrupted: bool = False       # Ctrl-C during the card-removal check: it is left out
+
+    @property
+    def equity(self) -> bool:
+        """Whether the objective is showdown equity against opponents."""
+        return self.objective.name.startswith("equity")
+
+    def to_dict(self) -> dict[str, object]:
+        """The ``strategy --json`` shape."""
+        name = self.objective.name.split(":")[0] if self.equity else self.objective.name
+        out: dict[str, object] = {"objective": name,
+                                  **{k: v for k, v in self.table.to_dict().items() if k != "objective"}}
+        out.update(self.condensed.to_dict())
+        out["description"] = self.objective.description
+        if self.equity:
+            out["opponents"], out["policy"] = self.opponents, self.policy
+            out["card_removal"] = CARD_REMOVAL_NOTE
+            if self.removal is not None:
+                out["card_removal_check"] = self.removal.to_dict()
+        if self.out:
+            out["out"] = self.out
+        if self.interrupted:
+            out["interrupted"] = True
+        return out
+
+
+def strategy_report(objective: str, rules: RuleSet, *, opponents: int = 1, policy: str = "standard",
+                    lines: int = 60, check_removal: int = 0, seed: int = 1, out: str | None = None,
+                    progress: Progress = _quiet) -> StrategyReport:
+    """Solve ``objective`` (a name such as ``vp96`` or ``equity``) over every deal, condense the
+    table to at most ``lines`` patterns, optionally write it to ``out`` (.parquet or .csv) and,
+    for the equity objective, measure the card-removal error on ``check_removal`` random deals.
+
+    ``progress(stage, fraction)`` follows the work."""
+    equity = objective.strip().lower() == "equity"
+    progress("field distribution" if equity else "objective", 0.0)
+    obj = parse_objective(objective, rules, opponents=opponents, policy=policy)
+    table = solve(obj, rules, progress=lambda stage, f: progress(stage, 0.8 * f))
+    progress("condensed strategy", 0.85)
+    condensed = condense(table, max_lines=lines)
+    removal, interrupted = None, False
+    if check_removal and equity:
+        progress("card-removal check (Monte Carlo)", 0.92)
+        chooser = policy_chooser(rules, policy, np.random.default_rng(seed))
+        try:
+            removal = equity_card_removal_error(make_solver(obj, rules), opponents, chooser,
+                                                deals=check_removal, seed=seed)
+        except KeyboardInterrupt:
+            interrupted = True
+    if out:
+        table.write(out)
+    progress("done", 1.0)
+    return StrategyReport(obj, table, condensed, opponents, policy, seed, removal, check_removal, out,
+                          interrupted)

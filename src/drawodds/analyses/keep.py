@@ -20,9 +20,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from drawodds.cards import CardError, format_cards, parse_hand
-from drawodds.evaluate import CATEGORIES, evaluate, jacks_or_better_floor
+from drawodds.evaluate import CATEGORIES, describe, evaluate, jacks_or_better_floor
 from drawodds.holds import exact_holds, hold_openers_split, legal_holds
 from drawodds.points.games import points_by_hold
+from drawodds.results import Result
 from drawodds.rules import RuleError, RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
 
@@ -248,3 +249,40 @@ def _object_array(items: list[list[str]]) -> npt.NDArray[np.object_]:
 def _checked(hand: Sequence[int] | npt.NDArray[np.integer], rs: RuleSet) -> npt.NDArray[np.int8]:
     """Card codes given directly: re-parsed from text so they get the same checks as typed input."""
     return parse_hand(format_cards(np.asarray(hand, dtype=np.int64)), joker=rs.joker)
+
+
+# --- reading a ranked result -------------------------------------------------------------------
+
+@dataclass(frozen=True, repr=False)
+class HoldRanking(Result):
+    """What the holds are ranked by, row by row (best first): each hold's value and standard
+    error, its gap to the best hold with that gap's standard error, and whether it is tied with
+    the best (within two standard errors when sampled, exactly when exact)."""
+
+    measure: str                          # equity, points, jacks or improve
+    sampled: bool                         # Monte Carlo against opponents, or exact enumeration
+    value: npt.NDArray[np.float64]
+    value_se: npt.NDArray[np.float64]     # 0 when exact
+    gap: npt.NDArray[np.float64]          # best value - this value
+    gap_se: npt.NDArray[np.float64]       # 0 when exact; small when sampled (common random numbers)
+    near_best: npt.NDArray[np.bool_]
+
+
+def ranking(result: KeepResult) -> HoldRanking:
+    """The ranking measure of a keep result with its uncertainty, row by row."""
+    cols = result.columns
+    sampled_points = result.by == "points" and "points_hand" in cols
+    if result.by == "equity" or sampled_points:
+        key = "points" if sampled_points else "equity"
+        value, se = cols[key].astype(float), cols[f"{key}_se"].astype(float)
+        gap, gap_se = cols[f"{key}_gap"].astype(float), cols[f"{key}_diff_se"].astype(float)
+        return HoldRanking(result.by, True, value, se, gap, gap_se, gap <= 2 * gap_se)
+    value = cols[OBJECTIVE_COLUMNS[result.by]].astype(float)
+    gap = value.max() - value
+    zero = np.zeros_like(value)
+    return HoldRanking(result.by, False, value, zero, gap, zero, gap <= 1e-12)
+
+
+def dealt_description(result: KeepResult) -> str:
+    """The dealt hand in words, e.g. ``pair of aces, K-7-3``."""
+    return describe(int(evaluate(result.hand, joker=result.rules.joker)))

@@ -36,6 +36,7 @@ from drawodds.cards import format_cards
 from drawodds.combinatorics import all_hands
 from drawodds.engine.session import simulate
 from drawodds.evaluate import evaluate, jacks_or_better_floor
+from drawodds.results import Result
 from drawodds.rules import preset
 
 RANKS = 13
@@ -759,6 +760,8 @@ def play_figures(players: int, deals: int, seed: int, *, ante: int = 1,
     for offset, (prefix, rules) in enumerate(games.items()):
         tick = (lambda k, base=offset * deals: progress(base + k)) if progress else None
         res = simulate(rules, deals=deals, seed=seed, policies="rule", progress=tick)
+        if res.interrupted:          # a part of the figures is no figure: stop the whole table
+            raise KeyboardInterrupt
         figures[f"{prefix}passed_out"] = res.passed_out
         figures[f"{prefix}passed_out_se"] = res.passed_out_se
         figures[f"{prefix}opened"] = res.opened
@@ -775,3 +778,80 @@ def play_figures(players: int, deals: int, seed: int, *, ante: int = 1,
         figures[f"{prefix}average_pot"] = res.average_pot
         figures[f"{prefix}average_pot_se"] = res.average_pot_se
     return figures
+
+
+# --- the whole `openers` table -------------------------------------------------------------------
+
+WAIT_COLUMNS = 5   # pass-outs k = 0..4 shown one by one; the rest as one tail k >= 5
+
+
+@dataclass(frozen=True)
+class PassoutWait:
+    """How many deals a pot waits at one table size: P(k pass-outs) for k = 0..4 and k >= 5, each
+    with the pot when it finally opens (antes only)."""
+
+    players: int
+    probabilities: tuple[float, ...]
+    pots: tuple[int, ...]
+    tail_is_floor: bool     # the last pot is a lower bound: no house limit caps it by then
+
+
+@dataclass(frozen=True, repr=False)
+class OpenersTable(Result):
+    """Every figure of ``drawodds openers`` for several table sizes."""
+
+    ante: int
+    max_consecutive_antes: int | None
+    deals: int
+    seed: int
+    rows: tuple[TableOdds, ...]
+    interrupted: bool = False       # stopped by Ctrl-C: only the table sizes in ``rows`` finished
+
+    @property
+    def exact(self) -> bool:
+        """Whether every table size has an exact pass-out count."""
+        return all(r.exact for r in self.rows)
+
+    def waits(self) -> list[PassoutWait]:
+        """The pass-outs before the pot opens, per table size."""
+        limit = self.max_consecutive_antes
+        out = []
+        for r in self.rows:
+            head = r.passouts_distribution[:WAIT_COLUMNS]
+            probs = (*head, 1 - sum(head))
+            pots = tuple(r.n * self.ante * min(k + 1, limit or k + 1) for k in range(WAIT_COLUMNS + 1))
+            out.append(PassoutWait(r.n, probs, pots, not (limit and limit <= WAIT_COLUMNS + 1)))
+        return out
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "single_hand_openers": SINGLE_HAND_OPENERS, "hands": ALL_HANDS,
+            "p_single_hand_openers": float(P_SINGLE_OPENERS), "ante": self.ante,
+            "max_consecutive_antes": self.max_consecutive_antes, "deals": self.deals, "seed": self.seed,
+            "players": [r.to_dict() for r in self.rows]}
+        if self.interrupted:
+            out["interrupted"] = True
+        return out
+
+
+def table(players: Iterable[int], *, ante: int = 1, max_consecutive_antes: int | None = None,
+          deals: int = 0, seed: int = 1, progress: Callable[[int, int], None] | None = None) -> OpenersTable:
+    """Pass-out odds, waits and pot sizes for each table size; with ``deals``, how opened pots end
+    under play (``play_figures``). ``progress(done, total)`` counts the deals played.
+
+    On Ctrl-C the table sizes that finished are returned, flagged ``interrupted``."""
+    sizes = list(players)
+    total = 2 * deals * len(sizes)
+    rows: list[TableOdds] = []
+    try:
+        for i, n in enumerate(sizes):
+            tick = (lambda k, base=2 * deals * i: progress(base + k, total)) if progress else None
+            play = (play_figures(n, deals, seed, ante=ante, max_consecutive_antes=max_consecutive_antes,
+                                 progress=tick) if deals else None)
+            rows.append(table_odds(n, ante=ante, max_consecutive_antes=max_consecutive_antes, seed=seed,
+                                   play=play))
+    except KeyboardInterrupt:
+        if not rows:
+            raise
+        return OpenersTable(ante, max_consecutive_antes, deals, seed, tuple(rows), interrupted=True)
+    return OpenersTable(ante, max_consecutive_antes, deals, seed, tuple(rows))

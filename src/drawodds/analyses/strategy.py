@@ -765,3 +765,22 @@ def hold_strings(deals: npt.NDArray[np.integer], masks: npt.NDArray[np.integer])
     """The kept cards of each hold as text, highest first; '-' for discarding everything."""
     return [" ".join(_CARD_NAMES[row[i]] for i in _KEPT_DESC[m]) or "-"
             for row, m in zip(np.asarray(deals).tolist(), np.asarray(masks).tolist(), strict=False)]
+
+
+# --- the objective a rule set is played for ------------------------------------------------------
+
+def default_objective(rules: RuleSet) -> str:
+    """The objective of a rule set's own game: showdown equity in the draw games.
+
+    Poengpoker and Chicago score the last trick as well as the best hand, and a strategy table
+    values the final hand alone, so they have no default: ``keep`` plays their tricks out."""
+    if rules.game != "draw":
+        raise ValueError(f"{rules.name} scores the last trick as well as the best hand, and a strategy table "
+                         f"values the final hand alone: use `drawodds keep HAND --rules {rules.name}` for a "
+                         "hand, or --objective points for the table of hand points alone")
+    return "equity"
+
+
+def default_opponents(rules: RuleSet) -> int:
+    """Opponents for the equity objective: everybody else at the table (1 to 7)."""
+    return min(max(rules.players - 1, 1), 7)

@@ -231,12 +231,14 @@ class _Tally:
     net_sq: list[float] = field(default_factory=list)
     kind_sum: list[float] = field(default_factory=list)
     kind_sq: list[float] = field(default_factory=list)
+    interrupted: bool = False       # Ctrl-C inside the chunk: the sums cover the deals that finished
 
     def merge(self, other: _Tally) -> None:
         for name in ("played", "sessions", "opened", "dead", "carried", "pot_sum", "pot_sq"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for k, v in other.counts.items():
             self.counts[k] += v
+        self.interrupted |= other.interrupted
         for name in ("net_sum", "net_sq", "kind_sum", "kind_sq"):
             mine, theirs = getattr(self, name), getattr(other, name)
             setattr(self, name, [a + b for a, b in zip(mine, theirs, strict=True)] if mine else list(theirs))
@@ -259,34 +261,47 @@ def _play_chunk(rules: RuleSet, names: list[str], seed: int, index: int, deals: 
     t = _Tally(net_sum=[0.0] * n, net_sq=[0.0] * n, kind_sum=[0.0] * len(kinds), kind_sq=[0.0] * len(kinds))
     first_id = index * CHUNK_DEALS
     button = 0
-    while t.played < deals:
-        session = Session(rules, seat_policies, names=names, decks=decks, button=button,
-                          carried=t.carried, first_deal_id=first_id + t.played, history=writer)
-        t.sessions += 1
-        while session.deals_played < rules.deals and t.played < deals and session.can_deal():
-            result = session.play_deal()
-            t.played += 1
-            t.counts[result.outcome] += 1
-            if result.outcome != "passed_out" and result.opener is not None:
-                t.opened += 1
-                t.dead += result.dead_opener
-            t.pot_sum += result.pot
-            t.pot_sq += result.pot * result.pot
-            net = result.net
-            for s in range(n):
-                x = net[s]
-                t.net_sum[s] += x
-                t.net_sq[s] += x * x
-            for k, seats in enumerate(by_kind):
-                x = sum(net[s] for s in seats)
-                t.kind_sum[k] += x
-                t.kind_sq[k] += x * x
-            if progress is not None and t.played % 1000 == 0:
-                progress(t.played)
-        if session.deals_played == 0:
-            raise ValueError("no deal could be played: fewer than two players have chips")
-        button, t.carried = session.button, session.carried
+    session = None
+    try:
+        while t.played < deals:
+            session = Session(rules, seat_policies, names=names, decks=decks, button=button,
+                              carried=t.carried, first_deal_id=first_id + t.played, history=writer)
+            t.sessions += 1
+            while session.deals_played < rules.deals and t.played < deals and session.can_deal():
+                result = session.play_deal()
+                t.played += 1
+                t.counts[result.outcome] += 1
+                if result.outcome != "passed_out" and result.opener is not None:
+                    t.opened += 1
+                    t.dead += result.dead_opener
+                t.pot_sum += result.pot
+                t.pot_sq += result.pot * result.pot
+                net = result.net
+                for s in range(n):
+                    x = net[s]
+                    t.net_sum[s] += x
+                    t.net_sq[s] += x * x
+                for k, seats in enumerate(by_kind):
+                    x = sum(net[s] for s in seats)
+                    t.kind_sum[k] += x
+                    t.kind_sq[k] += x * x
+                if progress is not None and t.played % 1000 == 0:
+                    progress(t.played)
+            if session.deals_played == 0:
+                raise ValueError("no deal could be played: fewer than two players have chips")
+            button, t.carried = session.button, session.carried
+    except KeyboardInterrupt:
+        # Played in this process: keep the deals that finished; the one being played is dropped.
+        if session is None:
+            raise
+        t.interrupted = True
+        t.carried = session.carried
     return t
+
+
+def _stop_if_interrupted(index: int, tally: _Tally) -> None:
+    if tally.interrupted:
+        raise KeyboardInterrupt
 
 
 def simulate(rules: RuleSet, *, deals: int, seed: int, policies: Sequence[str] | str = "rule",
@@ -319,7 +334,7 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, policies: Sequence[str] |
             calls = [(rules, names, seed, i, size, writer if inline else None,
                       (lambda k, base=i * CHUNK_DEALS: progress(base + k)) if inline and progress else None)
                      for i, size in enumerate(sizes)]
-            batch = run.map(_play_chunk, calls,
+            batch = run.map(_play_chunk, calls, each=_stop_if_interrupted,
                             progress=(lambda k: progress(sum(sizes[:k]))) if progress else None)
     finally:
         if writer is not None:
@@ -355,4 +370,4 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, policies: Sequence[str] |
         showdown=sd.value, showdown_se=sd.se, opened=op.value, opened_se=op.se,
         dead_opener=do.value, dead_opener_se=do.se, average_pot=pot.value, average_pot_se=pot.se,
         pot_carried_at_end=carried, seats=tuple(seat_rows), policies=tuple(kind_rows),
-        interrupted=batch.interrupted)
+        interrupted=batch.interrupted or total.interrupted)

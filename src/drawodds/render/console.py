@@ -1,0 +1,164 @@
+"""The consoles, JSON output, progress bars and the formatting every command shares.
+
+Width: ``COLUMNS`` when it is set (a user's and a test's way to ask for 80), else the terminal's;
+piped output without ``COLUMNS`` gets a stable wide page. Progress goes to stderr, and only when
+stderr is a terminal, so piped output and error lines stay clean.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, Protocol, TypeVar
+
+from rich.console import Console, RenderableType
+from rich.measure import Measurement
+from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
+from rich.text import Text
+
+from drawodds.cards import format_cards, parse_cards
+from drawodds.results import jsonable
+
+PIPED_WIDTH = 160   # piped output (files, documented examples) gets a stable wide page
+
+
+class HasDict(Protocol):
+    """A result that knows its JSON shape."""
+
+    def to_dict(self) -> Mapping[str, Any]: ...
+
+
+R = TypeVar("R", bound=HasDict)
+Update = Callable[[int, int], None]
+
+
+def page_width() -> int | None:
+    """``COLUMNS`` when set, else the terminal's width (None), else a wide page for pipes."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    return None if sys.stdout.isatty() else PIPED_WIDTH
+
+
+def stdout() -> Console:
+    """A console on stdout at the page width."""
+    return Console(width=page_width())
+
+
+def stderr_is_terminal() -> bool:
+    return sys.stderr.isatty()
+
+
+def emit_json(result: HasDict | Mapping[str, Any]) -> None:
+    """Print a result's dict as JSON on stdout (NaN becomes null so other tools can read it)."""
+    data = result if isinstance(result, Mapping) else result.to_dict()
+    print(json.dumps(jsonable(data), indent=2, ensure_ascii=False))
+
+
+def show(result: R, json_out: bool, render: Callable[[R], None]) -> None:
+    """Print ``result`` as JSON with ``--json``, else with its renderer."""
+    if json_out:
+        emit_json(result)
+    else:
+        render(result)
+
+
+def natural_width(console: Console, renderable: RenderableType) -> int:
+    """The width ``renderable`` takes when nothing squeezes it."""
+    return Measurement.get(console, console.options.update(width=100_000), renderable).maximum
+
+
+def fits(console: Console, renderable: RenderableType) -> bool:
+    """Whether ``renderable`` prints at its natural width within the console."""
+    return natural_width(console, renderable) <= console.width
+
+
+def note(text: str) -> None:
+    """One line for the user on stderr (an interruption, a timing): never part of the output."""
+    print(f"drawodds: {text}", file=sys.stderr)
+
+
+# --- progress -----------------------------------------------------------------------------------
+
+class _Rate(ProgressColumn):
+    """Items per second, e.g. ``12,300 trials/s``."""
+
+    def __init__(self, unit: str) -> None:
+        super().__init__()
+        self.unit = unit
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f} {self.unit}/s" if speed else "", style="progress.data.speed")
+
+
+@contextmanager
+def progress_bar(label: str, unit: str, enabled: bool = True) -> Iterator[Update | None]:
+    """A bar with rate and time left on stderr (a terminal only); yields ``update(done, total)``."""
+    if not (enabled and stderr_is_terminal()):
+        yield None
+        return
+    bar = Progress(TextColumn(label), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                   _Rate(unit), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+    task = bar.add_task(label, total=1)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with bar:
+        yield update
+
+
+Stage = Callable[[str, float], None]
+
+
+def _no_stage(stage: str, done: float) -> None:
+    return None
+
+
+@contextmanager
+def stage_bar(enabled: bool = True) -> Iterator[Stage]:
+    """A bar that names the stage of a long computation; yields ``stage(description, fraction)``."""
+    if not (enabled and stderr_is_terminal()):
+        yield _no_stage
+        return
+    bar = Progress(TextColumn("{task.description:<40}"), BarColumn(), TimeRemainingColumn(elapsed_when_finished=True),
+                   console=Console(stderr=True), transient=True)
+    task = bar.add_task("starting", total=100)
+    with bar:
+        yield lambda stage, f: bar.update(task, description=stage, completed=100 * f)
+
+
+@contextmanager
+def spinner(label: str, enabled: bool = True) -> Iterator[None]:
+    """A spinner on stderr while work of unknown length runs (a terminal only)."""
+    if not (enabled and stderr_is_terminal()):
+        yield
+        return
+    with Console(stderr=True).status(label, spinner="dots"):
+        yield
+
+
+# --- formatting ---------------------------------------------------------------------------------
+
+def pct(p: float) -> str:
+    """A probability as a percentage: one decimal, two below 0.1%."""
+    return f"{100 * p:.1f}" if p >= 0.001 or p == 0 else f"{100 * p:.2f}"
+
+
+def fmt(value: float | None, digits: int = 5) -> str:
+    """A number with fixed decimals, ``n/a`` for a missing one."""
+    return "n/a" if value is None else f"{value:.{digits}f}"
+
+
+def pretty_cards(cards: Sequence[str]) -> str:
+    """Canonical card strings (``As``) as the glyphs every table prints (``A♠``)."""
+    return " ".join(format_cards(parse_cards(list(cards), joker=True), pretty=True))
+
+
+def pretty_hand(text: str) -> str:
+    """A hand given as canonical text (``Qc Qd Jh``) in glyphs."""
+    return pretty_cards(text.split())

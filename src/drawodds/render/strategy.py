@@ -1,0 +1,52 @@
+"""`drawodds strategy`: what the table optimises, its exact value and the condensed strategy."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from drawodds.analyses.condensed import StrategyReport
+from drawodds.render.console import stdout
+
+
+def headline(report: StrategyReport) -> str:
+    """What the table is: the objective it maximises under which rules."""
+    rules = report.table.rules
+    return (f"Best play for every deal under {rules.name} (max draw {rules.max_draw}). "
+            f"It maximises: {report.objective.description}.")
+
+
+def render_strategy(report: StrategyReport) -> None:
+    """The objective, the optimal value, the condensed list and the card-removal check."""
+    console = stdout()
+    obj, table, condensed, rules = report.objective, report.table, report.condensed, report.table.rules
+    console.print(f"[bold]{headline(report)}[/bold]")
+    if rules.game != "draw":
+        console.print(f"[yellow]This table counts the final hand's table points alone: in {rules.name} the "
+                      f"last trick scores {rules.last_trick_points} more, which can change the hold "
+                      f"(`drawodds keep HAND --rules {rules.name}` plays the tricks out).[/yellow]")
+    console.print(f"optimal value over all {table.deals:,} deals ({table.classes:,} suit classes): "
+                  f"[bold]{table.value:.6f}[/bold] {obj.unit}")
+    grid = Table(title=f"Condensed strategy: take the first line that matches "
+                       f"(loses {condensed.loss:.6f} {obj.unit} per deal vs the exact table)")
+    grid.add_column("#", justify="right")
+    grid.add_column("hold pattern", style="bold")
+    grid.add_column("play", no_wrap=True)
+    grid.add_column("deals", justify="right", no_wrap=True)
+    for i, line in enumerate(condensed.lines, start=1):
+        grid.add_row(str(i), line.pattern, line.hold, f"{100 * line.share:.2f}%")
+    console.print(grid)
+    if report.equity:
+        console.print("Card removal between our hand and the field is ignored in the table.")
+        removal = report.removal
+        if removal is not None:
+            n = report.removal_deals
+            console.print(f"Measured on {n} random deals by Monte Carlo ({removal.trials} trials "
+                          f"each, seed {report.seed}): table - simulation = {removal.mean_error:+.4f} "
+                          f"± {removal.mean_error_se:.4f}; per-deal RMS error {removal.rms_error:.4f} "
+                          f"(simulation noise removed); best-minus-runner-up gap RMS error "
+                          f"{removal.gap_error_rms:.4f}; decisions reversed beyond 2 SE: "
+                          f"{removal.flips} of {n}")
+        elif report.interrupted:
+            console.print("[yellow]Interrupted: the card-removal check did not finish.[/yellow]")
+    if report.out:
+        console.print(f"table written to {report.out}")
