@@ -7,20 +7,24 @@ equity alone. Equity per trial = 1 for a win, 1/k for a k-way split, 0 for a los
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from drawodds.cards import unseen
+from drawodds.errors import RequestError
 from drawodds.evaluate import evaluate, key_sums, strength_from_keys
 from drawodds.holds import exact_holds, final_strengths
 from drawodds.policies import choose_holds, draw_policy
+from drawodds.results import Result
 from drawodds.rules import RuleSet
 from drawodds.sim.ranges import sample_conditioned
 from drawodds.sim.sampler import draws_avoiding, layout_for, shuffled_stubs
+from drawodds.sim.stats import Moments
 
 BATCH = 20_000
 
@@ -41,42 +45,8 @@ class OpponentModel:
     known: tuple[tuple[int, ...], ...] | None = None
 
 
-@dataclass
-class _Moments:
-    """Running sums for means, standard errors and the covariance of paired differences."""
-
-    n: int = 0
-    s: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
-    ss: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 0)))
-
-    def add(self, e: npt.NDArray[np.float64]) -> None:
-        if self.n == 0:
-            self.s = np.zeros(e.shape[1])
-            self.ss = np.zeros((e.shape[1], e.shape[1]))
-        self.n += len(e)
-        self.s += e.sum(axis=0)
-        self.ss += e.T @ e
-
-    def merge(self, other: _Moments) -> None:
-        if other.n == 0:
-            return
-        if self.n == 0:
-            self.s, self.ss = other.s.copy(), other.ss.copy()
-        else:
-            self.s += other.s
-            self.ss += other.ss
-        self.n += other.n
-
-    def mean(self) -> npt.NDArray[np.float64]:
-        return self.s / self.n
-
-    def cov(self) -> npt.NDArray[np.float64]:
-        m = self.mean()
-        return (self.ss / self.n - np.outer(m, m)) * self.n / max(self.n - 1, 1)
-
-
-@dataclass(frozen=True)
-class EquityResult:
+@dataclass(frozen=True, repr=False)
+class EquityResult(Result):
     """Equity of each hold with its standard error, and the SE of its difference to the best."""
 
     equity: npt.NDArray[np.float64]
@@ -118,7 +88,7 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
 
 
 def _equity_batch(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rules: RuleSet,
-                  model: OpponentModel, trials: int, rng: np.random.Generator) -> _Moments:
+                  model: OpponentModel, trials: int, rng: np.random.Generator) -> Moments:
     """One batch of trials: per-trial equity of every hold, folded into running moments."""
     opp, ours = _deal(hand, rules, model, trials, rng)
     best_opp = opp.max(axis=1)
@@ -131,16 +101,16 @@ def _equity_batch(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
     strengths = strength_from_keys(sums.ravel()).reshape(sums.shape)
     eq = (strengths > best_opp[:, None]).astype(np.float64)
     eq += (strengths == best_opp[:, None]) / split[:, None]
-    moments = _Moments()
+    moments = Moments()
     moments.add(eq)
     return moments
 
 
-def _worker(args: tuple) -> tuple[_Moments, dict]:
+def _worker(args: tuple[Any, ...]) -> tuple[Moments, Mapping[str, Any]]:
     hand, masks, rules, model, trials, state = args
     rng = np.random.Generator(np.random.PCG64())
     rng.bit_generator.state = state
-    m = _Moments()
+    m = Moments()
     for start in range(0, trials, BATCH):
         m.merge(_equity_batch(hand, masks, rules, model, min(BATCH, trials - start), rng))
     return m, rng.bit_generator.state
@@ -159,10 +129,10 @@ def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
     ``trials``.
     """
     if model.opponents < 1:
-        raise ValueError("equity needs at least one opponent")
+        raise RequestError("equity needs at least one opponent")
     children = np.random.SeedSequence(seed).spawn(workers)
     states = [np.random.Generator(np.random.PCG64(c)).bit_generator.state for c in children]
-    total = _Moments()
+    total = Moments()
     interrupted = False
     pool = ProcessPoolExecutor(workers) if workers > 1 else None
     try:
@@ -187,19 +157,17 @@ def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
     finally:
         if pool:
             pool.shutdown(cancel_futures=True)
-    mean, cov = total.mean(), total.cov()
+    mean = total.mean()
     best = int(np.argmax(mean))
-    diff_var = np.diag(cov) + cov[best, best] - 2 * cov[:, best]
-    return EquityResult(equity=mean, equity_se=np.sqrt(np.diag(cov) / total.n),
-                        diff_se=np.sqrt(np.clip(diff_var, 0, None) / total.n), best=best,
+    return EquityResult(equity=mean, equity_se=total.se(), diff_se=total.diff_se(best), best=best,
                         trials=total.n, seed=seed, workers=workers, interrupted=interrupted)
 
 
-def _separated(m: _Moments, target: float) -> bool:
+def _separated(m: Moments, target: float) -> bool:
     """Whether every contender's difference to the best hold is known to ``target`` SE."""
-    mean, cov = m.mean(), m.cov()
+    mean = m.mean()
     best = int(np.argmax(mean))
-    se = np.sqrt(np.clip(np.diag(cov) + cov[best, best] - 2 * cov[:, best], 0, None) / m.n)
+    se = m.diff_se(best)
     contenders = (mean[best] - mean) <= 3 * np.maximum(se, 1e-12)
     contenders[best] = False
     return bool(np.all(se[contenders] <= target))
