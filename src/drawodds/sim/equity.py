@@ -130,6 +130,8 @@ def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
     """
     if model.opponents < 1:
         raise RequestError("equity needs at least one opponent")
+    if workers < 1 or trials < 1:
+        raise RequestError(f"equity needs at least one worker and one trial, got {workers} and {trials}")
     children = np.random.SeedSequence(seed).spawn(workers)
     states = [np.random.Generator(np.random.PCG64(c)).bit_generator.state for c in children]
     total = Moments()
