@@ -4,7 +4,8 @@ Run by hand (not a test):  PYTHONPATH=src python benchmarks/bench_points.py
 No peer library plays Poengpoker tricks, so the references in the same run are Python loops
 with a random legal card per play: a lean one over lists of ints (the fair comparison) and
 ``TrickGame``, the referee that checks every play. Ratios above 1 mean the vectorized path is
-faster (the random policy is the like-for-like row; sensible does more work per card). Whole games and ``points_by_hold`` are reported as deals per second.
+faster (the random strategy is the like-for-like row; sensible does more work per card). Whole
+games and ``points_by_hold`` are reported as deals per second.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import time
 import numpy as np
 
 from drawodds.points.games import points_by_hold, simulate_points
-from drawodds.points.tricks import TrickGame, play_tricks, random_policy, sensible_policy
+from drawodds.points.tricks import TrickGame, play_tricks, random_play, sensible_play
 from drawodds.rules import preset
 
 ROWS = 20_000
@@ -68,9 +69,9 @@ def plain_python_per_s(hands: np.ndarray) -> float:
     return len(rows) / (time.perf_counter() - t)
 
 
-def vector_per_s(hands: np.ndarray, rules, policy) -> float:
+def vector_per_s(hands: np.ndarray, rules, strategy) -> float:
     t = time.perf_counter()
-    play_tricks(hands, 0, rules, policy, np.random.default_rng(1))
+    play_tricks(hands, 0, rules, strategy, np.random.default_rng(1))
     return len(hands) / (time.perf_counter() - t)
 
 
@@ -82,8 +83,8 @@ def main() -> None:
         hands = deals(ROWS, players, players)
         referee = referee_per_s(hands[:LOOP_ROWS], table)
         plain = plain_python_per_s(hands[:LOOP_ROWS])
-        for name, policy in (("random", random_policy), ("sensible", sensible_policy)):
-            vec = vector_per_s(hands, table, policy)
+        for name, strategy in (("random", random_play), ("sensible", sensible_play)):
+            vec = vector_per_s(hands, table, strategy)
             print(f"  {players} players, {name:8s}: vectorized {vec:9,.0f}  plain Python {plain:8,.0f} "
                   f"({vec / plain:5.1f}x)  TrickGame referee {referee:6,.0f} ({vec / referee:5.1f}x)")
     for name in ("poengpoker", "chicago"):

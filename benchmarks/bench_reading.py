@@ -1,8 +1,8 @@
 """Speed of draw policies and draw-count reading, with ratios measured in the same run.
 
 Run: PYTHONPATH=src python benchmarks/bench_reading.py
-- choose_holds on 300,000 hands (target < 0.3 s);
-- read_draw for each draw count in a fresh process (target: about a second);
+- choose_holds on 300,000 hands;
+- read_draw for each draw count in a fresh process;
 - conditioned sampling vs naive rejection (deal random hands, keep those whose policy draws d),
   per accepted opponent hand: the point of weighting every holding exactly;
 - equity trial rate against conditioned opponents (--vs) vs random opponents (keep's default).
@@ -39,7 +39,7 @@ def main() -> None:
     for name in ("standard", "loose", "tight"):
         policy = draw_policy(name)
         choose_holds(policy, hands[:1000], rules)
-        t = best_of(lambda: choose_holds(policy, hands, rules), repeats=5)
+        t = best_of(lambda policy=policy: choose_holds(policy, hands, rules), repeats=5)
         print(f"choose_holds {name:8s} 300,000 hands: {t:.3f} s CPU ({len(hands) / t / 1e6:.1f} M hands/s)")
 
     for d in range(4):
@@ -59,11 +59,11 @@ def main() -> None:
     sample_conditioned(rules, policy, [0], ours, 10, rng)          # build the cached weights
     for d in (0, 1, 3):
         n = 20_000
-        t_cond = best_of(lambda: sample_conditioned(rules, policy, [d], ours, n, rng))
+        t_cond = best_of(lambda d=d, n=n: sample_conditioned(rules, policy, [d], ours, n, rng))
         stub = np.setdiff1d(np.arange(52), ours).astype(np.int8)
         batch = 200_000
 
-        def naive() -> int:
+        def naive(d: int = d, n: int = n, stub: np.ndarray = stub, batch: int = batch) -> int:
             got = 0
             while got < n:
                 dealt = rng.permuted(np.broadcast_to(stub, (batch, len(stub))), axis=1)[:, :5]

@@ -3,8 +3,8 @@
 Times a fresh process (interpreter start-up, imports, every table built from scratch) and its
 peak memory, then, in the same run, a per-deal direct enumeration (all 32 holds, every draw
 evaluated with ``evaluate``) on a sample of deals, extrapolated to every suit class and every
-deal, as the in-run baseline. No C++ solver is installed here; the issue quotes 12-13 s for
-the open videopoker-solver on this machine.
+deal, as the in-run baseline. No C++ solver is installed here; the open videopoker-solver is
+reported to take 12-13 s for the same table.
 
     PYTHONPATH=src python benchmarks/bench_strategy.py [--sample 20] [--repeat 3]
 """
@@ -97,7 +97,7 @@ def main() -> None:
               f"{args.seed}) -> {per_deal * classes / 60:.0f} min for the {classes:,} suit classes, "
               f"{per_deal * 2_598_960 / 3600:.1f} h for all deals; whole-table speed-up "
               f"{per_deal * classes / wall:,.0f}x (classes), {per_deal * 2_598_960 / wall:,.0f}x (deals)")
-    print(f"vs the issue's quoted C++ videopoker-solver figure (12-13 s, not installed here, "
+    print(f"vs the reported C++ videopoker-solver figure (12-13 s, not installed here, "
           f"not re-measured): {12.5 / wall:.1f}x")
     print(f"cpu: {os.cpu_count()} cores visible, 1 used; benchmark process peak "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")

@@ -289,8 +289,8 @@ def test_jacks_or_better_needs_openers_but_anyone_may_call_and_check_raise() -> 
 
 def test_nobody_opens_pot_stays_and_consecutive_ante_limit() -> None:
     rules = preset("jackpot", players=3, max_consecutive_antes=2)
-    policies = [CallingStation(rules, np.random.default_rng(i)) for i in range(3)]
-    session = Session(rules, policies, decks=DeckSupply(np.random.default_rng(5), 52))
+    players = [CallingStation(rules, np.random.default_rng(i)) for i in range(3)]
+    session = Session(rules, players, decks=DeckSupply(np.random.default_rng(5), 52))
     seen = []
     while len(seen) < 3:
         r = session.play_deal()
@@ -710,15 +710,14 @@ def test_draw_limits_three_four_with_an_ace_and_seven_players() -> None:
 @pytest.mark.parametrize("joker_is_ace", [True, False])
 def test_joker_and_four_with_an_ace_one_rule_for_engine_keep_and_policies(joker_is_ace: bool) -> None:
     from drawodds import keep
-    from drawodds.analyses.strategy import legal_hold_masks
-    from drawodds.holds import all_hold_masks, legal_holds
+    from drawodds.holds import all_hold_masks, legal_hold_table, legal_holds
     from drawodds.policies import choose_holds, draw_policy
 
     rules = preset("morkpoker", players=2, joker=True, max_draw="4-ace", joker_is_ace_for_draw=joker_is_ace)
     for hand in ("JkKd7h4s3c", "AsKd7h4s3c", "JkAsKd7h4s", "Kc9d7h4s3c"):
         dealt = parse_cards(hand, joker=True)
         legal = {tuple(m) for m in legal_holds(np.array(dealt), rules).tolist()}
-        strategy_masks = legal_hold_masks(np.array([dealt]), rules)[0]  # index m: bit i = card i kept
+        strategy_masks = legal_hold_table(np.array([dealt]), rules)[0]  # index m: bit i = card i kept
         assert legal == {tuple(bool(m >> i & 1) for i in range(5)) for m in range(32) if strategy_masks[m]}
         fresh = DealState(rules, [40, 40], 1, stacked([hand, NOTHING], joker=True))
         fresh.apply(BET)
@@ -800,7 +799,7 @@ def test_observation_shows_only_own_cards_and_public_facts() -> None:
                          "max_draw", "deal_id"}
     rules = preset("jackpot", players=4, false_openers=True)
     rng = np.random.default_rng(8)
-    policies = [RandomLegal(np.random.default_rng(i)) for i in range(4)]
+    players = [RandomLegal(np.random.default_rng(i)) for i in range(4)]
     for d in range(300):
         s = DealState(rules, [400] * 4, d % 4, rng.permutation(52).tolist(), deal_id=d)
         while s.actor is not None:
@@ -812,7 +811,7 @@ def test_observation_shows_only_own_cards_and_public_facts() -> None:
             assert {seat_ for seat_, _ in obs.shown} == shown_now
             assert all(a.kind in {"fold", "check", "call", "bet", "raise", "draw", "show", "muck",
                                   "declare", "pass"} for a in obs.legal)
-            s.apply(policies[seat](obs))
+            s.apply(players[seat](obs))
 
 
 def test_illegal_actions_raise_clear_errors() -> None:
@@ -834,21 +833,21 @@ def test_illegal_actions_raise_clear_errors() -> None:
 def test_history_replays_to_the_same_result_and_reads_as_text(tmp_path) -> None:
     path = tmp_path / "deals.jsonl"
     rules = preset("jackpot", false_openers=True)
-    result = simulate(rules, deals=300, seed=4, policies="random", history=path)
+    result = simulate(rules, deals=300, seed=4, players="random", history=path)
     replayed = replay(path)
     assert len(replayed) == 300
     header = json.loads(path.read_text().splitlines()[0])
     assert header["seed"] == 4 and header["rules"]["opener"] == "jacks"
     assert sum(r.net[0] for r in replayed) == result.seats[0].net
     text = tmp_path / "deals.txt"
-    simulate(rules, deals=20, seed=4, policies="random", history=text)
+    simulate(rules, deals=20, seed=4, players="random", history=text)
     body = text.read_text()
     assert "is dealt" in body and "outcome:" in body
 
 
 def test_replay_detects_a_tampered_history(tmp_path) -> None:
     path = tmp_path / "deals.jsonl"
-    simulate(preset("morkpoker"), deals=30, seed=2, policies="random", history=path)
+    simulate(preset("morkpoker"), deals=30, seed=2, players="random", history=path)
     lines = path.read_text().splitlines()
     record = json.loads(lines[5])
     record["net"][0] += 1
@@ -1025,10 +1024,10 @@ def test_long_random_runs_under_every_preset(name: str) -> None:
 
 def test_policies_play_whole_sessions_and_nets_balance() -> None:
     rules = preset("morkpoker")
-    r = simulate(rules, deals=400, seed=9, policies=["rule", "rule", "station", "random"])
+    r = simulate(rules, deals=400, seed=9, players=["rule", "rule", "station", "random"])
     assert sum(s.net for s in r.seats) + r.pot_carried_at_end == 0
     assert abs(r.passed_out + r.uncontested + r.showdown - 1) < 1e-12
-    again = simulate(rules, deals=400, seed=9, policies="rule,rule,station,random")
+    again = simulate(rules, deals=400, seed=9, players="rule,rule,station,random")
     assert again.to_dict() == r.to_dict()
     d = r.to_dict()
     for key in ("rules", "players", "deals", "seed", "passed_out", "uncontested", "showdown",
@@ -1133,7 +1132,7 @@ def test_jackpot_pass_out_rate_matches_the_chance_nobody_holds_openers() -> None
     decks = rng.permuted(np.tile(np.arange(52), (60_000, 1)), axis=1)[:, :20]
     tables = np.stack([decks[:, k::4] for k in range(4)], axis=1)
     p = float((evaluate(tables) < jacks_or_better_floor()).all(axis=1).mean())
-    r = simulate(preset("jackpot", stack=10**6), deals=1500, seed=5, policies="rule")
+    r = simulate(preset("jackpot", stack=10**6), deals=1500, seed=5, players="rule")
     se = (r.passed_out_se ** 2 + p * (1 - p) / 60_000) ** 0.5
     assert abs(r.passed_out - p) < 4 * se
     assert r.dead_opener == 0
@@ -1142,8 +1141,8 @@ def test_jackpot_pass_out_rate_matches_the_chance_nobody_holds_openers() -> None
 @pytest.mark.parametrize("rebuy", [False, True])
 def test_sessions_bust_players_sit_out_or_rebuy(rebuy: bool) -> None:
     rules = preset("morkpoker", stack=4, rebuy=rebuy)
-    policies = [RandomLegal(np.random.default_rng(i)) for i in range(4)]
-    session = Session(rules, policies, decks=DeckSupply(np.random.default_rng(1), 52))
+    players = [RandomLegal(np.random.default_rng(i)) for i in range(4)]
+    session = Session(rules, players, decks=DeckSupply(np.random.default_rng(1), 52))
     sat_out = False
     while session.deals_played < rules.deals and session.can_deal():
         before = list(session.stacks)

@@ -158,3 +158,10 @@ def test_evaluate_one_matches_evaluate_on_random_joker_hands():
     assert np.array_equal(got, expected)
     with pytest.raises(ValueError):
         evaluate_one([0, 1, 2, 3])
+
+
+def test_strength_constants_match_the_tables():
+    from drawodds.evaluate import N_STRENGTHS, ROYAL_FLUSH, STRAIGHT_FLUSH, strength_of
+
+    assert ROYAL_FLUSH == strength_of(STRAIGHT_FLUSH, (12,)) == 7462
+    assert N_STRENGTHS == int(evaluate(parse_hand("Jk As Ah Ad Ac", joker=True), joker=True)) + 1

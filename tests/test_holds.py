@@ -4,16 +4,16 @@ from math import comb
 import numpy as np
 import pytest
 
-from drawodds.cards import parse_hand, unseen
+from drawodds.cards import parse_cards, parse_hand, unseen
 from drawodds.evaluate import category_of, evaluate
 from drawodds.holds import all_hold_masks, exact_holds, hold_openers_split, legal_holds
 from drawodds.rules import preset
 
 
-def brute_force_categories(hand, mask, joker=False):
+def brute_force_categories(hand, mask, joker=False, dead=()):
     """Category counts of one hold by listing every draw with itertools (independent path)."""
     kept = [int(c) for c, m in zip(hand, mask, strict=False) if m]
-    stub = unseen(hand.tolist(), joker=joker).tolist()
+    stub = unseen([*hand.tolist(), *dead], joker=joker).tolist()
     finals = np.array([kept + list(d) for d in itertools.combinations(stub, 5 - len(kept))])
     return np.bincount(category_of(evaluate(finals, joker=joker)), minlength=10)
 
@@ -47,6 +47,22 @@ def test_joker_hand_matches_brute_force():
         expected = brute_force_categories(hand, mask, joker=True)
         assert ex.totals[0] == comb(48, 5 - mask.sum())
         assert np.rint(ex.category_probabilities()[0] * ex.totals[0]).astype(int).tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize("text, dead", [
+    ("AsKsQs7s2d", "9h 9c 5s 5d 3c"),          # an opponent's known hand
+    ("9c9d5h5s2c", "9h 9s 5c 2d 2h Ks Kd"),    # known cards that kill our outs
+    ("Jk Ks Qs 7d 2c", "Js Ts 3s"),            # the joker deck
+])
+def test_dead_cards_leave_the_stub_of_every_hold(text, dead):
+    joker = "Jk" in text
+    hand, gone = parse_hand(text, joker=joker), parse_cards(dead)
+    masks = all_hold_masks()[all_hold_masks().sum(axis=1) >= 2]   # every hold drawing up to three
+    ex = exact_holds(hand, preset(joker=joker, max_draw="any"), masks=masks, dead=gone)
+    for i, mask in enumerate(masks):
+        expected = brute_force_categories(hand, mask, joker=joker, dead=gone)
+        assert ex.totals[i] == expected.sum() == comb(52 + joker - 5 - len(gone), 5 - mask.sum())
+        assert np.rint(ex.category_probabilities()[i] * ex.totals[i]).astype(int).tolist() == expected.tolist()
 
 
 def test_classic_improvement_odds():

@@ -5,6 +5,8 @@ import pytest
 
 from drawodds.analyses.keep import keep
 from drawodds.cards import CardError, parse_hand
+from drawodds.errors import DrawoddsError, RequestError
+from drawodds.execution import ExecutionError
 from drawodds.holds import legal_holds
 from drawodds.rules import RuleError, preset
 from drawodds.sim.equity import equity_vs_known
@@ -103,15 +105,25 @@ def test_jacks_or_better_opener_shows_split_openers():
 
 @pytest.mark.parametrize("kwargs, error, message", [
     ({"hand": "AsAsKs7s3s", "opponents": 0}, CardError, "duplicate"),
-    ({"hand": "AsAhKs7s3s", "opponents": 9}, RuleError, "opponents must be 0-5"),
-    ({"hand": "AsAhKs7s3s", "opponents": 0, "by": "luck"}, RuleError, "--by must be one of"),
+    ({"hand": "AsAhKs7s3s", "opponents": 9}, RequestError, "opponents must be 0-5"),
+    ({"hand": "AsAhKs7s3s", "opponents": 0, "by": "luck"}, RequestError, "--by must be one of"),
+    ({"hand": "AsAhKs7s3s", "opponents": 1, "workers": 0}, ExecutionError, "at least 1"),
     ({"hand": "AsAhKs7s3s", "vs": [4]}, RuleError, "cannot draw 4"),
     ({"hand": "AsAhKs7s3s", "against": ["AsKdQdJd9c"]}, CardError, "in two hands"),
     ({"hand": "AsAhKs7s3s", "opponents": 5, "max_draw": "4-ace"}, RuleError, "at most 4 opponents"),
 ])
 def test_bad_requests(kwargs, error, message):
-    with pytest.raises(error, match=message):
+    with pytest.raises(error, match=message) as raised:
         keep(**kwargs)
+    assert isinstance(raised.value, DrawoddsError)   # the one type a caller needs to catch
+
+
+def test_known_opponent_cards_leave_the_exact_columns_too():
+    # As Ks Qs 7s draws one: 8 spades among the 42 cards nobody was seen holding (the 5s is out).
+    r = keep("AsKsQs7s2d", against=["9h9c5s5d3c"], trials=2_000)
+    row = next(x for x in r.rows() if list(x["keep"]) == ["As", "Ks", "Qs", "7s"])
+    assert row["flush"] == pytest.approx(8 / 42)
+    assert keep("AsKsQs7s2d", opponents=0).table.flush.max() == pytest.approx(9 / 47)
 
 
 def test_legal_holds_match_keep_rows():

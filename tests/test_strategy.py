@@ -9,7 +9,6 @@ import pytest
 
 from drawodds.analyses.strategy import (
     N_HOLDS,
-    POPCOUNT,
     hold_numerators,
     jacks_objective,
     make_solver,
@@ -24,6 +23,7 @@ from drawodds.analyses.strategy import (
 from drawodds.cards import JOKER
 from drawodds.combinatorics import combinations
 from drawodds.evaluate import evaluate
+from drawodds.holds import HOLD_SIZES
 from drawodds.rules import preset
 
 
@@ -52,7 +52,7 @@ def random_deals(rng: np.random.Generator, count: int, n: int = 52) -> np.ndarra
 
 def check_against_direct(solver, deals: np.ndarray, legal_draws: int) -> None:
     got = solver.hold_values(deals)
-    den = np.array([comb(solver.sums.n - 5, 5 - int(POPCOUNT[m])) for m in range(N_HOLDS)])
+    den = np.array([comb(solver.sums.n - 5, 5 - int(HOLD_SIZES[m])) for m in range(N_HOLDS)])
     for row in range(len(deals)):
         ref = direct_numerators(deals[row], solver.objective.values, legal_draws, solver.rules.joker)
         for m, total in ref.items():
@@ -83,7 +83,7 @@ def test_solver_matches_direct_enumeration_any_draw_and_four_with_ace():
     for row, deal in enumerate(aces):
         ref = direct_numerators(deal, solver.objective.values, 4)
         ace_bits = sum(1 << i for i in range(5) if deal[i] // 4 == 12)
-        legal = {m for m in ref if 5 - POPCOUNT[m] <= 3 or m & ace_bits}
+        legal = {m for m in ref if 5 - HOLD_SIZES[m] <= 3 or m & ace_bits}
         assert set(np.flatnonzero(got.legal[row])) == legal
         assert all(got.numerators[row, m] == ref[m] for m in legal)
 
@@ -152,7 +152,7 @@ from drawodds.analyses.strategy import (  # noqa: E402
     simulate_equity,
 )
 from drawodds.cards import parse_hand  # noqa: E402
-from drawodds.patterns import pattern_codes, pattern_label  # noqa: E402
+from drawodds.patterns import hold_pattern_codes, hold_pattern_label  # noqa: E402
 
 
 def stand_pat(hands: np.ndarray) -> np.ndarray:
@@ -229,7 +229,7 @@ def code_of(hand: str, kept: str, joker: bool = False) -> str:
     deal = np.sort(parse_hand(hand, joker=joker))
     keep = set(parse_hand(kept, size=len(kept.split()), joker=joker).tolist()) if kept else set()
     mask = sum(1 << i for i, c in enumerate(deal) if int(c) in keep)
-    return pattern_label(int(pattern_codes(deal[None, :], joker=joker)[0, mask]))
+    return hold_pattern_label(int(hold_pattern_codes(deal[None, :], joker=joker)[0, mask]))
 
 
 def test_pattern_labels_of_known_holds():
@@ -249,7 +249,7 @@ def test_pattern_labels_of_known_holds():
 def test_condensed_strategy_loss_is_measured_exactly():
     table = solve(paytable_objective(), preset("morkpoker", max_draw="any"))
     plan = condense(table)
-    codes = pattern_codes(table.holds.deals)
+    codes = hold_pattern_codes(table.holds.deals)
     chosen = first_match_holds(table, plan.patterns, codes)
     assert (chosen >= 0).all() and table.holds.legal[np.arange(len(chosen)), chosen].all()
     # The chosen hold matches the first listed pattern present among the legal holds.
@@ -266,13 +266,13 @@ def test_condensed_strategy_loss_is_measured_exactly():
 
 
 def test_chart_classifiers_on_known_hands():
-    from drawodds.charts.strategy import HOLD_TYPES, START_PATTERNS, hold_type, start_pattern
+    from drawodds.patterns import HOLD_TYPES, STARTING_HANDS, hold_type, starting_hand
     hands = np.sort(np.stack([parse_hand(h) for h in
                               ("As Ah Ks 7s 3s", "7s 8d 9c Th 2s", "Ks 9s 7s 3s 2h", "Qh Jd 8c 4s 2d",
                                "5h 5d 5c 4s 4d")]), axis=1)
-    assert [START_PATTERNS[i] for i in start_pattern(hands)] == [
+    assert [STARTING_HANDS[i] for i in starting_hand(hands)] == [
         "pair of aces", "open-ended straight draw", "four-flush", "queen high or less", "straight or better"]
-    codes = pattern_codes(hands)
+    codes = hold_pattern_codes(hands)
     assert HOLD_TYPES[hold_type(codes[0, 0])] == "draw five"
     pair_mask = sum(1 << i for i, c in enumerate(hands[0]) if c // 4 == 12)
     assert HOLD_TYPES[hold_type(codes[0, pair_mask])] == "keep the pair"

@@ -7,24 +7,29 @@ The public API, for notebooks and scripts::
     drawodds.evaluate(hand)            # strength, larger is better
     drawodds.preset("jackpot")         # a RuleSet
     drawodds.keep("AsAhKs7s3s", opponents=3).table   # every hold ranked, as a DataFrame
+    drawodds.read_draw(3)              # what an opponent's draw of three says
 
     # One deal, step by step (cards are dealt one at a time from the top of ``deck``):
     state = drawodds.DealState(drawodds.preset(), [40] * 4, 3, list(range(52)))
     state.legal(); state.apply(drawodds.BET)
+
+Every result has ``to_dict()`` (its JSON), a one-line ``repr`` and an HTML view in Jupyter.
+Every request the library cannot serve raises a ``DrawoddsError`` with a one-sentence message.
 """
 
-from drawodds.analyses.condensed import StrategyReport, strategy_report
+from drawodds.analyses.condensed import StrategyReport, condense, strategy_report
 from drawodds.analyses.condensed import strategy_report as strategy
-from drawodds.analyses.keep import KeepResult, keep  # noqa: E402  (after the core it builds on)
+from drawodds.analyses.keep import KeepResult, keep
 from drawodds.analyses.lessons import PatLesson, standing_pat
-from drawodds.analyses.openers import OpenersTable, p_somebody_else_opens
+from drawodds.analyses.openers import OpenersTable, p_somebody_else_opens, table_odds
 from drawodds.analyses.openers import table as openers
 from drawodds.analyses.read import DrawReading, read_draw
 from drawodds.analyses.read import read_draw as read
 from drawodds.analyses.reference import hand_report
 from drawodds.cards import CardError, format_cards, format_hand, parse_cards, parse_hand
-from drawodds.engine.deal import BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, STAND_PAT, DealState, IllegalAction, draw  # noqa: E402
+from drawodds.engine.deal import BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, STAND_PAT, DealState, IllegalAction, draw
 from drawodds.engine.session import SimulationResult, simulate
+from drawodds.errors import DrawoddsError, RequestError
 from drawodds.evaluate import CATEGORIES, category_name, category_of, describe, evaluate
 from drawodds.points.games import PointsSimulationResult, simulate_points
 from drawodds.rules import RuleError, RuleSet, preset, preset_names
@@ -33,12 +38,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BET", "CALL", "CATEGORIES", "CHECK", "FOLD", "MUCK", "RAISE", "SHOW", "STAND_PAT", "CardError",
-    "DealState", "IllegalAction", "KeepResult", "RuleError", "RuleSet", "__version__",
-    "category_name", "category_of", "describe", "draw", "evaluate", "format_cards", "format_hand",
-    "keep", "parse_cards", "parse_hand", "preset", "preset_names",
-]
-__all__ += [
-    "DrawReading", "OpenersTable", "PatLesson", "PointsSimulationResult", "SimulationResult", "StrategyReport",
-    "hand_report", "openers", "p_somebody_else_opens", "read", "read_draw", "simulate", "simulate_points",
-    "standing_pat", "strategy", "strategy_report",
+    "DealState", "DrawReading", "DrawoddsError", "IllegalAction", "KeepResult", "OpenersTable", "PatLesson",
+    "PointsSimulationResult", "RequestError", "RuleError", "RuleSet", "SimulationResult", "StrategyReport",
+    "__version__", "category_name", "category_of", "condense", "describe", "draw", "evaluate", "format_cards",
+    "format_hand", "hand_report", "keep", "openers", "p_somebody_else_opens", "parse_cards", "parse_hand",
+    "preset", "preset_names", "read", "read_draw", "simulate", "simulate_points", "standing_pat", "strategy",
+    "strategy_report", "table_odds",
 ]

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from drawodds.errors import DrawoddsError
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 JOKER = 52
@@ -35,7 +37,7 @@ _TOKEN = re.compile(r"(joker|jk|🃏|10|[1-9tjqka])([cdhs♣♦♥♠♧♢♡�
 Hand = npt.NDArray[np.int8]
 
 
-class CardError(ValueError):
+class CardError(DrawoddsError):
     """Bad card input: names the offending token and its 1-based position in the hand."""
 
 

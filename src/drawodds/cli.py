@@ -275,7 +275,7 @@ def keep_cmd(
 
       drawodds keep "AsAhKs7s3s" --against "QcQdJhJd2c"
     """
-    from drawodds.analyses.keep import OBJECTIVE_COLUMNS, keep
+    from drawodds.analyses.keep import RANK_COLUMNS, keep
     from drawodds.render.keep import render_keep
 
     if exact:
@@ -284,8 +284,8 @@ def keep_cmd(
         opponents = 0
     if csv == "-" and json_out:
         raise UserError("--csv - and --json both print to standard output: choose one")
-    if by is not None and by not in OBJECTIVE_COLUMNS:
-        raise UserError(f"--by must be one of {', '.join(OBJECTIVE_COLUMNS)}, got {by!r}")
+    if by is not None and by not in RANK_COLUMNS:
+        raise UserError(f"--by must be one of {', '.join(RANK_COLUMNS)}, got {by!r}")
     if not policy.strip():
         raise UserError("--policy needs a name: standard, loose or tight")
     rule_set = build_rules(rules, joker=joker, max_draw=max_draw, players=players)
@@ -360,7 +360,7 @@ def simulate_cmd(
     _writable_file(history, "--history")
     n_deals = deals if deals is not None else 10_000
     with progress_bar("playing", "deals", enabled=not json_out) as update:
-        result = simulate(rule_set, deals=n_deals, seed=seed, policies=names or "rule", history=history,
+        result = simulate(rule_set, deals=n_deals, seed=seed, players=names or "rule", history=history,
                           progress=(lambda k: update(k, n_deals)) if update else None)
     show(result, json_out, render_simulation)
     if result.interrupted:
@@ -382,7 +382,7 @@ def _simulate_points(rule_set: RuleSet, deals: int | None, games: int | None, se
     names = names or ["sensible"]
     with progress_bar("playing", "games", enabled=not json_out) as update:
         result = simulate_points(rule_set, games=games if games is not None else 1000, seed=seed,
-                                 progress=update, policies=names[0] if len(names) == 1 else names)
+                                 progress=update, players=names[0] if len(names) == 1 else names)
     if json_out:
         emit_json(points_summary(result))
     else:

@@ -38,6 +38,20 @@ def all_hands() -> npt.NDArray[np.int8]:
     return combinations(52, 5)
 
 
+MAX_N = 127   # the largest set whose subsets are ranked here
+MAX_K = 7     # the largest subset ranked here (hands have five cards)
+
+
+@functools.cache
+def binomials() -> npt.NDArray[np.int64]:
+    """``B[j, c] = C(c, j)`` for j = 0..8 and c = 0..127, read-only: the table behind every rank.
+
+    One row per subset position, so ``B[j].take(cards)`` reads a contiguous row."""
+    out = np.array([[comb(c, j) for c in range(MAX_N + 1)] for j in range(MAX_K + 2)], dtype=np.int64)
+    out.setflags(write=False)
+    return out
+
+
 def subset_rank(subsets: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
     """Colex rank of each sorted k-subset (rows ascending): sum of C(c_i, i + 1).
 
@@ -46,8 +60,27 @@ def subset_rank(subsets: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
     """
     arr = np.asarray(subsets, dtype=np.int64)
     k = arr.shape[-1]
-    binom = np.array([[comb(c, i + 1) for i in range(max(k, 1))] for c in range(128)], dtype=np.int64)
+    if k > MAX_K:
+        raise ValueError(f"ranks subsets of at most {MAX_K} elements, got {k}")
+    b = binomials()
     out = np.zeros(arr.shape[:-1], dtype=np.int64)
     for i in range(k):
-        out += binom[arr[..., i], i]
+        out += b[i + 1].take(arr[..., i])
     return out
+
+
+def ranks_without_each(subsets: npt.NDArray[np.integer]) -> list[npt.NDArray[np.int64]]:
+    """For sorted k-subsets (rows), the colex ranks of the k (k-1)-subsets that drop one element:
+    entry ``j`` drops element ``j``. Built from prefix and suffix sums, without re-sorting."""
+    b = binomials()
+    k = subsets.shape[1]
+    # Element j keeps its position j before the dropped one and moves down one place after it.
+    up = [b[j + 1].take(subsets[:, j]) for j in range(k)]
+    down = [b[j].take(subsets[:, j]) for j in range(k)]
+    prefix = [np.zeros(len(subsets), dtype=np.int64)]
+    for j in range(k - 1):
+        prefix.append(prefix[-1] + up[j])
+    suffix = [np.zeros(len(subsets), dtype=np.int64)]
+    for j in range(k - 1, 0, -1):
+        suffix.append(suffix[-1] + down[j])
+    return [prefix[drop] + suffix[k - 1 - drop] for drop in range(k)]

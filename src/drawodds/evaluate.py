@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.cards import JOKER, RANK_NAMES, RANK_PLURALS, RANKS
+from drawodds.cards import JOKER, RANK_NAMES, RANK_PLURALS, RANKS, CardError
 
 CATEGORIES = ("high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
               "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind")
@@ -44,6 +44,8 @@ _SUIT_ONES = 0b001_001_001_001  # one in every suit counter
 # Largest index: rank sum of A-A-A-A-K, joker bit, flush bit.
 _TABLE_SIZE = ((4 * RANK_KEYS[12] + RANK_KEYS[11]) * 2 + 2) * 2
 CHUNK = 1 << 15  # hands per block: temporaries stay in cache (measured fastest here)
+ROYAL_FLUSH = 7462   # the strength of a royal flush, the best hand without the joker
+N_STRENGTHS = 7464   # length of any per-strength array: strengths 1..7463 (0 unused; 7463 five aces)
 
 Strengths = npt.NDArray[np.int16]
 
@@ -84,10 +86,11 @@ def _classify(rank_multiset: tuple[int, ...], flush: bool) -> tuple[int, tuple[i
 @functools.cache
 def _tables() -> _Tables:
     """Build the lookup tables once (a few tens of ms); a pure function of the constants above."""
-    five = [m for m in itertools.combinations_with_replacement(range(13), 5)
-            if max(Counter(m).values()) <= 4]
-    plain = {m: _classify(m, False) for m in five}
-    suited = {m: _classify(m, True) for m in itertools.combinations(range(13), 5)}
+    five: list[tuple[int, ...]] = [m for m in itertools.combinations_with_replacement(range(13), 5)
+                                   if max(Counter(m).values()) <= 4]
+    plain: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {m: _classify(m, False) for m in five}
+    suited: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {
+        m: _classify(m, True) for m in itertools.combinations(range(13), 5)}
     ordered = sorted(set(plain.values()) | set(suited.values()))
     value = {c: i + 1 for i, c in enumerate(ordered)}
     five_aces = len(ordered) + 1
@@ -187,7 +190,7 @@ def _check_codes(flat: npt.NDArray[np.integer], limit: int) -> None:
             return
         bad = low if low < 0 else high
     hint = " (the joker needs joker=True)" if bad == JOKER else ""
-    raise ValueError(f"card code {bad} is outside the deck{hint}")
+    raise CardError(f"card code {bad} is outside the deck{hint}")
 
 
 def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
@@ -199,7 +202,7 @@ def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
     """
     arr = np.asarray(hands)
     if arr.ndim == 0 or arr.shape[-1] != 5:
-        raise ValueError(f"hands must have shape (..., 5), got {arr.shape}")
+        raise CardError(f"hands must have shape (..., 5), got {arr.shape}")
     if not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"hands must be integer card codes, got dtype {arr.dtype}")
     flat = arr.reshape(-1, 5)

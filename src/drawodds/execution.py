@@ -18,11 +18,14 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from drawodds.errors import DrawoddsError
+
 T = TypeVar("T")
+Progress = Callable[[int, int], None]   # progress(done, total): called as long work advances
 LOCAL_DASK = "local"        # scheduler value that starts a Dask LocalCluster on this machine
 
 
-class ExecutionError(ValueError):
+class ExecutionError(DrawoddsError):
     """An impossible execution request (worker count, scheduler address); one sentence."""
 
 

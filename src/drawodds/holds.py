@@ -1,8 +1,12 @@
 """Holds: the 32 ways to keep cards from five, their legality, and exact draw enumeration.
 
-A hold is a boolean mask over the five dealt cards (True = kept). Drawing ``d`` cards from the
-``m`` unseen cards has C(m, d) equally likely outcomes; over all 32 holds of a 52-card hand that
-is exactly the 2,598,960 five-card hands once, so every hold is solved exactly.
+A hold is a boolean mask over the five dealt cards (True = kept), or the same as a *hold number*
+0..31 whose bit i keeps card i (``hold_numbers`` and ``hold_masks`` convert); whole-table code
+indexes arrays by hold number. Which holds a rule set allows is decided here once, from
+``RuleSet.draw_limit`` and ``RuleSet.draw_aces``, for keep, reading, strategy tables and the draw
+policies alike. Drawing ``d`` cards from the ``m`` unseen cards has C(m, d) equally likely
+outcomes; over all 32 holds of a 52-card hand that is exactly the 2,598,960 five-card hands once,
+so every hold is solved exactly.
 """
 
 from __future__ import annotations
@@ -10,44 +14,73 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
 
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.cards import JOKER, unseen
+from drawodds.cards import JOKER, format_cards, unseen
 from drawodds.combinatorics import combinations
-from drawodds.evaluate import CATEGORIES, category_floor, evaluate, jacks_or_better_floor, key_sums, strength_from_keys
+from drawodds.evaluate import (
+    CATEGORIES,
+    N_STRENGTHS,
+    category_floor,
+    evaluate,
+    jacks_or_better_floor,
+    key_sums,
+    strength_from_keys,
+)
+from drawodds.results import Result, shown_as
 from drawodds.rules import RuleSet
 
-N_STRENGTHS = 7464  # strengths 1..7463 (0 unused)
-N_HOLDS = 32        # holds of a five-card hand; bit i of a hold mask keeps card i
+N_HOLDS = 32        # holds of a five-card hand; bit i of a hold number keeps card i
+HOLD_SIZES = np.array([bin(m).count("1") for m in range(N_HOLDS)], dtype=np.int64)   # cards kept
+HOLD_SIZES.setflags(write=False)
+HOLD_POSITIONS = tuple(tuple(i for i in range(5) if m >> i & 1) for m in range(N_HOLDS))   # kept cards
 CHUNK = 1 << 15
+
+
+def hold_numbers(keep: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """Keep masks (..., 5) as hold numbers (...): bit i keeps card i."""
+    return (np.asarray(keep, dtype=np.int64) << np.arange(5)).sum(axis=-1)
+
+
+def hold_masks(numbers: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """Hold numbers (...) as keep masks (..., 5)."""
+    return (np.asarray(numbers, dtype=np.int64)[..., None] >> np.arange(5)) & 1 == 1
 
 
 @functools.cache
 def all_hold_masks() -> npt.NDArray[np.bool_]:
     """The 32 keep-masks, most cards kept first (pat, then draw 1, ...), read-only."""
-    bits = (np.arange(32)[:, None] >> np.arange(5)[None, :]) & 1
-    masks = bits.astype(bool)
-    order = np.lexsort((np.arange(32), -masks.sum(axis=1)))
+    masks = hold_masks(np.arange(N_HOLDS))
+    order = np.lexsort((np.arange(N_HOLDS), -masks.sum(axis=1)))
     out = masks[order]
     out.setflags(write=False)
     return out
 
 
-def keeps_ace(hand: npt.NDArray[np.integer], masks: npt.NDArray[np.bool_], rules: RuleSet) -> npt.NDArray[np.bool_]:
-    """Whether each hold keeps a card that counts as an ace for the draw limit (``RuleSet.draw_aces``)."""
-    return (masks & rules.draw_aces(np.asarray(hand))).any(axis=-1)
+def draw_limits(keeps_ace: npt.NDArray[np.bool_], rules: RuleSet) -> npt.NDArray[np.int64]:
+    """Cards each hold may draw, given whether it keeps a draw ace (``RuleSet.draw_limit``, vectorized)."""
+    return np.where(keeps_ace, rules.draw_limit(True), rules.draw_limit(False))
+
+
+def legal_hold_table(hands: npt.NDArray[np.integer], rules: RuleSet) -> npt.NDArray[np.bool_]:
+    """(N, 32) whether each hold number of each hand (N, 5) is legal: it draws no more than the
+    rule set's limit, which under "4 with an ace" depends on keeping a card ``RuleSet.draw_aces``
+    counts as the ace."""
+    ace_bits = hold_numbers(rules.draw_aces(np.asarray(hands)))
+    keeps_ace = (ace_bits[:, None] & np.arange(N_HOLDS)[None, :]) != 0
+    return (5 - HOLD_SIZES)[None, :] <= draw_limits(keeps_ace, rules)
 
 
 def legal_holds(hand: npt.NDArray[np.integer], rules: RuleSet) -> npt.NDArray[np.bool_]:
-    """Keep-masks of the holds this rule set allows for the hand (draw limit, 4 with an ace)."""
+    """Keep-masks of the holds this rule set allows for the hand (draw limit, 4 with an ace),
+    most cards kept first (the order of ``all_hold_masks``)."""
     masks = all_hold_masks()
-    draws = 5 - masks.sum(axis=1)
-    limit = np.where(keeps_ace(hand, masks, rules), rules.draw_limit(True), rules.draw_limit(False))
-    return masks[draws <= limit]
+    legal = legal_hold_table(np.asarray(hand)[None, :], rules)[0]
+    return masks[legal[hold_numbers(masks)]]
 
 
 def hold_openers_split(hand: npt.NDArray[np.integer], masks: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
@@ -101,13 +134,13 @@ def openers_aside(kept: Sequence[int], discards: Sequence[int]) -> tuple[int, ..
     return tuple(discards)
 
 
-@dataclass(frozen=True)
-class ExactHolds:
+@dataclass(frozen=True, repr=False)
+class ExactHolds(Result):
     """Exact final-strength counts of each hold: ``counts[i, s]`` draws end at strength ``s``."""
 
-    hand: npt.NDArray[np.int8]
+    hand: npt.NDArray[np.int8] = field(metadata=shown_as(format_cards))
     masks: npt.NDArray[np.bool_]
-    counts: npt.NDArray[np.int64]      # (holds, 7464)
+    counts: npt.NDArray[np.int64]      # (holds, N_STRENGTHS)
     totals: npt.NDArray[np.int64]      # C(unseen, draws) per hold
 
     @property
@@ -143,7 +176,7 @@ class ExactHolds:
         return self.category_probabilities() @ pts
 
     def value(self, per_strength: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        """Expected value of any objective given as a value per final strength (length 7464)."""
+        """Expected value of any objective given as a value per final strength (length N_STRENGTHS)."""
         return (self.counts @ per_strength) / self.totals
 
 
@@ -154,7 +187,8 @@ def exact_holds(hand: npt.NDArray[np.integer], rules: RuleSet, *,
 
     Card keys add, so the key sums of all C(m, d) draw sets are computed once per draw size and
     shared by every hold that draws ``d`` cards; a hold then costs one add and one table lookup
-    per outcome. ``dead`` cards (known to be out, e.g. seen discards) are removed from the stub.
+    per outcome. ``dead`` cards (known to be out of the deck: an opponent's known hand, seen
+    discards) leave the stub, so every count and total is over the cards nobody was seen holding.
     """
     hand = np.asarray(hand, dtype=np.int8)
     if masks is None:
@@ -178,7 +212,7 @@ def exact_holds(hand: npt.NDArray[np.integer], rules: RuleSet, *,
             for i in holds_d:
                 counts[i] += np.bincount(strength_from_keys(ds + kept_sums[i]), minlength=N_STRENGTHS)
     totals = np.array([comb(len(stub), int(d)) for d in draws], dtype=np.int64)
-    return ExactHolds(hand, masks, counts, totals)
+    return ExactHolds(hand.astype(np.int8, copy=False), masks, counts, totals)
 
 
 def final_strengths(hands: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_],

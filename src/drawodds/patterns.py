@@ -1,102 +1,297 @@
-"""Hold patterns: what a hold keeps, named as a player learns it.
+"""Hand patterns: the one place hands are classified into the patterns a player learns.
 
-Every hold of a deal gets a pattern code computed from the kept cards alone ("pair of jacks",
-"4 to a flush, 1 high card", "KQ suited", ...): code = kind << 8 | x << 4 | y, where x and y say
-which ranks or how many high cards. Strategy tables show them and condensed strategies are lists
-of them.
+Two different things are classified, so they carry different names:
+
+* the **dealt hand**, five cards before the draw. ``dealt_features`` measures what a player
+  deciding a hold looks at -- the made category, pairs and their rank, a four-flush, straight
+  draws (the joker counting as an ace for pairs and as any suit or rank for draws). The draw
+  policies (``drawodds.policies``) choose their holds from these features, and ``starting_hand``
+  sorts deals into the coarse rows of ``STARTING_HANDS``.
+* a **hold**, the cards kept from a deal. ``hold_pattern_codes`` names every one of the 32 holds
+  by its kept cards alone ("pair of jacks", "4 to a flush, 1 high card", "KQ suited"): code =
+  kind << 8 | x << 4 | y, where the kind is a ``HoldKind`` and x and y say which ranks or how
+  many high cards. Strategy tables show these and condensed strategies are lists of them;
+  ``hold_type`` groups them into the coarse ``HOLD_TYPES`` of the strategy charts.
 """
 
 from __future__ import annotations
 
+import functools
+from enum import IntEnum
+from typing import NamedTuple
+
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.cards import JOKER, RANKS
-from drawodds.evaluate import CATEGORIES, category_of, evaluate
-from drawodds.holds import N_HOLDS
+from drawodds.cards import JOKER, RANK_NAMES, RANK_PLURALS, RANKS
+from drawodds.combinatorics import combinations
+from drawodds.evaluate import (
+    CATEGORIES,
+    ONE_PAIR,
+    ROYAL_FLUSH,
+    STRAIGHT,
+    TRIPS,
+    TWO_PAIR,
+    category_of,
+    evaluate,
+)
+from drawodds.holds import HOLD_POSITIONS, N_HOLDS
 
 HIGH = 9          # jack: "high cards" are J, Q, K, A (the Jacks-or-Better paying ranks)
 TEN = 8
-ROYAL = 7462
-PLURAL = ("deuces", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
-          "jacks", "queens", "kings", "aces")
-NAME = ("deuce", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-        "jack", "queen", "king", "ace")
+PLURAL = RANK_PLURALS
+NAME = RANK_NAMES
 
-# Pattern kinds (code = kind << 8 | x << 4 | y, 13 bits; x, y say which ranks / how many high cards).
-(DISCARD, QUADS, QUADS_PAT, FULL_HOUSE, TRIPS, TRIPS_K, TRIPS_PAT, TWO_PAIR, TWO_PAIR_PAT,
- PAIR, PAIR_K, PAIR_KK, PAIR_PAT, PAT_SF, PAT_FLUSH, PAT_STRAIGHT, PAT_NOTHING, ROYAL_DRAW,
- SF_DRAW, FLUSH_DRAW, STRAIGHT_DRAW, UNRELATED, TWO_HIGH_SUITED, TWO_HIGH_OFFSUIT,
- CARD_PLUS_LOW, ONE_CARD, JOKER_PAT) = range(27)
+
+class HoldKind(IntEnum):
+    """The kinds of hold pattern (bits 8-12 of a hold pattern code)."""
+
+    DISCARD = 0
+    QUADS = 1
+    QUADS_PAT = 2
+    FULL_HOUSE = 3
+    TRIPS = 4
+    TRIPS_K = 5
+    TRIPS_PAT = 6
+    TWO_PAIR = 7
+    TWO_PAIR_PAT = 8
+    PAIR = 9
+    PAIR_K = 10
+    PAIR_KK = 11
+    PAIR_PAT = 12
+    PAT_SF = 13
+    PAT_FLUSH = 14
+    PAT_STRAIGHT = 15
+    PAT_NOTHING = 16
+    ROYAL_DRAW = 17
+    SF_DRAW = 18
+    FLUSH_DRAW = 19
+    STRAIGHT_DRAW = 20
+    UNRELATED = 21
+    TWO_HIGH_SUITED = 22
+    TWO_HIGH_OFFSUIT = 23
+    CARD_PLUS_LOW = 24
+    ONE_CARD = 25
+    JOKER_PAT = 26
+
+
+K = HoldKind
 JOKER_FLAG = 1 << 13
 N_CODES = 1 << 14
 
+
+# --- the dealt hand -----------------------------------------------------------------------------
+
+# The ten straights as 13-bit rank masks (rank 0 = deuce ... 12 = ace); the first is A-2-3-4-5.
+_STRAIGHTS = np.array([(1 << 12) | 0b1111] + [0b11111 << k for k in range(9)], dtype=np.int32)
+
+
+@functools.cache
+def _popcount_table() -> npt.NDArray[np.int8]:
+    table = np.zeros(1 << 13, dtype=np.int8)
+    for bit in range(13):
+        table[(np.arange(1 << 13) >> bit) & 1 == 1] += 1
+    return table
+
+
+@functools.cache
+def straight_draw_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
+    """For every set of distinct ranks (13-bit mask) without / with the joker: the best straight draw.
+
+    Returns (out-ranks, kept ranks), each indexed [joker, mask]: the draw keeps 4 cards (the joker
+    plus 3 ranks when it is there) and out-ranks counts the ranks whose arrival makes a straight
+    (2 = open-ended, 1 = inside; the joker fills one gap). The draw with most outs wins, then the
+    highest ranks. Built once from the 715 four-rank (286 three-rank) subsets.
+    """
+    pop = _popcount_table()
+    masks = np.arange(1 << 13, dtype=np.int32)
+    out_ranks = np.zeros((2, 1 << 13), dtype=np.int8)
+    kept = np.zeros((2, 1 << 13), dtype=np.int32)
+    for joker in (0, 1):
+        subsets = np.bitwise_or.reduce(np.left_shift(1, combinations(13, 4 - joker).astype(np.int32)), axis=1)
+        outs = np.zeros_like(subsets)
+        for straight in _STRAIGHTS:
+            outs |= np.where((subsets & ~straight) == 0, straight & ~subsets, 0)
+        n_outs = pop[outs].astype(np.int32)
+        score = np.where(n_outs > 0, n_outs * (1 << 13) + subsets, -1)
+        contained = (subsets[None, :] & ~masks[:, None]) == 0          # (8192, subsets)
+        best = np.argmax(np.where(contained, score[None, :], -1), axis=1)
+        ok = contained[masks, best] & (n_outs[best] > 0)
+        out_ranks[joker] = np.where(ok, n_outs[best], 0)
+        kept[joker] = np.where(ok, subsets[best], 0)
+    out_ranks.setflags(write=False)
+    kept.setflags(write=False)
+    return out_ranks, kept
+
+
+def or_columns(a: npt.NDArray[np.integer]) -> npt.NDArray[np.integer]:
+    """Bitwise OR across the five columns (numpy's reduce over a short last axis is slow)."""
+    out = a[:, 0].copy()
+    for i in range(1, a.shape[1]):
+        out |= a[:, i]
+    return out
+
+
+def count_columns(a: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
+    """Count of True across the columns, as int8."""
+    out = a[:, 0].astype(np.int8)
+    for i in range(1, a.shape[1]):
+        out += a[:, i]
+    return out
+
+
+class DealtFeatures(NamedTuple):
+    """What matters about each dealt hand (T rows) when choosing a hold; per-card arrays are (T, 5)."""
+
+    category: npt.NDArray[np.int8]        # made category of the five cards
+    joker: npt.NDArray[np.bool_]          # per card: the joker
+    jok: npt.NDArray[np.intp]             # 1 where the hand holds the joker (indexes the draw tables)
+    rank: npt.NDArray[np.int16]           # per card: 0 = deuce .. 12 = ace; the joker counts as an ace
+    bits: npt.NDArray[np.int32]           # per card: its rank as a 13-bit mask (0 for the joker)
+    card_count: npt.NDArray[np.int8]      # per card: cards sharing its rank
+    max_count: npt.NDArray[np.int8]       # most cards of one rank
+    pairs: npt.NDArray[np.int8]           # ranks held exactly twice
+    pair_rank: npt.NDArray[np.int16]      # the highest rank held exactly twice, -1 for none
+    aces: npt.NDArray[np.int8]            # aces, the joker included
+    has_flush4: npt.NDArray[np.bool_]     # four (or five) of a suit, the joker counting as any suit
+    in_flush_suit: npt.NDArray[np.bool_]  # per card: of the hand's longest suit (not the joker)
+    open_ended: npt.NDArray[np.bool_]     # an open-ended straight draw (two ranks fill it)
+    inside: npt.NDArray[np.bool_]         # only an inside straight draw (one rank fills it)
+    keep_straight: npt.NDArray[np.bool_]  # per card: kept for the best straight draw
+
+
+def dealt_features(cards: npt.NDArray[np.integer]) -> DealtFeatures:
+    """The features of each dealt hand (T, 5), vectorized; validates the card codes."""
+    n = len(cards)
+    has_joker = bool((cards == JOKER).any())
+    category = category_of(evaluate(cards, joker=has_joker))
+    h = cards.astype(np.int16)
+    joker = h == JOKER
+    jok = (count_columns(joker) > 0).astype(np.intp)
+    rank = np.where(joker, 12, h // 4)          # the joker counts as an ace for pairs
+    suit = np.where(joker, 4, h % 4)            # suit 4: no real suit
+    # Per card: how many cards share its rank / its suit (pairwise column compares beat
+    # bincount + reductions over (T, 13) by ~2x), and whether it is the first of its rank.
+    rc = [np.ascontiguousarray(rank[:, i]) for i in range(5)]
+    sc = [np.ascontiguousarray(suit[:, i]) for i in range(5)]
+    rank_n = [np.ones(n, dtype=np.int8) for _ in range(5)]
+    suit_n = [np.ones(n, dtype=np.int8) for _ in range(5)]
+    first = [np.ones(n, dtype=bool) for _ in range(5)]
+    for i in range(5):
+        for j in range(i + 1, 5):
+            same = rc[i] == rc[j]
+            rank_n[i] += same
+            rank_n[j] += same
+            first[j] &= ~same
+            same = sc[i] == sc[j]
+            suit_n[i] += same
+            suit_n[j] += same
+    max_count = np.maximum.reduce(rank_n)
+    pairs = sum((c == 2).astype(np.int8) for c in rank_n) // 2
+    pair_rank = np.maximum.reduce([np.where(c == 2, r, -1) for c, r in zip(rank_n, rc, strict=True)])
+    aces = sum((r == 12).astype(np.int8) for r in rc)
+
+    # Four-flush: four cards of one suit, the joker counting as any suit.
+    real_suit_n = np.where(joker, 0, np.stack(suit_n, axis=1))
+    suited_max = np.maximum.reduce([real_suit_n[:, i] for i in range(5)])
+    has_flush4 = suited_max + jok >= 4
+    in_flush_suit = (real_suit_n == suited_max[:, None]) & ~joker   # unique suit wherever has_flush4
+    # Straight draws from the table of distinct real ranks; keep one card of each kept rank.
+    bits = np.where(joker, 0, np.left_shift(1, rank, dtype=np.int32))
+    out_table, kept_table = straight_draw_tables()
+    ranks_mask = or_columns(bits)
+    best_outs = out_table[jok, ranks_mask]
+    first_of_rank = np.stack(first, axis=1)
+    keep_straight = (first_of_rank & ~joker & ((kept_table[jok, ranks_mask][:, None] & bits) != 0)) | joker
+    return DealtFeatures(category, joker, jok, rank, bits, np.stack(rank_n, axis=1), max_count, pairs,
+                         pair_rank, aces, has_flush4, in_flush_suit, best_outs >= 2, best_outs == 1,
+                         keep_straight)
+
+
+STARTING_HANDS = ("straight or better", "three of a kind", "two pair", "pair of aces", "pair of kings",
+                  "pair of queens", "pair of jacks", "pair of tens", "pair 7s-9s", "pair 2s-6s",
+                  "four-flush", "open-ended straight draw", "ace high", "king high", "queen high or less")
+
+
+def starting_hand(deals: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
+    """Row (index into STARTING_HANDS) of each dealt hand: the best thing it starts with."""
+    f = dealt_features(np.asarray(deals))
+    top = f.rank.max(axis=1)
+    pair_row = np.select([f.pair_rank == r for r in (12, 11, 10, 9, 8)], [3, 4, 5, 6, 7],
+                         np.where(f.pair_rank >= 5, 8, 9))
+    return np.select(
+        [f.category >= STRAIGHT, f.category == TRIPS, f.category == TWO_PAIR, f.category == ONE_PAIR,
+         f.has_flush4, f.open_ended, top == 12, top == 11],
+        [0, 1, 2, pair_row, 10, 11, 12, 13], 14).astype(np.int64)
+
+
+# --- holds --------------------------------------------------------------------------------------
 
 def _hi(h: int) -> str:
     return f"{h} high card{'s' if h != 1 else ''}"
 
 
-def pattern_label(code: int) -> str:
+def hold_pattern_label(code: int) -> str:
     """A pattern code in words, e.g. ``'4 to a flush, 2 high cards'``."""
     if code & JOKER_FLAG:
         rest = code & ~JOKER_FLAG
-        if rest >> 8 == JOKER_PAT:
+        if rest >> 8 == K.JOKER_PAT:
             return f"{CATEGORIES[rest & 0xF].replace('_', ' ')} with the joker (stand pat)"
-        return "joker alone" if rest >> 8 == DISCARD else f"joker + {pattern_label(rest)}"
+        return "joker alone" if rest >> 8 == K.DISCARD else f"joker + {hold_pattern_label(rest)}"
     kind, x, y = code >> 8, (code >> 4) & 0xF, code & 0xF
     kicker = {12: "ace", 11: "king", 10: "queen", 9: "jack"}
-    labels = {
-        DISCARD: "discard all five",
-        QUADS: "four of a kind",
-        QUADS_PAT: "four of a kind + kicker (stand pat)",
-        FULL_HOUSE: "full house (stand pat)",
-        TRIPS: "three of a kind",
-        TRIPS_K: "three of a kind + kicker",
-        TRIPS_PAT: "three of a kind + two kickers (stand pat)",
-        TWO_PAIR: "two pair",
-        TWO_PAIR_PAT: "two pair + kicker (stand pat)",
-        PAT_FLUSH: "flush (stand pat)",
-        PAT_STRAIGHT: "straight (stand pat)",
-        PAT_NOTHING: "no pair (stand pat)",
+    labels: dict[int, str] = {
+        K.DISCARD: "discard all five",
+        K.QUADS: "four of a kind",
+        K.QUADS_PAT: "four of a kind + kicker (stand pat)",
+        K.FULL_HOUSE: "full house (stand pat)",
+        K.TRIPS: "three of a kind",
+        K.TRIPS_K: "three of a kind + kicker",
+        K.TRIPS_PAT: "three of a kind + two kickers (stand pat)",
+        K.TWO_PAIR: "two pair",
+        K.TWO_PAIR_PAT: "two pair + kicker (stand pat)",
+        K.PAT_FLUSH: "flush (stand pat)",
+        K.PAT_STRAIGHT: "straight (stand pat)",
+        K.PAT_NOTHING: "no pair (stand pat)",
     }
     if kind in labels:
         return labels[kind]
-    if kind == PAIR:
+    if kind == K.PAIR:
         return f"pair of {PLURAL[x]}"
-    if kind == PAIR_K:
+    if kind == K.PAIR_K:
         return f"pair of {PLURAL[x]} + {kicker.get(y, 'low')} kicker"
-    if kind == PAIR_KK:
+    if kind == K.PAIR_KK:
         return f"pair of {PLURAL[x]} + two kickers"
-    if kind == PAIR_PAT:
+    if kind == K.PAIR_PAT:
         return f"pair of {PLURAL[x]} (stand pat)"
-    if kind == PAT_SF:
+    if kind == K.PAT_SF:
         return "royal flush (stand pat)" if x else "straight flush (stand pat)"
-    if kind == ROYAL_DRAW:
+    if kind == K.ROYAL_DRAW:
         return f"{x} to a royal flush"
-    if kind == SF_DRAW:
+    if kind == K.SF_DRAW:
         if x == 4:
             return f"4 to a straight flush ({'open' if y == 0 else 'inside'})"
         return f"3 to a straight flush, {_hi(y >> 2)}, {y & 3} gap{'s' if (y & 3) != 1 else ''}"
-    if kind == FLUSH_DRAW:
+    if kind == K.FLUSH_DRAW:
         return f"{x} to a flush, {_hi(y)}"
-    if kind == STRAIGHT_DRAW:
+    if kind == K.STRAIGHT_DRAW:
         if x == 4:
             return (f"4 to an open straight, {_hi(y & 7)}" if y >> 3 == 0
                     else f"4 to an inside straight, {_hi(y & 7)}")
         return f"3 to a straight, {_hi(y & 7)}"
-    if kind == UNRELATED:
+    if kind == K.UNRELATED:
         return f"{x} unrelated cards, {_hi(y)}"
-    if kind in (TWO_HIGH_SUITED, TWO_HIGH_OFFSUIT):
-        return f"{RANKS[x]}{RANKS[y]} {'suited' if kind == TWO_HIGH_SUITED else 'offsuit'}"
-    if kind == CARD_PLUS_LOW:
+    if kind in (K.TWO_HIGH_SUITED, K.TWO_HIGH_OFFSUIT):
+        return f"{RANKS[x]}{RANKS[y]} {'suited' if kind == K.TWO_HIGH_SUITED else 'offsuit'}"
+    if kind == K.CARD_PLUS_LOW:
         return f"{NAME[x]} + a lower card{' of its suit' if y else ''}"
-    if kind == ONE_CARD:
+    if kind == K.ONE_CARD:
         return f"one card: {NAME[x]}"
     raise ValueError(f"unknown pattern code {code}")
 
 
-def pattern_codes(deals: npt.NDArray[np.integer], joker: bool = False) -> npt.NDArray[np.int64]:
-    """Pattern code of each of the 32 holds of each sorted deal, shape (N, 32)."""
+def hold_pattern_codes(deals: npt.NDArray[np.integer], joker: bool = False) -> npt.NDArray[np.int64]:
+    """Hold pattern code of each of the 32 holds (by hold number) of each sorted deal, shape (N, 32)."""
     d = np.asarray(deals, dtype=np.int64)
     n = len(d)
     rank, suit = d // 4, d % 4
@@ -104,14 +299,14 @@ def pattern_codes(deals: npt.NDArray[np.integer], joker: bool = False) -> npt.ND
     strength = evaluate(d, joker=joker)
     out = np.zeros((n, N_HOLDS), dtype=np.int64)
     for m in range(N_HOLDS):
-        pos = [i for i in range(5) if m >> i & 1]
+        pos = list(HOLD_POSITIONS[m])
         out[:, m] = _codes_for(rank[:, pos], suit[:, pos], strength)
     if joker and has_joker.any():
         # The joker sits last in a sorted deal: a hold with it is "joker + the rest".
         for m in range(16, N_HOLDS):
             out[has_joker, m] = out[has_joker, m - 16] | JOKER_FLAG
         # Standing pat with the joker: name the made hand (y = its category).
-        out[has_joker, N_HOLDS - 1] = JOKER_FLAG | JOKER_PAT << 8 | category_of(strength[has_joker]).astype(np.int64)
+        out[has_joker, N_HOLDS - 1] = JOKER_FLAG | K.JOKER_PAT << 8 | category_of(strength[has_joker]).astype(np.int64)
     return out
 
 
@@ -119,9 +314,9 @@ def _codes_for(r: npt.NDArray[np.int64], s: npt.NDArray[np.int64], strength: npt
     """Codes for one hold shape: r, s are the kept ranks (ascending) and suits, (N, k)."""
     n, k = r.shape
     if k == 0:
-        return np.full(n, DISCARD << 8, dtype=np.int64)
+        return np.full(n, K.DISCARD << 8, dtype=np.int64)
     if k == 1:
-        return (ONE_CARD << 8 | r[:, 0] << 4).astype(np.int64)
+        return (K.ONE_CARD << 8 | r[:, 0] << 4).astype(np.int64)
     eq = r[:, 1:] == r[:, :-1]                       # adjacent equal ranks (sorted)
     extra = eq.sum(axis=1)                           # k - distinct ranks
     run3 = (r[:, 2:] == r[:, :-2]).any(axis=1) if k >= 3 else np.zeros(n, bool)
@@ -145,56 +340,57 @@ def _codes_for(r: npt.NDArray[np.int64], s: npt.NDArray[np.int64], strength: npt
 
     # Made hands among the kept cards.
     if k == 5:
-        put(run4, QUADS_PAT)
-        put(extra == 3, FULL_HOUSE)
-        put(run3, TRIPS_PAT)
-        put(extra == 2, TWO_PAIR_PAT)
-        put(extra == 1, PAIR_PAT, pair_rank)
+        put(run4, K.QUADS_PAT)
+        put(extra == 3, K.FULL_HOUSE)
+        put(run3, K.TRIPS_PAT)
+        put(extra == 2, K.TWO_PAIR_PAT)
+        put(extra == 1, K.PAIR_PAT, pair_rank)
         cat_sf = suited & straightish
-        put(cat_sf, PAT_SF, (strength == ROYAL).astype(np.int64))
-        put(suited, PAT_FLUSH)
-        put(straightish, PAT_STRAIGHT)
-        put(np.ones(n, bool), PAT_NOTHING)
+        put(cat_sf, K.PAT_SF, (strength == ROYAL_FLUSH).astype(np.int64))
+        put(suited, K.PAT_FLUSH)
+        put(straightish, K.PAT_STRAIGHT)
+        put(np.ones(n, bool), K.PAT_NOTHING)
         return code
     if k == 4:
-        put(run4, QUADS)
-        put(run3, TRIPS_K)
-        put(extra == 2, TWO_PAIR)
-        put(extra == 1, PAIR_KK, pair_rank)
+        put(run4, K.QUADS)
+        put(run3, K.TRIPS_K)
+        put(extra == 2, K.TWO_PAIR)
+        put(extra == 1, K.PAIR_KK, pair_rank)
     if k == 3:
-        put(run3, TRIPS)
+        put(run3, K.TRIPS)
         kick = np.where(top == pair_rank, low, top)
-        put(extra == 1, PAIR_K, pair_rank, np.where(kick >= HIGH, kick, 0))
+        put(extra == 1, K.PAIR_K, pair_rank, np.where(kick >= HIGH, kick, 0))
     if k == 2:
-        put(extra == 1, PAIR, pair_rank)
+        put(extra == 1, K.PAIR, pair_rank)
         both_high = low >= TEN
-        put(both_high & suited, TWO_HIGH_SUITED, top, low)
-        put(both_high, TWO_HIGH_OFFSUIT, top, low)
-        put(np.ones(n, bool), CARD_PLUS_LOW, top, suited.astype(np.int64))
+        put(both_high & suited, K.TWO_HIGH_SUITED, top, low)
+        put(both_high, K.TWO_HIGH_OFFSUIT, top, low)
+        put(np.ones(n, bool), K.CARD_PLUS_LOW, top, suited.astype(np.int64))
         return code
     # Three or four distinct cards: draws.
-    put(suited & straightish & (low >= TEN), ROYAL_DRAW, k)
+    put(suited & straightish & (low >= TEN), K.ROYAL_DRAW, k)
     if k == 4:
-        put(suited & straightish, SF_DRAW, 4, ((gaps > 0) | has_ace).astype(np.int64))
+        put(suited & straightish, K.SF_DRAW, 4, ((gaps > 0) | has_ace).astype(np.int64))
     else:
-        put(suited & straightish, SF_DRAW, 3, np.minimum(high, 3) << 2 | gaps)
-    put(suited, FLUSH_DRAW, k, high)
+        put(suited & straightish, K.SF_DRAW, 3, np.minimum(high, 3) << 2 | gaps)
+    put(suited, K.FLUSH_DRAW, k, high)
     open_ = (gaps == 0) & ~has_ace
-    put(straightish, STRAIGHT_DRAW, k, np.where(open_, 0, 1) << 3 | high if k == 4 else high)
-    put(np.ones(n, bool), UNRELATED, k, high)
+    put(straightish, K.STRAIGHT_DRAW, k, np.where(open_, 0, 1) << 3 | high if k == 4 else high)
+    put(np.ones(n, bool), K.UNRELATED, k, high)
     return code
 
 
 def kept_cards(code: int) -> int:
     """How many cards a pattern keeps."""
     if code & JOKER_FLAG:
-        return 5 if (code & ~JOKER_FLAG) >> 8 == JOKER_PAT else 1 + kept_cards(code & ~JOKER_FLAG)
+        return 5 if (code & ~JOKER_FLAG) >> 8 == K.JOKER_PAT else 1 + kept_cards(code & ~JOKER_FLAG)
     kind, x = code >> 8, (code >> 4) & 0xF
-    fixed = {DISCARD: 0, QUADS: 4, TRIPS: 3, TRIPS_K: 4, TWO_PAIR: 4, PAIR: 2, PAIR_K: 3, PAIR_KK: 4,
-             TWO_HIGH_SUITED: 2, TWO_HIGH_OFFSUIT: 2, CARD_PLUS_LOW: 2, ONE_CARD: 1}
+    fixed: dict[int, int] = {K.DISCARD: 0, K.QUADS: 4, K.TRIPS: 3, K.TRIPS_K: 4, K.TWO_PAIR: 4, K.PAIR: 2,
+                             K.PAIR_K: 3, K.PAIR_KK: 4, K.TWO_HIGH_SUITED: 2, K.TWO_HIGH_OFFSUIT: 2,
+                             K.CARD_PLUS_LOW: 2, K.ONE_CARD: 1}
     if kind in fixed:
         return fixed[kind]
-    if kind in (ROYAL_DRAW, SF_DRAW, FLUSH_DRAW, STRAIGHT_DRAW, UNRELATED):
+    if kind in (K.ROYAL_DRAW, K.SF_DRAW, K.FLUSH_DRAW, K.STRAIGHT_DRAW, K.UNRELATED):
         return x
     return 5
 
@@ -223,28 +419,57 @@ def merge_key(code: int) -> tuple[int, ...] | None:
     if code & JOKER_FLAG:
         return None
     kind, y = code >> 8, code & 0xF
-    if kind in (PAIR, ONE_CARD, CARD_PLUS_LOW, PAIR_K, PAIR_KK):
+    if kind in (K.PAIR, K.ONE_CARD, K.CARD_PLUS_LOW, K.PAIR_K, K.PAIR_KK):
         return (kind, y)
-    if kind in (TWO_HIGH_SUITED, TWO_HIGH_OFFSUIT):
+    if kind in (K.TWO_HIGH_SUITED, K.TWO_HIGH_OFFSUIT):
         return (kind,)
     return None
 
 
 def merged_label(codes: list[int]) -> str:
     if len(codes) == 1:
-        return pattern_label(codes[0])
+        return hold_pattern_label(codes[0])
     kind, y = codes[0] >> 8, codes[0] & 0xF
     xs = [(c >> 4) & 0xF for c in codes]
-    if kind == PAIR:
+    if kind == K.PAIR:
         return f"pair of {_rank_list(xs, PLURAL)}" if len(set(xs)) < 13 else "any pair"
-    if kind == PAIR_KK:
+    if kind == K.PAIR_KK:
         return f"pair of {_rank_list(xs, PLURAL)} + two kickers"
-    if kind == PAIR_K:
+    if kind == K.PAIR_K:
         kicker = {12: "ace", 11: "king", 10: "queen", 9: "jack"}.get(y, "low")
         return f"pair of {_rank_list(xs, PLURAL)} + {kicker} kicker"
-    if kind == ONE_CARD:
+    if kind == K.ONE_CARD:
         return f"one card: {_rank_list(xs, NAME)}"
-    if kind == CARD_PLUS_LOW:
+    if kind == K.CARD_PLUS_LOW:
         return f"{_rank_list(xs, NAME)} + a lower card{' of its suit' if y else ''}"
     pairs = [f"{RANKS[(c >> 4) & 0xF]}{RANKS[c & 0xF]}" for c in codes]
-    return f"{', '.join(pairs[:-1])} or {pairs[-1]} {'suited' if kind == TWO_HIGH_SUITED else 'offsuit'}"
+    return f"{', '.join(pairs[:-1])} or {pairs[-1]} {'suited' if kind == K.TWO_HIGH_SUITED else 'offsuit'}"
+
+
+HOLD_TYPES = ("stand pat", "keep trips / two pair / quads", "keep the pair", "pair + kicker",
+              "flush draw", "straight draw", "straight-flush draw", "two cards", "one card",
+              "draw five", "other")
+
+
+@functools.cache
+def _hold_type_table() -> npt.NDArray[np.int64]:
+    table = np.full(32, len(HOLD_TYPES) - 1, dtype=np.int64)
+    table[[K.QUADS_PAT, K.FULL_HOUSE, K.TRIPS_PAT, K.TWO_PAIR_PAT, K.PAIR_PAT, K.PAT_SF, K.PAT_FLUSH,
+           K.PAT_STRAIGHT, K.PAT_NOTHING, K.JOKER_PAT]] = 0
+    table[[K.QUADS, K.TRIPS, K.TRIPS_K, K.TWO_PAIR]] = 1
+    table[K.PAIR] = 2
+    table[[K.PAIR_K, K.PAIR_KK]] = 3
+    table[K.FLUSH_DRAW] = 4
+    table[K.STRAIGHT_DRAW] = 5
+    table[[K.SF_DRAW, K.ROYAL_DRAW]] = 6
+    table[[K.TWO_HIGH_SUITED, K.TWO_HIGH_OFFSUIT, K.CARD_PLUS_LOW]] = 7
+    table[K.ONE_CARD] = 8
+    table[K.DISCARD] = 9
+    table[K.UNRELATED] = 10
+    table.setflags(write=False)
+    return table
+
+
+def hold_type(codes: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """Coarse type (index into HOLD_TYPES) of each hold pattern code (the joker flag ignored)."""
+    return _hold_type_table()[(np.asarray(codes) >> 8) & 31]

@@ -1,10 +1,12 @@
 """Draw policies: explicit, documented models of which cards a player keeps, vectorized over hands.
 
-A policy reads each dealt hand as one *pattern* (first match in its precedence list) and keeps
-the cards of that pattern; the hold is then widened, highest cards first, until the rule set's
-draw limit allows it. Two random deviations are modelled on top, with exact probabilities in
-``draw_count_probabilities``: *snowing* (standing pat with a hand that would draw, a bluff) and
-*breaking* (discarding from a pat straight or flush to draw one to a straight flush).
+A policy reads each dealt hand's features (``patterns.dealt_features``: pairs, four-flushes,
+straight draws) as one *policy pattern* (first match in its precedence list below; the constants
+``PAT`` ... ``BROKEN``) and keeps the cards of that pattern; the hold is then widened, highest
+cards first, until the rule set's draw limit allows it. Two random deviations are modelled on
+top, with exact probabilities in ``draw_count_probabilities``: *snowing* (standing pat with a
+hand that would draw, a bluff) and *breaking* (discarding from a pat straight or flush to draw
+one to a straight flush).
 
 Precedence of the three named policies (first matching row wins; "small pair" = tens or lower)::
 
@@ -38,7 +40,6 @@ known pre-draw range (a Jacks-or-Better opener: ``"jacks"``); see ``in_range``.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -46,7 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from drawodds.cards import JOKER, RANK_PLURALS, RANKS
-from drawodds.combinatorics import combinations
+from drawodds.errors import RequestError
 from drawodds.evaluate import (
     FLUSH,
     ONE_PAIR,
@@ -54,13 +55,17 @@ from drawodds.evaluate import (
     TRIPS,
     TWO_PAIR,
     category_floor,
-    category_of,
     evaluate,
     jacks_or_better_floor,
 )
+from drawodds.holds import draw_limits
+from drawodds.patterns import count_columns, dealt_features, or_columns, straight_draw_tables
+from drawodds.results import Result
 from drawodds.rules import RuleSet
 
-# Pattern codes (the reading module reports posteriors over these; pat hands split by category).
+# Policy patterns: how a policy reads a dealt hand (``sim.ranges`` reports posteriors over these,
+# pairs split by rank and pat hands by category). Hold patterns, which name the kept cards, are
+# ``patterns.HoldKind``.
 PAT, TRIPS_P, TWO_PAIR_P, PAIR, PAIR_KICKER, FOUR_FLUSH, OPEN_ENDED, INSIDE, HIGH_CARDS, SNOW, \
     BROKEN = range(11)
 PATTERNS = ("pat", "trips", "two_pair", "pair", "pair_with_kicker", "four_flush", "open_ended",
@@ -75,8 +80,8 @@ MinHand = Literal["any", "pair", "jacks", "two_pair", "trips", "straight"]
 MIN_HANDS: tuple[str, ...] = ("any", "pair", "jacks", "two_pair", "trips", "straight")
 
 
-@dataclass(frozen=True)
-class DrawPolicy:
+@dataclass(frozen=True, repr=False)
+class DrawPolicy(Result):
     """How a player chooses a hold; see the module docstring for the precedence tables."""
 
     name: str = "standard"           # standard | loose | tight
@@ -93,22 +98,19 @@ class DrawPolicy:
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.snow <= 1.0 or not 0.0 <= self.break_rate <= 1.0:
-            raise ValueError("snow and break_rate are rates between 0 and 1")
+            raise RequestError("snow and break_rate are rates between 0 and 1")
         if self.snow_hands not in ("nothing", "any"):
-            raise ValueError(f"snow_hands must be 'nothing' or 'any', got {self.snow_hands!r}")
+            raise RequestError(f"snow_hands must be 'nothing' or 'any', got {self.snow_hands!r}")
         for field_name in ("flush_over_pair", "straight_over_pair"):
             value = getattr(self, field_name)
             if value is not None and (len(value) != 1 or value.upper() not in RANKS):
-                raise ValueError(f"{field_name} must be a rank letter (2-9, T, J, Q, K, A) or None")
+                raise RequestError(f"{field_name} must be a rank letter (2-9, T, J, Q, K, A) or None")
         if self.straight_draws not in ("none", "open", "inside"):
-            raise ValueError(f"straight_draws must be none, open or inside, got {self.straight_draws!r}")
+            raise RequestError(f"straight_draws must be none, open or inside, got {self.straight_draws!r}")
         if not 0 <= self.high_cards <= 5:
-            raise ValueError("high_cards must be 0..5")
+            raise RequestError("high_cards must be 0..5")
         if self.min_hand not in MIN_HANDS:
-            raise ValueError(f"min_hand must be one of {', '.join(MIN_HANDS)}, got {self.min_hand!r}")
-
-    def to_dict(self) -> dict[str, object]:
-        return dataclasses.asdict(self)
+            raise RequestError(f"min_hand must be one of {', '.join(MIN_HANDS)}, got {self.min_hand!r}")
 
 
 _BASE: dict[str, DrawPolicy] = {
@@ -133,16 +135,16 @@ def draw_policy(name: str = "standard", **params: object) -> DrawPolicy:
     """A named policy with some parameters overridden; ValueError on an unknown name or parameter."""
     key = name.lower()
     if key not in _BASE:
-        raise ValueError(f"unknown draw policy {name!r}; choose one of: {', '.join(_BASE)}")
+        raise RequestError(f"unknown draw policy {name!r}; choose one of: {', '.join(_BASE)}")
     known = {f.name for f in dataclasses.fields(DrawPolicy)} - {"name"}
     unknown = sorted(set(params) - known)
     if unknown:
-        raise ValueError(f"unknown policy parameter {unknown[0]!r}; parameters are: {', '.join(sorted(known))}")
+        raise RequestError(f"unknown policy parameter {unknown[0]!r}; parameters are: {', '.join(sorted(known))}")
     return dataclasses.replace(_BASE[key], **params)  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True)
-class HoldPlan:
+@dataclass(frozen=True, repr=False)
+class HoldPlan(Result):
     """What a policy does with each hand: the usual hold, and a rare alternative at a known rate."""
 
     pattern: npt.NDArray[np.int8]       # (T,) pattern code of the usual hold
@@ -151,67 +153,7 @@ class HoldPlan:
     alt_keep: npt.NDArray[np.bool_]     # (T, 5) hold when the deviation happens (snow / break)
     alt_rate: npt.NDArray[np.float64]   # (T,) probability of the deviation
     alt_pattern: npt.NDArray[np.int8]   # (T,) SNOW or BROKEN (meaningful where alt_rate > 0)
-
-
-# --- straight-draw tables ----------------------------------------------------------------------
-
-# The ten straights as 13-bit rank masks (rank 0 = deuce ... 12 = ace); the first is A-2-3-4-5.
-_STRAIGHTS = np.array([(1 << 12) | 0b1111] + [0b11111 << k for k in range(9)], dtype=np.int32)
-
-
-@functools.cache
-def _popcount_table() -> npt.NDArray[np.int8]:
-    table = np.zeros(1 << 13, dtype=np.int8)
-    for bit in range(13):
-        table[(np.arange(1 << 13) >> bit) & 1 == 1] += 1
-    return table
-
-
-@functools.cache
-def _straight_draw_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]:
-    """For every set of distinct ranks (13-bit mask) without / with the joker: the best straight draw.
-
-    Returns (out-ranks, kept ranks), each indexed [joker, mask]: the draw keeps 4 cards (the joker
-    plus 3 ranks when it is there) and out-ranks counts the ranks whose arrival makes a straight
-    (2 = open-ended, 1 = inside; the joker fills one gap). The draw with most outs wins, then the
-    highest ranks. Built once from the 715 four-rank (286 three-rank) subsets.
-    """
-
-    pop = _popcount_table()
-    masks = np.arange(1 << 13, dtype=np.int32)
-    out_ranks = np.zeros((2, 1 << 13), dtype=np.int8)
-    kept = np.zeros((2, 1 << 13), dtype=np.int32)
-    for joker in (0, 1):
-        subsets = np.bitwise_or.reduce(np.left_shift(1, combinations(13, 4 - joker).astype(np.int32)), axis=1)
-        outs = np.zeros_like(subsets)
-        for straight in _STRAIGHTS:
-            outs |= np.where((subsets & ~straight) == 0, straight & ~subsets, 0)
-        n_outs = pop[outs].astype(np.int32)
-        score = np.where(n_outs > 0, n_outs * (1 << 13) + subsets, -1)
-        contained = (subsets[None, :] & ~masks[:, None]) == 0          # (8192, subsets)
-        best = np.argmax(np.where(contained, score[None, :], -1), axis=1)
-        ok = contained[masks, best] & (n_outs[best] > 0)
-        out_ranks[joker] = np.where(ok, n_outs[best], 0)
-        kept[joker] = np.where(ok, subsets[best], 0)
-    out_ranks.setflags(write=False)
-    kept.setflags(write=False)
-    return out_ranks, kept
-
-
-def _or_cols(a: npt.NDArray[np.integer]) -> npt.NDArray[np.integer]:
-    """Bitwise OR across the five columns (numpy's reduce over a short last axis is slow)."""
-    out = a[:, 0].copy()
-    for i in range(1, a.shape[1]):
-        out |= a[:, i]
-    return out
-
-
-def _sum_cols(a: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
-    """Count of True across the columns, as int8."""
-    out = a[:, 0].astype(np.int8)
-    for i in range(1, a.shape[1]):
-        out += a[:, i]
-    return out
+    pair_rank: npt.NDArray[np.int16]    # (T,) rank of the dealt hand's highest pair, -1 for none
 
 
 def _places(value: npt.NDArray[np.integer]) -> npt.NDArray[np.int8]:
@@ -234,7 +176,7 @@ def hold_plan(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet) -> HoldP
     """Classify every hand and compute the policy's usual hold and its deviation (vectorized)."""
     cards = np.asarray(hands)
     if cards.ndim != 2 or cards.shape[1] != 5:
-        raise ValueError(f"hands must have shape (T, 5), got {cards.shape}")
+        raise RequestError(f"hands must have shape (T, 5), got {cards.shape}")
     if not np.issubdtype(cards.dtype, np.integer):
         raise TypeError(f"hands must be integer card codes, got dtype {cards.dtype}")
     if len(cards) <= CHUNK:
@@ -245,50 +187,13 @@ def hold_plan(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet) -> HoldP
 
 
 def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: RuleSet) -> HoldPlan:
+    f = dealt_features(cards)   # validates the card codes
     n = len(cards)
-    has_joker = bool((cards == JOKER).any())
-    category = category_of(evaluate(cards, joker=has_joker))   # validates the card codes
+    category, joker, jok, rank, bits = f.category, f.joker, f.jok, f.rank, f.bits
+    card_count, max_count, pairs, pair_rank = f.card_count, f.max_count, f.pairs, f.pair_rank
+    has_flush4, in_flush_suit, open_ended, inside = f.has_flush4, f.in_flush_suit, f.open_ended, f.inside
+    out_table, kept_table = straight_draw_tables()
     h = cards.astype(np.int16)
-    joker = h == JOKER
-    jok = (_sum_cols(joker) > 0).astype(np.intp)
-    rank = np.where(joker, 12, h // 4)          # the joker counts as an ace for pairs
-    suit = np.where(joker, 4, h % 4)            # suit 4: no real suit
-    # Per card: how many cards share its rank / its suit (pairwise column compares beat
-    # bincount + reductions over (T, 13) by ~2x), and whether it is the first of its rank.
-    rc = [np.ascontiguousarray(rank[:, i]) for i in range(5)]
-    sc = [np.ascontiguousarray(suit[:, i]) for i in range(5)]
-    rank_n = [np.ones(n, dtype=np.int8) for _ in range(5)]
-    suit_n = [np.ones(n, dtype=np.int8) for _ in range(5)]
-    first = [np.ones(n, dtype=bool) for _ in range(5)]
-    for i in range(5):
-        for j in range(i + 1, 5):
-            same = rc[i] == rc[j]
-            rank_n[i] += same
-            rank_n[j] += same
-            first[j] &= ~same
-            same = sc[i] == sc[j]
-            suit_n[i] += same
-            suit_n[j] += same
-    card_count = np.stack(rank_n, axis=1)
-    max_count = np.maximum.reduce(rank_n)
-    pairs = sum((c == 2).astype(np.int8) for c in rank_n) // 2
-    pair_rank = np.maximum.reduce([np.where(c == 2, r, -1) for c, r in zip(rank_n, rc, strict=False)])
-    aces = sum((r == 12).astype(np.int8) for r in rc)
-
-    # Four-flush: four cards of one suit, the joker counting as any suit.
-    real_suit_n = np.where(joker, 0, np.stack(suit_n, axis=1))
-    suited_max = np.maximum.reduce([real_suit_n[:, i] for i in range(5)])
-    has_flush4 = suited_max + jok >= 4
-    in_flush_suit = (real_suit_n == suited_max[:, None]) & ~joker   # unique suit wherever has_flush4
-    # Straight draws from the table of distinct real ranks; keep one card of each kept rank.
-    bits = np.where(joker, 0, np.left_shift(1, rank, dtype=np.int32))
-    out_table, kept_table = _straight_draw_tables()
-    ranks_mask = _or_cols(bits)
-    best_outs = out_table[jok, ranks_mask]
-    first_of_rank = np.stack(first, axis=1)
-    keep_straight = (first_of_rank & ~joker & ((kept_table[jok, ranks_mask][:, None] & bits) != 0)) | joker
-    open_ended = best_outs >= 2
-    inside = best_outs == 1
 
     pat = category >= STRAIGHT
     straight_ok = open_ended if policy.straight_draws != "none" else np.zeros(n, bool)
@@ -308,7 +213,7 @@ def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: 
 
     ace_card = rank == 12
     if policy.ace_kicker:
-        kicker = (pairs == 1) & (pair_rank != 12) & (aces == 1)
+        kicker = (pairs == 1) & (pair_rank != 12) & (f.aces == 1)
         pattern = np.where((pattern == PAIR) & kicker, PAIR_KICKER, pattern).astype(np.int8)
     # Each card's place from the top (0 = highest; the joker above everything).
     value = np.where(joker, 99, h).astype(np.int8)
@@ -316,42 +221,41 @@ def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: 
     keep_high = (rank >= 9) & (place < policy.high_cards)
     draw_ace = rules.draw_aces(h)   # the cards that allow four under "4 with an ace"
     if policy.ace_alone and rules.draw_limit(True) >= 4:
-        keep_high = np.where(_sum_cols(draw_ace)[:, None] > 0, draw_ace, keep_high)
+        keep_high = np.where(count_columns(draw_ace)[:, None] > 0, draw_ace, keep_high)
     p = pattern[:, None]
     keep = np.select(
         [p == PAT, p == TRIPS_P, p == TWO_PAIR_P, p == PAIR, p == PAIR_KICKER, p == FOUR_FLUSH,
          (p == OPEN_ENDED) | (p == INSIDE)],
         [np.ones_like(joker), card_count >= 3, card_count == 2, card_count == 2,
-         (card_count == 2) | ace_card, in_flush_suit, keep_straight],
+         (card_count == 2) | ace_card, in_flush_suit, f.keep_straight],
         default=keep_high)
     keep |= joker
     keep = _make_legal(keep, place, draw_ace, rules)
 
     # Deviations: snow (a drawing hand stands pat) and break (pat straight/flush -> SF draw).
-    drawing = _sum_cols(keep) < 5
+    drawing = count_columns(keep) < 5
     if policy.snow_hands == "nothing":
         snow_ok = drawing & (max_count == 1) & np.isin(pattern, (FOUR_FLUSH, OPEN_ENDED, INSIDE, HIGH_CARDS))
     else:
         snow_ok = drawing
-    suited_mask = _or_cols(np.where(in_flush_suit, bits, 0))
+    suited_mask = or_columns(np.where(in_flush_suit, bits, 0))
     sf_outs = out_table[jok, suited_mask]
     break_ok = pat & np.isin(category, (STRAIGHT, FLUSH)) & has_flush4 & (sf_outs >= 1)
     alt_rate = np.where(snow_ok, policy.snow, 0.0) + np.where(break_ok, policy.break_rate, 0.0)
     keep_sf = (in_flush_suit & ((kept_table[jok, suited_mask][:, None] & bits) != 0)) | joker
     alt_keep = np.where(break_ok[:, None], keep_sf, True)
     alt_pattern = np.where(break_ok, BROKEN, SNOW).astype(np.int8)
-    return HoldPlan(pattern, category, keep, alt_keep, alt_rate, alt_pattern)
+    return HoldPlan(pattern, category, keep, alt_keep, alt_rate, alt_pattern, pair_rank)
 
 
-def _make_legal(keep: npt.NDArray[np.bool_], place: npt.NDArray[np.intp], ace_card: npt.NDArray[np.bool_],
+def _make_legal(keep: npt.NDArray[np.bool_], place: npt.NDArray[np.int8], ace_card: npt.NDArray[np.bool_],
                 rules: RuleSet) -> npt.NDArray[np.bool_]:
     """Add the highest unkept cards until the number drawn is within the rule set's limit.
 
     ``ace_card`` marks the cards that allow four cards under ``max_draw="4-ace"`` (``RuleSet.draw_aces``).
     """
-    keeps_ace = _sum_cols(keep & ace_card) > 0
-    limit = np.where(keeps_ace, rules.draw_limit(True), rules.draw_limit(False))
-    deficit = (5 - limit) - _sum_cols(keep)
+    limit = draw_limits(count_columns(keep & ace_card) > 0, rules)
+    deficit = (5 - limit) - count_columns(keep)
     if not (deficit > 0).any():
         return keep
     # Place of each unkept card among the unkept ones, highest first.
@@ -366,7 +270,7 @@ def choose_holds(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet,
     Deterministic when ``snow == break_rate == 0``; otherwise the deviations are drawn with ``rng``.
     """
     if rng is None and (policy.snow > 0 or policy.break_rate > 0):
-        raise ValueError("a policy with snow or break_rate > 0 needs an rng")
+        raise RequestError("a policy with snow or break_rate > 0 needs an rng")
     plan = hold_plan(policy, hands, rules)
     if rng is None or not (plan.alt_rate > 0).any():
         return plan.keep
@@ -383,8 +287,8 @@ def draw_count_probabilities(policy: DrawPolicy, hands: npt.ArrayLike, rules: Ru
     n = len(plan.keep)
     rows = np.arange(n)
     out = np.zeros((n, 6))
-    np.add.at(out, (rows, 5 - _sum_cols(plan.keep)), 1.0 - plan.alt_rate)
-    np.add.at(out, (rows, 5 - _sum_cols(plan.alt_keep)), plan.alt_rate)
+    np.add.at(out, (rows, 5 - count_columns(plan.keep)), 1.0 - plan.alt_rate)
+    np.add.at(out, (rows, 5 - count_columns(plan.alt_keep)), plan.alt_rate)
     return out
 
 

@@ -1,8 +1,10 @@
 """Rule sets: one frozen dataclass with every option the rule documents give, and named presets.
 
-Each option names its source (see ``OPTION_SOURCES`` and ``../shared/RULES.md``). Where the
-documents offer a choice, the default is the plain home game of seed 000 unless a preset says
-otherwise. ``RuleSet.validate`` rejects impossible combinations with one clear sentence.
+Each option names its source (``OPTION_SOURCES``; the sources are the Mørkpoker guide, the
+Swedish Mörkpoker page, the Jacks-or-Better page, the Norwegian 5-card draw page, the Poengpoker
+page and Robert's Rules). Where the sources offer a choice, the default is the plain home game of
+the Mørkpoker guide unless a preset says otherwise. ``RuleSet.validate`` rejects impossible
+combinations with one clear sentence.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from drawodds.cards import DECK_SIZE, JOKER
+from drawodds.errors import DrawoddsError
 
 MaxDraw = Literal["3", "4-ace", "4", "5", "any"]
 Game = Literal["draw", "poengpoker", "chicago"]
@@ -26,11 +29,11 @@ EmptyStub = Literal["reshuffle", "short"]
 BlindOpener = Literal["big_blind", "first_in"]
 
 MAX_DRAW_CHOICES: tuple[str, ...] = ("3", "4-ace", "4", "5", "any")
-POENG_HAND_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8)  # high card ... straight flush (seed 004)
+POENG_HAND_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8)  # high card ... straight flush (the Poengpoker page)
 FIRST_ACE = 48  # card codes 48-51 are the aces; the joker is 52
 
 
-class RuleError(ValueError):
+class RuleError(DrawoddsError):
     """An impossible or unknown rule option; the message is one sentence a user can act on."""
 
 
@@ -41,44 +44,44 @@ class RuleSet:
     name: str = "morkpoker"
     game: Game = "draw"
     # Deck and table
-    joker: bool = False                      # the bug: 53 cards (seed 003)
-    players: int = 4                         # 2-6; 7-8 with the draw limits of seeds 001/003
+    joker: bool = False                      # the bug: 53 cards (Norwegian 5-card draw page)
+    players: int = 4                         # 2-6; 7-8 with the Swedish / Norwegian draw limits
     # Forced bets and limits
-    ante: int = 1                            # everyone antes before the deal (seed 000)
-    blinds: tuple[int, ...] = ()             # blinds instead of ante, each double the last (seed 001)
+    ante: int = 1                            # everyone antes before the deal (Mørkpoker guide)
+    blinds: tuple[int, ...] = ()             # blinds instead of ante, each double the last (Swedish page)
     blinds_doubling: bool = True             # each blind twice the one before; False: any increase
     blind_opener: BlindOpener = "big_blind"  # blind games: who counts as the opener after the draw
-    small_bet: int = 1                       # fixed bet before the draw (seed 000: 1)
-    big_bet: int = 2                         # fixed bet after the draw, twice the small (seed 000: 2)
-    max_raises: int | None = 4               # raises after the bet; None = no cap (seed 000: 4)
+    small_bet: int = 1                       # fixed bet before the draw (Mørkpoker guide: 1)
+    big_bet: int = 2                         # fixed bet after the draw, twice the small (guide: 2)
+    max_raises: int | None = 4               # raises after the bet; None = no cap (guide: 4)
     cap_heads_up: bool = False               # keep the cap when two players remain (house option)
     complete_short_bet: bool = True          # facing an all-in of less than half a step: complete it
     # Opening and order
-    opener: Opener = "any"                   # "jacks": Jacks or Better openers (seed 002)
-    first_after_draw: FirstAfterDraw = "opener"   # seed 000/002/003; Swedish base: left_of_button
+    opener: Opener = "any"                   # "jacks": Jacks or Better openers (Jacks-or-Better page)
+    first_after_draw: FirstAfterDraw = "opener"   # guide, Jacks-or-Better, Norwegian; Swedish: left_of_button
     all_check_redeal: bool = True            # all check in round 1: no draw, pot stays, re-ante
     max_consecutive_antes: int | None = None  # Jackpott house limit on re-antes; None = no limit
     false_openers: bool = False              # teaching mode: players may open without openers
     open_with_raise: bool = False            # the first bet of round 1 may already be a raise
     false_opener_takes_back: bool = True     # an exposed false opener's later bets go back to it
     # The draw
-    max_draw: MaxDraw = "3"                  # 3; 4 with an ace (seed 003); 4 or 5 (seed 001); any
+    max_draw: MaxDraw = "3"                  # 3; 4 with an ace (Norwegian); 4 or 5 (Swedish); any
     joker_is_ace_for_draw: bool = True       # 4-ace: a kept joker counts as the ace
-    draws: int = 1                           # 2 or 3: double / triple draw (seed 001)
+    draws: int = 1                           # 2 or 3: double / triple draw (Swedish page)
     seven_player_limit: bool = True          # 7+ players: at most 2 each until someone folds
     # Showdown and chips
-    odd_chip: OddChip = "left_of_dealer"     # or carried to the next deal (seed 001 option)
-    stack: int = 40                          # starting chips (seed 000: 40)
-    deals: int = 12                          # deals in a session (seed 000: 12)
+    odd_chip: OddChip = "left_of_dealer"     # or carried to the next deal (Swedish option)
+    stack: int = 40                          # starting chips (Mørkpoker guide: 40)
+    deals: int = 12                          # deals in a session (Mørkpoker guide: 12)
     rebuy: bool = False                      # busted players rebuy a stack instead of sitting out
-    # Points games (seed 004)
+    # Points games (the Poengpoker page)
     hand_points: tuple[int, ...] = POENG_HAND_POINTS
     last_trick_points: int = 2               # Poengpoker 2, Chicago 5
     target_points: int = 13                  # Poengpoker 13, Chicago 52
     royal_instant_win: bool = False          # Chicago: the highest straight flush wins at once
-    points_tie: PointsTie = "none"           # exactly equal best hands: seed silent, see docs
+    points_tie: PointsTie = "none"           # exactly equal best hands: the page is silent, see docs
     trick_rule: TrickRule = "beat_or_any"    # Poengpoker: beat the lead in its suit or play any card
-    empty_stub: EmptyStub = "reshuffle"      # stub runs out: rebuild from others' discards (seed 003)
+    empty_stub: EmptyStub = "reshuffle"      # stub runs out: rebuild from others' discards (Norwegian)
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
@@ -127,7 +130,7 @@ class RuleSet:
             raise RuleError(f"max draw must be one of {', '.join(MAX_DRAW_CHOICES)}, got {self.max_draw!r}")
         if points_game:
             if self.joker:
-                raise RuleError(f"{self.game} is played with 52 cards: no joker (seed 004)")
+                raise RuleError(f"{self.game} is played with 52 cards: no joker (the Poengpoker page)")
             if not 2 <= self.players <= 6:
                 raise RuleError(f"{self.game} is for 2-6 players, got {self.players}")
         else:
@@ -135,7 +138,7 @@ class RuleSet:
                 raise RuleError(f"the draw game is for 2-8 players, got {self.players}")
             if self.max_draw_cards >= 4 and self.max_draw != "4-ace" and self.players > 5:
                 raise RuleError(f"with up to {self.max_draw_cards} cards drawn the deck serves at most "
-                                f"5 players (seed 001), got {self.players}")
+                                f"5 players (the Swedish Mörkpoker page), got {self.players}")
         if not 1 <= self.draws <= 3:
             raise RuleError(f"draws must be 1, 2 or 3 (single, double, triple draw), got {self.draws}")
         if not points_game and self.empty_stub == "reshuffle" and _deck_may_run_dry(self):
@@ -204,10 +207,12 @@ def _check_blinds(rules: RuleSet) -> None:
 # Where each option comes from in the rule documents (shown by `drawodds rules NAME`).
 OPTION_SOURCES: dict[str, str] = {
     "name": "the preset this rule set started from",
-    "game": "the draw game (seeds 000-003) or a points game, Poengpoker / Chicago (seed 004)",
-    "joker": "seed 003: the bug, an ace or a card completing a straight or flush",
-    "players": "seeds 000/001: 2-6 players; 7 with a two-card draw limit (001)",
-    "ante": "seed 000: everyone antes before the deal",
+    "game": "the draw game (the Mørkpoker guide and the other draw pages) or a points game, "
+            "Poengpoker / Chicago (the Poengpoker page)",
+    "joker": "the Norwegian 5-card draw page: the bug, an ace or a card completing a straight or flush",
+    "players": "the Mørkpoker guide and the Swedish Mörkpoker page: 2-6 players; 7 with a two-card "
+               "draw limit (the Swedish page)",
+    "ante": "the Mørkpoker guide: everyone antes before the deal",
     "blinds": "the Swedish Mörkpoker page: 2-4 blinds instead of the ante, each twice the "
               "previous; at most one per player, so two players may both post (the page sets no "
               "smallest table); not with Jacks or Better, whose page has openers only with an ante",
@@ -216,46 +221,54 @@ OPTION_SOURCES: dict[str, str] = {
     "blind_opener": "the rule documents are silent on who counts as the opener in a blind game; "
                     "big_blind (default): the biggest blind acts first after the draw and shows "
                     "first when all check; first_in: the first player to call or raise the blinds",
-    "small_bet": "seed 000: fixed small bet before the draw",
-    "big_bet": "seed 000: big bet after the draw, twice the small",
-    "max_raises": "seed 000 and Robert's Rules (002): bet + 4; Swedish (001): bet + 3",
-    "cap_heads_up": "seeds 000/001: cap lifted heads-up unless reached before; house option",
+    "small_bet": "the Mørkpoker guide: fixed small bet before the draw",
+    "big_bet": "the Mørkpoker guide: big bet after the draw, twice the small",
+    "max_raises": "the Mørkpoker guide and Robert's Rules (quoted by the Jacks-or-Better page): "
+                  "bet + 4; the Swedish Mörkpoker page: bet + 3",
+    "cap_heads_up": "the Mørkpoker guide and the Swedish Mörkpoker page: cap lifted heads-up unless "
+                    "reached before; house option",
     "complete_short_bet": "Robert's Rules: facing an all-in of less than half a step, a raise "
                           "completes it to the full step (True); the Mørkpoker guide leaves such "
                           "cases to the table, False makes the raise a full step on top; either "
                           "way no one bets past the cap",
-    "opener": "seed 002: Jacks or Better needs at least a pair of jacks to open",
-    "first_after_draw": "seeds 000/002/003: the opener; seed 001 base rule: left of the button",
-    "all_check_redeal": "seeds 000/003: all check in round 1 -> redeal; seed 001: a variant",
-    "max_consecutive_antes": "seed 002: a house limit on consecutive antes",
-    "false_openers": "seed 002: what happens when an opener cannot show openers",
+    "opener": "the Jacks-or-Better page: Jacks or Better needs at least a pair of jacks to open",
+    "first_after_draw": "the Mørkpoker guide, the Jacks-or-Better page and the Norwegian 5-card "
+                        "draw page: the opener; the Swedish Mörkpoker page's base rule: left of "
+                        "the button",
+    "all_check_redeal": "the Mørkpoker guide and the Norwegian 5-card draw page: all check in "
+                        "round 1 -> redeal; the Swedish Mörkpoker page: a variant",
+    "max_consecutive_antes": "the Jacks-or-Better page: a house limit on consecutive antes",
+    "false_openers": "the Jacks-or-Better page: what happens when an opener cannot show openers",
     "open_with_raise": "the Jacks-or-Better page (knektöppning): classic Draw High rules allow "
                        "opening directly with a raise, if agreed before play; off by default",
     "false_opener_takes_back": "the Jacks-or-Better page (knektöppning): once a false opener is "
                                "exposed before the round ends, its bets after the opening bet "
                                "may be taken back, to be agreed before play; the opening bet "
                                "always stays in the pot",
-    "max_draw": "seed 000: 3; seed 003: 4 with an ace; seed 001: 4 or 5; Poengpoker: any",
+    "max_draw": "the Mørkpoker guide: 3; the Norwegian 5-card draw page: 4 with an ace; the "
+                "Swedish Mörkpoker page: 4 or 5; Poengpoker: any",
     "joker_is_ace_for_draw": "the Norwegian 5-card draw page: the joker counts as an ace, so a "
                              "kept joker allows four cards under 4-ace (True); False: only a "
                              "real ace does",
-    "draws": "seed 001 variants: double and triple draw",
-    "seven_player_limit": "seed 001: with 7 players at most 2 each until someone folds",
-    "odd_chip": "seeds 000/003: to the winner nearest the dealer's left; seed 001: carry option",
-    "stack": "seed 000: 40 chips each (Swedish example: about 200)",
-    "deals": "seed 000: 12 deals, most chips wins",
+    "draws": "the Swedish Mörkpoker page's variants: double and triple draw",
+    "seven_player_limit": "the Swedish Mörkpoker page: with 7 players at most 2 each until "
+                          "someone folds",
+    "odd_chip": "the Mørkpoker guide and the Norwegian 5-card draw page: to the winner nearest "
+                "the dealer's left; the Swedish Mörkpoker page: carry option",
+    "stack": "the Mørkpoker guide: 40 chips each (the Swedish example: about 200)",
+    "deals": "the Mørkpoker guide: 12 deals, most chips wins",
     "rebuy": "house option: busted players rebuy or sit out",
-    "hand_points": "seed 004: 8/7/6/5/4/3/2/1/0 for the single best hand",
-    "last_trick_points": "seed 004: Poengpoker 2, Chicago 5",
-    "target_points": "seed 004: Poengpoker 13, Chicago 52",
-    "royal_instant_win": "seed 004: in Chicago the highest straight flush wins at once",
-    "points_tie": "seed 004 is silent on equal best hands; default: nobody scores",
-    "trick_rule": "seed 004: Poengpoker beat the lead in its suit if you can, else any card "
-                  "(beat_or_any); Chicago follow suit or discard (follow); beat_or_follow = "
+    "hand_points": "the Poengpoker page: 8/7/6/5/4/3/2/1/0 for the single best hand",
+    "last_trick_points": "the Poengpoker page: Poengpoker 2, Chicago 5",
+    "target_points": "the Poengpoker page: Poengpoker 13, Chicago 52",
+    "royal_instant_win": "the Poengpoker page: in Chicago the highest straight flush wins at once",
+    "points_tie": "the Poengpoker page is silent on equal best hands; default: nobody scores",
+    "trick_rule": "the Poengpoker page: Poengpoker beat the lead in its suit if you can, else any "
+                  "card (beat_or_any); Chicago follow suit or discard (follow); beat_or_follow = "
                   "classic suit-and-beat duty, a house reading",
-    "empty_stub": "seed 003: rebuild the stub from earlier discards, never a player's own "
-                  "(reshuffle); seed 004 Poengpoker: discards leave the deal, so a player "
-                  "exchanges only as many cards as the stub holds (short)",
+    "empty_stub": "the Norwegian 5-card draw page: rebuild the stub from earlier discards, never "
+                  "a player's own (reshuffle); the Poengpoker page: discards leave the deal, so a "
+                  "player exchanges only as many cards as the stub holds (short)",
 }
 
 _PRESETS: dict[str, RuleSet] = {
@@ -272,11 +285,16 @@ _PRESETS: dict[str, RuleSet] = {
 }
 
 PRESET_DESCRIPTIONS: dict[str, str] = {
-    "morkpoker": "plain Mørkpoker, the home game of seed 000 (default): ante 1, bets 1/2, 40 chips",
-    "svensk": "Swedish köppoker (seed 001): ante 1, 5/10, bet + 3 raises, left of button acts first",
-    "jackpot": "Jacks or Better / Jackpott (seed 002): openers, pot carried, Robert's Rules cap",
-    "poengpoker": "Poengpoker (seed 004): any exchange, best hand scores 8..0, last trick 2, to 13",
-    "chicago": "Chicago (seed 004): three exchanges, last trick 5, to 52, royal flush wins at once",
+    "morkpoker": "plain Mørkpoker, the home game of the Mørkpoker guide (default): ante 1, bets 1/2, "
+                 "40 chips",
+    "svensk": "Swedish köppoker (the Swedish Mörkpoker page): ante 1, 5/10, bet + 3 raises, left of "
+              "button acts first",
+    "jackpot": "Jacks or Better / Jackpott (the Jacks-or-Better page): openers, pot carried, Robert's "
+               "Rules cap",
+    "poengpoker": "Poengpoker (the Poengpoker page): any exchange, best hand scores 8..0, last trick 2, "
+                  "to 13",
+    "chicago": "Chicago (the Poengpoker page): three exchanges, last trick 5, to 52, royal flush wins "
+               "at once",
 }
 
 

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from drawodds.analyses.strategy import (
     CardRemovalCheck,
     Objective,
-    Progress,
+    StageProgress,
     StrategyTable,
     equity_card_removal_error,
     make_solver,
@@ -27,27 +27,27 @@ from drawodds.analyses.strategy import (
     policy_chooser,
     solve,
 )
-from drawodds.holds import N_HOLDS
-from drawodds.patterns import N_CODES, kept_cards, merge_key, merged_label, pattern_codes, pattern_label
-from drawodds.results import Result
+from drawodds.holds import HOLD_POSITIONS, N_HOLDS
+from drawodds.patterns import N_CODES, hold_pattern_codes, hold_pattern_label, kept_cards, merge_key, merged_label
+from drawodds.results import HIDDEN, Result, shown_as
 from drawodds.rules import RuleSet
 
 
-@dataclass(frozen=True)
-class StrategyLine:
+@dataclass(frozen=True, repr=False)
+class StrategyLine(Result):
     """One printed line: consecutive patterns of the same kind merged ("pair of deuces to tens")."""
 
     pattern: str
     keep: int                       # cards kept
-    share: float                    # fraction of deals this line decides
-    codes: tuple[int, ...]
+    share: float = field(metadata=shown_as(name="deals_share"))   # fraction of deals this line decides
+    codes: tuple[int, ...] = field(metadata=HIDDEN)
 
     @property
     def hold(self) -> str:
         return "stand pat" if self.keep == 5 else f"keep {self.keep}, draw {5 - self.keep}"
 
     def to_dict(self) -> dict[str, object]:
-        return {"pattern": self.pattern, "hold": self.hold, "keep": self.keep, "deals_share": self.share}
+        return {"pattern": self.pattern, "hold": self.hold} | super().to_dict()
 
 
 def merge_lines(patterns: tuple[int, ...], share: tuple[float, ...]) -> list[StrategyLine]:
@@ -70,15 +70,15 @@ def merge_lines(patterns: tuple[int, ...], share: tuple[float, ...]) -> list[Str
 
 # --- first-match play and the condensed list -------------------------------------------------
 
-@dataclass(frozen=True)
-class CondensedStrategy:
+@dataclass(frozen=True, repr=False)
+class CondensedStrategy(Result):
     """An ordered list of hold patterns and what following it costs against the exact table."""
 
-    patterns: tuple[int, ...]                   # pattern codes, first match wins
-    labels: tuple[str, ...]
-    loss: float                                 # average value lost per deal vs the optimum
-    optimum: float                              # the table's exact average value
-    share: tuple[float, ...] = field(default=(), repr=False)   # fraction of deals each line decides
+    patterns: tuple[int, ...] = field(metadata=HIDDEN)        # pattern codes, first match wins
+    labels: tuple[str, ...] = field(metadata=HIDDEN)
+    loss: float = field(metadata=shown_as(name="strategy_loss"))   # value lost per deal vs the optimum
+    optimum: float = field(metadata=HIDDEN)                   # the table's exact average value
+    share: tuple[float, ...] = field(default=(), metadata=HIDDEN)   # fraction of deals each line decides
 
     @property
     def lines(self) -> list[StrategyLine]:
@@ -86,7 +86,7 @@ class CondensedStrategy:
         return merge_lines(self.patterns, self.share)
 
     def to_dict(self) -> dict[str, object]:
-        return {"strategy": [line.to_dict() for line in self.lines], "strategy_loss": self.loss,
+        return {"strategy": [line.to_dict() for line in self.lines], **super().to_dict(),
                 "strategy_value": self.optimum - self.loss, "strategy_patterns": len(self.patterns)}
 
 
@@ -115,8 +115,7 @@ def _instances(table: StrategyTable, codes: npt.NDArray[np.int64]) -> _Instances
     ranks = deals // 4
     key = np.zeros((n, N_HOLDS), dtype=np.int64)
     for m in range(N_HOLDS):
-        pos = [i for i in range(5) if m >> i & 1][::-1]
-        for j, p in enumerate(pos):
+        for j, p in enumerate(HOLD_POSITIONS[m][::-1]):
             key[:, m] += (ranks[:, p] + 1) * 15 ** (4 - j)
     composite = (dense << 25) | ((15**5 - key) << 5) | np.arange(N_HOLDS)[None, :]
     composite.sort(axis=1)
@@ -134,7 +133,7 @@ def _instances(table: StrategyTable, codes: npt.NDArray[np.int64]) -> _Instances
 def first_match_holds(table: StrategyTable, patterns: tuple[int, ...], codes: npt.NDArray[np.int64] | None = None
                       ) -> npt.NDArray[np.int64]:
     """The hold a player following the list picks in each deal class (-1: no line matches)."""
-    codes = pattern_codes(table.holds.deals, table.rules.joker) if codes is None else codes
+    codes = hold_pattern_codes(table.holds.deals, table.rules.joker) if codes is None else codes
     inst = _instances(table, codes)
     return _first_match(inst, np.asarray(patterns))[0]
 
@@ -174,7 +173,7 @@ def _list_loss(table: StrategyTable, inst: _Instances, patterns: npt.NDArray[np.
     fb_value = np.full(n, -np.inf)
     fb_value[inst.deal[fallback]] = inst.value[fallback]
     cost = np.bincount(first_pos, weights=(got - fb_value) * w, minlength=len(patterns) + 1)
-    return loss, first_pos, cost[: len(patterns)]
+    return loss, first_pos, np.asarray(cost[: len(patterns)], dtype=np.float64)
 
 
 def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 60) -> CondensedStrategy:
@@ -185,7 +184,7 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
     costs least while that costs at most ``tolerance`` (objective units per deal), and while the
     list is longer than ``max_lines``.
     """
-    codes = pattern_codes(table.holds.deals, table.rules.joker)
+    codes = hold_pattern_codes(table.holds.deals, table.rules.joker)
     inst = _instances(table, codes)
     n = len(table.weights)
     w = table.weights.astype(np.float64)
@@ -224,7 +223,7 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
         patterns = np.delete(patterns, i)
         total, first_pos, cost = _list_loss(table, inst, patterns)
     usage = np.bincount(first_pos, weights=w, minlength=len(patterns)) / table.deals
-    return CondensedStrategy(tuple(int(p) for p in patterns), tuple(pattern_label(int(p)) for p in patterns),
+    return CondensedStrategy(tuple(int(p) for p in patterns), tuple(hold_pattern_label(int(p)) for p in patterns),
                              total, table.value, tuple(float(u) for u in usage))
 
 
@@ -279,7 +278,7 @@ class StrategyReport(Result):
 
 def strategy_report(objective: str, rules: RuleSet, *, opponents: int = 1, policy: str = "standard",
                     lines: int = 60, check_removal: int = 0, seed: int = 1, out: str | None = None,
-                    progress: Progress = _quiet) -> StrategyReport:
+                    progress: StageProgress = _quiet) -> StrategyReport:
     """Solve ``objective`` (a name such as ``vp96`` or ``equity``) over every deal, condense the
     table to at most ``lines`` patterns, optionally write it to ``out`` (.parquet or .csv) and,
     for the equity objective, measure the card-removal error on ``check_removal`` random deals.

@@ -21,10 +21,10 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from drawodds.analyses.strategy import mask_bits, suit_classes
+from drawodds.analyses.strategy import suit_classes
 from drawodds.cards import format_hand
 from drawodds.execution import Runner, available_cores
-from drawodds.holds import N_HOLDS, legal_holds
+from drawodds.holds import N_HOLDS, hold_numbers, legal_holds
 from drawodds.results import HIDDEN, Result
 from drawodds.rules import RuleSet
 from drawodds.sim.equity import CHUNK, OpponentModel, hold_equities
@@ -86,7 +86,7 @@ def _part(rules: RuleSet, hands: npt.NDArray[np.int8], first: int, model: Oppone
         by_hold = np.full(N_HOLDS, np.nan)
         se_by_hold = np.full(N_HOLDS, np.nan)
         gap_by_hold = np.full(N_HOLDS, np.nan)
-        bits = mask_bits(masks)
+        bits = hold_numbers(masks)
         by_hold[bits], se_by_hold[bits], gap_by_hold[bits] = result.equity, result.equity_se, result.diff_se
         rows["class"].append(first + offset)
         rows["hand"].append(format_hand(hand))

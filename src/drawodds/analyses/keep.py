@@ -9,8 +9,8 @@ hold carries its own (much smaller) one.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -20,38 +20,45 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from drawodds.cards import CardError, format_cards, parse_hand
+from drawodds.errors import RequestError
 from drawodds.evaluate import CATEGORIES, describe, evaluate, jacks_or_better_floor
+from drawodds.execution import Progress, resolve_workers
 from drawodds.holds import exact_holds, hold_openers_split, legal_holds
 from drawodds.points.games import points_by_hold
-from drawodds.results import Result
+from drawodds.results import HIDDEN, Result, jsonable, shown_as
 from drawodds.rules import RuleError, RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
 
-Objective = Literal["equity", "jacks", "improve", "points"]
-OBJECTIVE_COLUMNS: dict[str, str] = {"equity": "equity", "jacks": "p_jacks_or_better",
-                                     "improve": "p_improve", "points": "points"}
+RankBy = Literal["equity", "jacks", "improve", "points"]   # what ``keep`` ranks the holds by
+RANK_COLUMNS: dict[str, str] = {"equity": "equity", "jacks": "p_jacks_or_better",
+                                "improve": "p_improve", "points": "points"}
 NINE = CATEGORIES[:9]
+_EXACT = ("p_jacks_or_better", "p_improve", "points")
+_EQUITY = ("equity", "equity_se", "equity_gap", "equity_diff_se")
+_POINTS = ("points_se", "points_gap", "points_diff_se", "points_hand", "points_hand_se", "points_trick",
+           "points_trick_se", "table_points")
 
 
-@dataclass(frozen=True)
-class KeepResult:
+@dataclass(frozen=True, repr=False)
+class KeepResult(Result):
     """The ranked holds of one hand (best first) and the set-up that produced them.
 
     ``columns`` holds one array per column; ``table`` is the same as a pandas DataFrame (built
-    on first use, so the command line never pays for importing pandas).
+    on first use, so the command line never pays for importing pandas). ``to_dict()`` is the
+    ``--json`` shape (a contract read by other tools; extra fields are additive).
     """
 
-    hand: npt.NDArray[np.int8]
-    rules: RuleSet
+    hand: npt.NDArray[np.int8] = field(metadata=shown_as(format_cards))
+    rules: RuleSet = field(metadata=shown_as(lambda r: r.name))
     opponents: int
     policy: str
     trials: int | None
     seed: int
     by: str
-    columns: dict[str, npt.NDArray[Any]]
-    vs: tuple[int, ...] = ()
-    against: tuple[str, ...] = ()
-    opener: bool = False
+    columns: dict[str, npt.NDArray[Any]] = field(metadata=HIDDEN)
+    vs: tuple[int, ...] = field(default=(), metadata=shown_as(lambda v: list(v) or None))
+    against: tuple[str, ...] = field(default=(), metadata=shown_as(lambda a: list(a) or None))
+    opener: bool = field(default=False, metadata=HIDDEN)
     workers: int = 1
     interrupted: bool = False
 
@@ -70,29 +77,21 @@ class KeepResult:
     def rows(self) -> list[dict[str, Any]]:
         """The holds as plain dicts, best first."""
         names = list(self.columns)
-        return [dict(zip(names, values, strict=False)) for values in zip(*self.columns.values(), strict=False)]
+        return [dict(zip(names, values, strict=True)) for values in zip(*self.columns.values(), strict=True)]
 
     def to_dict(self) -> dict[str, Any]:
-        """The `--json` shape (a contract read by other tools; extra fields are additive)."""
-        holds = []
-        for row in self.rows():
-            item: dict[str, Any] = {
-                "keep": list(row["keep"]), "discard": list(row["discard"]), "draw": int(row["draw"]),
-                "exact": {c: float(row[c]) for c in self._categories()},
-                **{k: float(row[k]) for k in ("p_jacks_or_better", "p_improve", "points")},
-                **{k: _maybe(row[k]) for k in ("equity", "equity_se", "equity_gap", "equity_diff_se")},
-            }
-            if self.opener:
-                item["splits_openers"] = bool(row["splits_openers"])
-            if "points_hand" in row:
-                item.update({k: float(row[k]) for k in (
-                    "points_se", "points_gap", "points_diff_se", "points_hand", "points_hand_se", "points_trick",
-                    "points_trick_se", "table_points")})
-            holds.append(item)
-        return {"hand": format_cards(self.hand), "rules": self.rules.name, "opponents": self.opponents,
-                "policy": self.policy, "trials": self.trials, "seed": self.seed, "by": self.by,
-                "vs": list(self.vs) or None, "against": list(self.against) or None,
-                "workers": self.workers, "interrupted": self.interrupted, "holds": holds}
+        return {**super().to_dict(), "holds": jsonable([self._hold(row) for row in self.rows()])}
+
+    def _hold(self, row: dict[str, Any]) -> dict[str, Any]:
+        """One hold's JSON object (before ``jsonable``)."""
+        item = {k: row[k] for k in ("keep", "discard", "draw")}
+        item["exact"] = {c: row[c] for c in (CATEGORIES if self.rules.joker else NINE)}
+        item.update({k: row[k] for k in (*_EXACT, *_EQUITY)})
+        if self.opener:
+            item["splits_openers"] = row["splits_openers"]
+        if "points_hand" in row:
+            item.update({k: row[k] for k in _POINTS})
+        return item
 
     def flat(self) -> pd.DataFrame:
         """The rows flat, for CSV: cards joined by spaces."""
@@ -100,13 +99,6 @@ class KeepResult:
         df["keep"] = df["keep"].map(" ".join)
         df["discard"] = df["discard"].map(" ".join)
         return df
-
-    def _categories(self) -> tuple[str, ...]:
-        return CATEGORIES if self.rules.joker else NINE
-
-
-def _maybe(x: float) -> float | None:
-    return None if x is None or (isinstance(x, float) and np.isnan(x)) else float(x)
 
 
 def _as_rules(rules: str | RuleSet, overrides: dict[str, Any]) -> RuleSet:
@@ -117,18 +109,23 @@ def _as_rules(rules: str | RuleSet, overrides: dict[str, Any]) -> RuleSet:
 
 def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | RuleSet = "morkpoker",
          opponents: int | None = None, policy: str = "standard", trials: int = 100_000, seed: int = 1,
-         se: float | None = None, workers: int = 1, by: Objective | None = None,
+         se: float | None = None, workers: int | None = 1, by: RankBy | None = None,
          vs: Sequence[int] = (), against: Sequence[str] = (), opener: bool = False,
-         progress: Callable[[int, int], None] | None = None, **rule_overrides: Any) -> KeepResult:
+         progress: Progress | None = None, **rule_overrides: Any) -> KeepResult:
     """Rank every legal hold of ``hand``.
 
     ``opponents`` defaults to the rule set's table size less one (``len(vs)`` when draw counts
     are given); 0 gives the exact odds alone. ``vs`` conditions each opponent on the number of
     cards they drew; ``against`` gives opponents known hands that stand pat (each a hand text).
-    ``by`` picks the ranking (default: equity with opponents, else points).
-    Remaining keywords override single rule options (e.g. ``max_draw="4-ace"``).
+    ``by`` picks the ranking (default: equity with opponents, else points). Every card we know
+    is out of the deck in every column: with ``against`` the exact odds draw from the cards
+    neither we nor the opponents hold. ``workers`` processes run the Monte Carlo (None: every
+    core). Remaining keywords override single rule options (e.g. ``max_draw="4-ace"``).
+    An impossible request raises a ``DrawoddsError`` (``RequestError``, ``RuleError`` or
+    ``CardError``) before any work starts.
     """
     rs = _as_rules(rules, rule_overrides)
+    workers = resolve_workers(workers)
     points_game = rs.game != "draw"
     if points_game and (vs or against or opener or se is not None):
         raise RuleError(f"under {rs.name} keep ranks holds by points: --vs, --against, --opener "
@@ -137,7 +134,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     vs = tuple(int(v) for v in vs)
     if vs:
         if opponents is not None and opponents != len(vs):
-            raise RuleError(f"--vs gives {len(vs)} opponents' draw counts but --opponents is {opponents}")
+            raise RequestError(f"--vs gives {len(vs)} opponents' draw counts but --opponents is {opponents}")
         opponents = len(vs)
         bad = [v for v in vs if not 0 <= v <= rs.max_draw_cards]
         if bad:
@@ -146,8 +143,8 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     known = tuple(tuple(int(c) for c in parse_hand(h, joker=rs.joker)) for h in against)
     if known:
         if vs or (opponents is not None and opponents != len(known)):
-            raise RuleError("--against gives the opponents' hands: do not combine it with --vs or "
-                            "a different --opponents")
+            raise RequestError("--against gives the opponents' hands: do not combine it with --vs or "
+                               "a different --opponents")
         opponents = len(known)
         seen = [c for h in (tuple(int(c) for c in cards), *known) for c in h]
         dup = next((c for c in seen if seen.count(c) > 1), None)
@@ -156,17 +153,16 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     if opponents is None:
         opponents = rs.players - 1
     if not 0 <= opponents <= 5:
-        raise RuleError(f"opponents must be 0-5, got {opponents}")
+        raise RequestError(f"opponents must be 0-5, got {opponents}")
     if trials < 1:
-        raise RuleError("trials must be at least 1")
+        raise RequestError("trials must be at least 1")
     by = by or ("equity" if opponents and not points_game else "points")
-    if by not in OBJECTIVE_COLUMNS:
-        raise RuleError(f"--by must be one of {', '.join(OBJECTIVE_COLUMNS)}, got {by!r}")
+    if by not in RANK_COLUMNS:
+        raise RequestError(f"--by must be one of {', '.join(RANK_COLUMNS)}, got {by!r}")
     if by == "equity" and (opponents == 0 or points_game):
-        raise RuleError("ranking by equity needs at least one opponent in the draw game")
+        raise RequestError("ranking by equity needs at least one opponent in the draw game")
     dealt = int(evaluate(cards, joker=rs.joker))
     if opener:
-
         if rs.opener != "jacks":
             raise RuleError("--opener applies to Jacks or Better (use --rules jackpot)")
         if dealt < jacks_or_better_floor():
@@ -174,7 +170,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
                             "a pair of jacks")
 
     masks = legal_holds(cards, rs)
-    ex = exact_holds(cards, rs, masks=masks)
+    ex = exact_holds(cards, rs, masks=masks, dead=[c for h in known for c in h])
     cat = ex.category_probabilities()
     cols: dict[str, npt.NDArray[Any]] = {
         "keep": _object_array([format_cards(cards[m]) for m in masks]),
@@ -197,7 +193,6 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         cols.update(_points_columns(cards, masks, rs, opponents, trials, seed, policy, progress))
         used_trials = trials
     elif opponents:
-
         model = OpponentModel(opponents=opponents, policy=policy, draw_counts=vs or None,
                               known=known or None)
         eq = hold_equities(cards, masks, rs, model, trials=trials, seed=seed, workers=workers,
@@ -209,7 +204,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     if "points_mc" in cols:
         cols["table_points"], cols["points"] = cols["points"], cols.pop("points_mc")
     # Best first: the objective, then the other objectives, then fewer cards drawn.
-    primary = OBJECTIVE_COLUMNS[by]
+    primary = RANK_COLUMNS[by]
     tiebreak = [k for k in ("p_jacks_or_better", "points", "p_improve") if k != primary]
     order = np.lexsort([cols["draw"]] + [-cols[k] for k in reversed(tiebreak)] + [-cols[primary]])
     cols = {k: v[order] for k, v in cols.items()}
@@ -221,13 +216,12 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
 
 def _points_columns(cards: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rs: RuleSet,
                     opponents: int, trials: int, seed: int, policy: str,
-                    progress: Callable[[int, int], None] | None) -> dict[str, npt.NDArray[Any]]:
+                    progress: Progress | None) -> dict[str, npt.NDArray[Any]]:
     """Poengpoker / Chicago: expected points this deal (best hand's table points + last trick).
 
     The exact ``points`` column (table points of our hand alone) moves to ``table_points``;
     ``points`` becomes the Monte Carlo total against the opponents, with its parts and SEs.
     """
-
     df = points_by_hold(cards, rs, opponents=opponents, trials=trials, seed=seed, policy=policy,
                         progress=progress)
     row_of = {k: i for i, k in enumerate(df["keep"])}
@@ -277,7 +271,7 @@ def ranking(result: KeepResult) -> HoldRanking:
         value, se = cols[key].astype(float), cols[f"{key}_se"].astype(float)
         gap, gap_se = cols[f"{key}_gap"].astype(float), cols[f"{key}_diff_se"].astype(float)
         return HoldRanking(result.by, True, value, se, gap, gap_se, gap <= 2 * gap_se)
-    value = cols[OBJECTIVE_COLUMNS[result.by]].astype(float)
+    value = cols[RANK_COLUMNS[result.by]].astype(float)
     gap = value.max() - value
     zero = np.zeros_like(value)
     return HoldRanking(result.by, False, value, zero, gap, zero, gap <= 1e-12)

@@ -1,21 +1,23 @@
 """Lessons: strategy claims from the rule documents, tested with numbers.
 
-``standing_pat`` checks seed 001's advice that standing pat is a move: with two pair against a
-player who drew three, the card you would draw is worth little at the showdown, while the pat
-you show changes how the second betting round goes against a player who reads draws.
+``standing_pat`` checks the Swedish Mörkpoker page's advice that standing pat is a move: with two
+pair against a player who drew three, the card you would draw is worth little at the showdown,
+while the pat you show changes how the second betting round goes against a player who reads draws.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
 from drawodds.cards import format_cards, parse_hand
 from drawodds.engine.deal import DealState, play
 from drawodds.engine.players import DrawReader, PatTwoPair, RuleBased
+from drawodds.errors import RequestError
 from drawodds.evaluate import TRIPS, TWO_PAIR, category_floor, evaluate
+from drawodds.results import Result
 from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
 from drawodds.sim.stats import mean_se
@@ -23,8 +25,8 @@ from drawodds.sim.stats import mean_se
 LESSON_HAND = "QsQd5h5c9s"
 
 
-@dataclass(frozen=True)
-class LineResult:
+@dataclass(frozen=True, repr=False)
+class LineResult(Result):
     """Chips won per deal by one line of play against one opponent type (with its SE)."""
 
     opponent: str          # "reader" (reads draw counts) or "rule" (ignores them)
@@ -36,8 +38,8 @@ class LineResult:
     gain_vs_drawing_se: float
 
 
-@dataclass(frozen=True)
-class PatLesson:
+@dataclass(frozen=True, repr=False)
+class PatLesson(Result):
     """The numbers behind "standing pat is a move"."""
 
     rules: str
@@ -53,9 +55,6 @@ class PatLesson:
     seed: int
     lines: tuple[LineResult, ...]
 
-    def to_dict(self) -> dict[str, object]:
-        return asdict(self)
-
     def to_markdown(self) -> str:
         """The lesson as a short page for reports/ (numbers from this run)."""
         gap = self.equity_draw - self.equity_pat
@@ -65,9 +64,9 @@ class PatLesson:
             + " |" for r in self.lines)
         return f"""# Standing pat is a move
 
-Seed 001's advice: against a player who drew three, standing pat can be worth more than the
-card you would draw, because the second betting round is then played against a hand that
-believes it is behind. Here is that claim in numbers ({self.rules} rules, heads-up).
+The Swedish Mörkpoker page's advice: against a player who drew three, standing pat can be worth
+more than the card you would draw, because the second betting round is then played against a
+hand that believes it is behind. Here is that claim in numbers ({self.rules} rules, heads-up).
 
 ## What the card is worth
 
@@ -141,7 +140,7 @@ def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "
     base = preset(rules) if isinstance(rules, str) else rules
     rs = base.replace(players=2, stack=10_000)
     if rs.opener == "jacks":
-        raise ValueError("the standing-pat lesson plays the plain game; use morkpoker or svensk")
+        raise RequestError("the standing-pat lesson plays the plain game; use morkpoker or svensk")
     hand = parse_hand(LESSON_HAND)
     masks = np.array([[True, True, True, True, False], [True] * 5])   # draw one (the 9), stand pat
     eq = hold_equities(hand, masks, rs, OpponentModel(opponents=1, draw_counts=(3,)),
@@ -158,11 +157,11 @@ def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "
         drew_three = np.zeros(deals, dtype=bool)
         for line, ours_cls in (("draw one", RuleBased), ("stand pat", PatTwoPair)):
             seat_rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2)]
-            policies = [ours_cls(rs, seat_rngs[0]), opp_cls(rs, seat_rngs[1])]
+            players = [ours_cls(rs, seat_rngs[0]), opp_cls(rs, seat_rngs[1])]
             net = np.zeros(deals)
             for i in range(deals):
                 state = DealState(rs, [rs.stack, rs.stack], int(buttons[i]), decks[i].tolist(), deal_id=i)
-                result = play(state, policies)
+                result = play(state, players)
                 net[i] = result.net[0]
                 if line == "draw one":
                     drew_three[i] = bool(state.draw_counts) and state.draw_counts[0][1] == 3

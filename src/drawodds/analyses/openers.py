@@ -24,9 +24,9 @@ import functools
 import itertools
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from math import comb, factorial, perm, sqrt
+from math import comb, factorial, perm
 from pathlib import Path
 
 import numpy as np
@@ -35,9 +35,11 @@ import numpy.typing as npt
 from drawodds.cards import format_cards
 from drawodds.combinatorics import all_hands
 from drawodds.engine.session import simulate
+from drawodds.errors import RequestError
 from drawodds.evaluate import evaluate, jacks_or_better_floor
-from drawodds.results import Result
+from drawodds.results import HIDDEN, Result, jsonable, shown_as
 from drawodds.rules import preset
+from drawodds.sim.stats import Estimate, proportion_se
 
 RANKS = 13
 SUITS = 4
@@ -131,14 +133,15 @@ class _Layout:
             mults.append(m)
             m *= b
         if m >= 2 ** 62:
-            raise ValueError("state packing overflow")
+            raise RuntimeError("state packing overflow")
         return _Layout(tuple(bases), tuple(mults))
 
     def digit(self, codes: npt.NDArray[np.int64], i: int) -> npt.NDArray[np.int64]:
         return (codes // self.mults[i]) % self.bases[i]
 
 
-def _merge(codes: npt.NDArray[np.int64], weights: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+def _merge(codes: npt.NDArray[np.int64], weights: npt.NDArray[np.int64]
+           ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Sum the weights (residues, one column per prime) of equal codes."""
     if len(codes) == 0:
         return codes, weights
@@ -275,7 +278,7 @@ def _count_fixed_suits(rank_players: int, classes: tuple[tuple[int, int], ...],
     their digits are kept sorted (the transitions commute with swapping two such classes)."""
     symmetric = all(len(s) == SUITS for s in suits_by_rank)
     if solo and not symmetric:
-        raise ValueError("solo flush players need the full deck")
+        raise RuntimeError("solo flush players need the full deck")
     n_rank = len(RANK_STATES)
     rank_first, solo_digit = 1, 1 + n_rank
     class_first = solo_digit + 1
@@ -301,7 +304,7 @@ def _count_fixed_suits(rank_players: int, classes: tuple[tuple[int, int], ...],
             codes, weights = _class_step(codes, weights, lay, class_first + ci, _class_table(sz, rank, suit in here))
         if solo:
             codes, weights = _class_step(codes, weights, lay, solo_digit, _solo_table(solo, rank))
-        for ti, state in enumerate(RANK_STATES if rank_players else ()):
+        for ti in range(len(RANK_STATES) if rank_players else 0):
             codes, weights = _counted_step(codes, weights, lay, rank_first, ti, RANK_STATES, rank, rank_players)
         codes = codes - lay.digit(codes, 0) * lay.mults[0]
         if symmetric:
@@ -450,7 +453,7 @@ def count_no_openers(players: int, removed: Iterable[int] = ()) -> int:
     """Exact number of labelled deals of ``players`` disjoint five-card hands, none holding
     Jacks-or-Better openers, from the deck without the ``removed`` cards."""
     if not 0 <= players <= 10:
-        raise ValueError(f"players must be 0..10, got {players}")
+        raise RequestError(f"players must be 0..10, got {players}")
     removed = [int(c) for c in removed]
     suits = _suits_by_rank(removed)
     symmetric = not removed
@@ -497,14 +500,14 @@ def p_nobody_opens(players: int) -> Fraction:
     Small tables are counted on the spot; larger ones come from the shipped data file written by
     scripts/precompute_nobody_opens.py (same function, minutes of work)."""
     if not 1 <= players <= 10:
-        raise ValueError(f"players must be 1..10, got {players}")
+        raise RequestError(f"players must be 1..10, got {players}")
     if players in _shipped() and players > COMPUTE_LIMIT:
         good, deals = _shipped()[players]
         if deals != count_deals(players):
-            raise ValueError(f"corrupt data file {DATA_FILE}: wrong deal count for {players} players")
+            raise RuntimeError(f"corrupt data file {DATA_FILE}: wrong deal count for {players} players")
         return Fraction(good, deals)
     if players > COMPUTE_LIMIT:
-        raise ValueError(f"no exact pass-out figure for {players} players yet: run "
+        raise RequestError(f"no exact pass-out figure for {players} players yet: run "
                          f"scripts/precompute_nobody_opens.py {players}")
     return Fraction(count_no_openers(players), count_deals(players))
 
@@ -519,36 +522,22 @@ def p_nobody_opens_independent(players: int) -> Fraction:
     return (1 - P_SINGLE_OPENERS) ** players
 
 
-@dataclass(frozen=True)
-class MonteCarlo:
-    """A Monte Carlo estimate: mean, standard error, trials and the seed that reproduces it."""
-
-    mean: float
-    se: float
-    trials: int
-    seed: int | None
-
-    def to_dict(self) -> dict[str, float | int | None]:
-        return {"mean": self.mean, "se": self.se, "trials": self.trials, "seed": self.seed}
-
-
 def deal_tables(players: int, deals: int, rng: np.random.Generator,
                 known: npt.ArrayLike = ()) -> npt.NDArray[np.int8]:
     """``deals`` random tables of ``players`` hands from the deck without ``known``: (deals, players, 5)."""
     known_set = {int(c) for c in np.asarray(known, dtype=np.int64).ravel()}
     stub = np.array([c for c in range(52) if c not in known_set], np.int8)
     if 5 * players > len(stub):
-        raise ValueError(f"{players} hands need {5 * players} cards, only {len(stub)} left")
+        raise RequestError(f"{players} hands need {5 * players} cards, only {len(stub)} left")
     shuffled = rng.permuted(np.broadcast_to(stub, (deals, len(stub))), axis=1)
     return shuffled[:, : 5 * players].reshape(deals, players, 5)
 
 
 def monte_carlo_nobody_opens(players: int, deals: int, rng: np.random.Generator,
-                             known: npt.ArrayLike = (), seed: int | None = None,
-                             chunk: int = 100_000) -> MonteCarlo:
+                             known: npt.ArrayLike = (), chunk: int = 100_000) -> Estimate:
     """Share of random tables where nobody holds openers (the deck without ``known``), with SE."""
     if deals <= 0:
-        raise ValueError("deals must be positive")
+        raise RequestError("deals must be positive")
     floor = jacks_or_better_floor()
     hits = 0
     for start in range(0, deals, chunk):
@@ -556,27 +545,21 @@ def monte_carlo_nobody_opens(players: int, deals: int, rng: np.random.Generator,
         tables = deal_tables(players, size, rng, known)
         hits += int(np.count_nonzero((evaluate(tables) < floor).all(axis=1)))
     p = hits / deals
-    return MonteCarlo(p, sqrt(p * (1 - p) / deals), deals, seed)
+    return Estimate(p, float(proportion_se(p, deals)))
 
 
-@dataclass(frozen=True)
-class SomebodyElseOpens:
+@dataclass(frozen=True, repr=False)
+class SomebodyElseOpens(Result):
     """Given my five cards, the chance that at least one of the other players holds openers."""
 
-    hand: tuple[int, ...]
+    hand: tuple[int, ...] = field(metadata=shown_as(lambda h: format_cards(list(h))))
     players: int
-    probability: float
+    probability: float = field(metadata=shown_as(name="p_somebody_else_opens"))
     se: float                       # 0.0 when exact
     method: str                     # "exact" or "monte carlo"
-    fraction: Fraction | None       # the exact value, when exact
+    fraction: Fraction | None       # the exact value, when exact (JSON: its text, "3/8")
     deals: int | None = None
     seed: int | None = None
-
-    def to_dict(self) -> dict[str, object]:
-        return {"hand": format_cards(list(self.hand)), "players": self.players,
-                "p_somebody_else_opens": self.probability, "se": self.se, "method": self.method,
-                "fraction": None if self.fraction is None else str(self.fraction),
-                "deals": self.deals, "seed": self.seed}
 
 
 EXACT_OTHERS_LIMIT = 3   # exact for up to 3 other players (seconds); Monte Carlo beyond
@@ -590,26 +573,26 @@ def p_somebody_else_opens(hand: npt.ArrayLike, players: int, *, exact: bool | No
     Carlo with a standard error and the seed; ``exact`` forces either way."""
     cards = tuple(int(c) for c in np.asarray(hand).ravel())
     if len(cards) != 5 or len(set(cards)) != 5 or not all(0 <= c < 52 for c in cards):
-        raise ValueError("my hand must be five different cards without the joker")
+        raise RequestError("my hand must be five different cards without the joker")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
+        raise RequestError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
     others = players - 1
     if exact is None:
         exact = others <= EXACT_OTHERS_LIMIT
     if exact:
         frac = 1 - Fraction(count_no_openers(others, removed=cards), count_deals(others, 52 - 5))
         return SomebodyElseOpens(cards, players, float(frac), 0.0, "exact", frac)
-    mc = monte_carlo_nobody_opens(others, deals, np.random.default_rng(seed), known=cards, seed=seed)
-    return SomebodyElseOpens(cards, players, 1 - mc.mean, mc.se, "monte carlo", None, deals, seed)
+    mc = monte_carlo_nobody_opens(others, deals, np.random.default_rng(seed), known=cards)
+    return SomebodyElseOpens(cards, players, 1 - mc.value, mc.se, "monte carlo", None, deals, seed)
 
 
-@dataclass(frozen=True)
-class PotGrowth:
+@dataclass(frozen=True, repr=False)
+class PotGrowth(Result):
     """How a Jackpott pot grows while nobody opens, assuming anyone with openers opens.
 
     Deals are independent, so the pass-outs before an opening are geometric with the exact
     pass-out probability q. With a house limit L on consecutive antes the pot takes at most L
-    antes from each player; later redeals add nothing (our reading of seed 002's house rule)."""
+    antes from each player; later redeals add nothing (our reading of the Jacks-or-Better page's house rule)."""
 
     players: int
     ante: int
@@ -650,54 +633,50 @@ class PotGrowth:
 def pot_growth(players: int, ante: int = 1, max_consecutive_antes: int | None = None) -> PotGrowth:
     """Pot growth at a table of ``players`` with the exact pass-out probability."""
     if ante < 0:
-        raise ValueError("ante must be >= 0")
+        raise RequestError("ante must be >= 0")
     if max_consecutive_antes is not None and max_consecutive_antes < 1:
-        raise ValueError("the limit on consecutive antes must be at least 1")
+        raise RequestError("the limit on consecutive antes must be at least 1")
     return PotGrowth(players, ante, max_consecutive_antes, p_nobody_opens(players))
 
 
-@dataclass(frozen=True)
-class TableOdds:
-    """Every figure of ``drawodds openers`` for one table size."""
+@dataclass(frozen=True, repr=False)
+class TableOdds(Result):
+    """Every figure of ``drawodds openers`` for one table size.
+
+    ``to_dict`` flattens the Monte Carlo rate (``p_nobody_opens_mc`` with ``_se``, ``_deals``
+    and ``_seed``), the standard errors of figures derived from it and the play figures into
+    one object per table size."""
 
     n: int
+    exact: bool                      # False: pot figures come from the Monte Carlo pass-out rate
     p_nobody_opens: float | None
     p_nobody_opens_fraction: str | None
     p_nobody_opens_independent: float
     expected_deals_per_opened_pot: float | None
     expected_passouts: float | None
-    expected_pot: float | None
+    expected_pot: float | None = field(metadata=shown_as(name="expected_pot_at_opening"))
     passouts_distribution: list[float]          # P(k pass-outs before the opening), k = 0..10
     pot_distribution: list[tuple[int, float]]   # (pot at opening, probability), up to 10 antes
-    p_nobody_opens_mc: MonteCarlo | None = None
-    play: dict[str, object] | None = None
-    exact: bool = True               # False: pot figures come from the Monte Carlo pass-out rate
-    derived_se: dict[str, float] | None = None
+    p_nobody_opens_mc: Estimate | None = field(default=None, metadata=HIDDEN)
+    mc_deals: int | None = field(default=None, metadata=HIDDEN)
+    mc_seed: int | None = field(default=None, metadata=HIDDEN)
+    play: dict[str, object] | None = field(default=None, metadata=HIDDEN)
+    derived_se: dict[str, float] | None = field(default=None, metadata=HIDDEN)
 
     def to_dict(self) -> dict[str, object]:
-        out: dict[str, object] = {
-            "n": self.n, "exact": self.exact, "p_nobody_opens": self.p_nobody_opens,
-            "p_nobody_opens_fraction": self.p_nobody_opens_fraction,
-            "p_nobody_opens_independent": self.p_nobody_opens_independent,
-            "expected_deals_per_opened_pot": self.expected_deals_per_opened_pot,
-            "expected_passouts": self.expected_passouts, "expected_pot_at_opening": self.expected_pot,
-            "passouts_distribution": self.passouts_distribution,
-            "pot_distribution": [list(pair) for pair in self.pot_distribution],
-        }
+        out = super().to_dict()
         for key, se in (self.derived_se or {}).items():
             out[f"{key}_se"] = se
         if self.p_nobody_opens_mc is not None:
-            out["p_nobody_opens_mc"] = self.p_nobody_opens_mc.mean
-            out["p_nobody_opens_mc_se"] = self.p_nobody_opens_mc.se
-            out["p_nobody_opens_mc_deals"] = self.p_nobody_opens_mc.trials
-            out["p_nobody_opens_mc_seed"] = self.p_nobody_opens_mc.seed
+            out["p_nobody_opens_mc"], out["p_nobody_opens_mc_se"] = self.p_nobody_opens_mc
+            out["p_nobody_opens_mc_deals"], out["p_nobody_opens_mc_seed"] = self.mc_deals, self.mc_seed
         play = self.play or {}
         for key in ("uncontested", "showdown", "dead_opener", "passed_out"):
             out[key] = play.get(key)
             out[f"{key}_se"] = play.get(f"{key}_se")
         for key, value in play.items():
             out.setdefault(key, value)
-        return out
+        return jsonable(out)
 
 
 FALLBACK_MC_DEALS = 400_000   # Monte Carlo deals for a table size with no exact figure shipped
@@ -708,32 +687,34 @@ def table_odds(players: int, ante: int = 1, max_consecutive_antes: int | None = 
     """Pass-out figures for one table size: exact where counted or shipped; where not, the exact
     fields stay None and a Monte Carlo estimate with SE (``p_nobody_opens_mc``) stands beside."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
+        raise RequestError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
     mc = None
     if mc_deals or not exact_available(players):
         mc = monte_carlo_nobody_opens(players, mc_deals or FALLBACK_MC_DEALS,
-                                      np.random.default_rng([seed, players]), seed=seed)
+                                      np.random.default_rng([seed, players]))
     indep = float(p_nobody_opens_independent(players))
     if not exact_available(players):
         # No exact count shipped: the pot figures follow from the Monte Carlo rate, and their
         # standard errors from moving that rate by one SE either way.
         assert mc is not None
         at = [PotGrowth(players, ante, max_consecutive_antes, Fraction(q))
-              for q in (mc.mean, max(mc.mean - mc.se, 0.0), min(mc.mean + mc.se, 1.0))]
+              for q in (mc.value, max(mc.value - mc.se, 0.0), min(mc.value + mc.se, 1.0))]
         figs = [(float(g.expected_deals_per_opened_pot), float(g.expected_passouts), float(g.expected_pot))
                 for g in at]
         ses = {key: abs(figs[2][i] - figs[1][i]) / 2 for i, key in
                enumerate(("expected_deals_per_opened_pot", "expected_passouts", "expected_pot_at_opening"))}
-        return TableOdds(players, None, None, indep, *figs[0],
+        return TableOdds(players, False, None, None, indep, *figs[0],
                          [float(p) for _, p in at[0].passouts_distribution(10)],
-                         [(pot, float(p)) for pot, p in at[0].pot_distribution(10)], mc, play,
-                         exact=False, derived_se=ses)
+                         [(pot, float(p)) for pot, p in at[0].pot_distribution(10)],
+                         p_nobody_opens_mc=mc, mc_deals=mc_deals or FALLBACK_MC_DEALS, mc_seed=seed,
+                         play=play, derived_se=ses)
     growth = pot_growth(players, ante, max_consecutive_antes)
     return TableOdds(
-        players, float(growth.q), str(growth.q), indep, float(growth.expected_deals_per_opened_pot),
+        players, True, float(growth.q), str(growth.q), indep, float(growth.expected_deals_per_opened_pot),
         float(growth.expected_passouts), float(growth.expected_pot),
         [float(p) for _, p in growth.passouts_distribution(10)],
-        [(pot, float(p)) for pot, p in growth.pot_distribution(10)], mc, play)
+        [(pot, float(p)) for pot, p in growth.pot_distribution(10)],
+        p_nobody_opens_mc=mc, mc_deals=mc_deals if mc else None, mc_seed=seed if mc else None, play=play)
 
 
 def _conditional(part: float, whole: float, deals: int) -> tuple[float | None, float | None]:
@@ -742,13 +723,13 @@ def _conditional(part: float, whole: float, deals: int) -> tuple[float | None, f
     if n == 0:
         return None, None
     p = min(max(part / whole, 0.0), 1.0)
-    return p, sqrt(p * (1 - p) / n)
+    return p, float(proportion_se(p, n))
 
 
 def play_figures(players: int, deals: int, seed: int, *, ante: int = 1,
                  max_consecutive_antes: int | None = None,
                  progress: Callable[[int], None] | None = None) -> dict[str, object]:
-    """How opened pots end under play: the rules engine with the rule-based policies.
+    """How opened pots end under play: the rules engine with rule-based betting players.
 
     Jackpott (preset "jackpot") and the plain game (preset "morkpoker", where a deal is passed
     out when everybody checks). ``uncontested``, ``showdown`` and ``dead_opener`` are shares of
@@ -759,7 +740,7 @@ def play_figures(players: int, deals: int, seed: int, *, ante: int = 1,
              "plain_": preset("morkpoker", players=players, ante=ante)}
     for offset, (prefix, rules) in enumerate(games.items()):
         tick = (lambda k, base=offset * deals: progress(base + k)) if progress else None
-        res = simulate(rules, deals=deals, seed=seed, policies="rule", progress=tick)
+        res = simulate(rules, deals=deals, seed=seed, players="rule", progress=tick)
         if res.interrupted:          # a part of the figures is no figure: stop the whole table
             raise KeyboardInterrupt
         figures[f"{prefix}passed_out"] = res.passed_out
@@ -771,10 +752,8 @@ def play_figures(players: int, deals: int, seed: int, *, ante: int = 1,
         for key in ("uncontested", "showdown"):
             value, se = _conditional(getattr(res, key), 1 - res.passed_out, res.deals)
             figures[f"{prefix}{key}"], figures[f"{prefix}{key}_se"] = value, se
-        if prefix == "":
-            dead = res.dead_opener
-            figures["dead_opener"] = None if dead != dead else dead
-            figures["dead_opener_se"] = None if dead != dead else res.dead_opener_se
+        if prefix == "":   # NaN when no pot was opened; None in the JSON
+            figures["dead_opener"], figures["dead_opener_se"] = res.dead_opener, res.dead_opener_se
         figures[f"{prefix}average_pot"] = res.average_pot
         figures[f"{prefix}average_pot_se"] = res.average_pot_se
     return figures

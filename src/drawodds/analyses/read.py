@@ -7,24 +7,26 @@ The range itself (the exact posterior over every holding, conditioned sampling) 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from drawodds.cards import format_cards
+from drawodds.errors import RequestError
 from drawodds.evaluate import CATEGORIES
 from drawodds.holds import legal_holds
 from drawodds.policies import DrawPolicy, draw_policy
+from drawodds.results import Result, shown_as
 from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
 from drawodds.sim.ranges import EXACT_BUDGET, FINAL_TRIALS, final_exact, final_sampled, holdings, posterior
+from drawodds.sim.stats import proportion_se
 
 
-@dataclass(frozen=True)
-class HoldEquity:
+@dataclass(frozen=True, repr=False)
+class HoldEquity(Result):
     """Our equity with one hold against the reading's opponent (Monte Carlo)."""
 
     keep: list[str]
@@ -33,13 +35,9 @@ class HoldEquity:
     equity: float
     equity_se: float
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"keep": self.keep, "discard": self.discard, "draw": self.draw,
-                "equity": self.equity, "equity_se": self.equity_se}
 
-
-@dataclass(frozen=True)
-class DrawReading:
+@dataclass(frozen=True, repr=False)
+class DrawReading(Result):
     """What one opponent's draw count says, under a policy and rule set."""
 
     draw: int
@@ -51,18 +49,11 @@ class DrawReading:
     final: dict[str, float]         # distribution of the final hand, by category
     final_se: dict[str, float]      # standard errors (0.0 when exact)
     final_method: str               # "exact" or "monte carlo"
-    trials: int | None
+    trials: int | None = field(metadata=shown_as(name="final_trials"))   # samples of the final hand
     seed: int | None
     hand: list[str] | None = None
-    equity: tuple[HoldEquity, ...] = ()
+    equity: tuple[HoldEquity, ...] = field(default=(), metadata=shown_as(lambda e: list(e) or None))
     equity_trials: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"draw": self.draw, "policy": self.policy, "rules": self.rules, "range": self.range,
-                "p_draw": self.p_draw, "holding": self.holding, "final": self.final,
-                "final_se": self.final_se, "final_method": self.final_method,
-                "final_trials": self.trials, "seed": self.seed, "hand": self.hand,
-                "equity": [e.to_dict() for e in self.equity] or None, "equity_trials": self.equity_trials}
 
 
 def _as_policy(policy: DrawPolicy | str) -> DrawPolicy:
@@ -82,19 +73,20 @@ def read_draw(draw: int, *, policy: DrawPolicy | str = "standard", rules: RuleSe
     rs = preset(rules) if isinstance(rules, str) else rules
     pol = _as_policy(policy)
     if not 0 <= draw <= rs.max_draw_cards:
-        raise ValueError(f"a player draws 0-{rs.max_draw_cards} cards under {rs.name}, not {draw}")
+        raise RequestError(f"a player draws 0-{rs.max_draw_cards} cards under {rs.name}, not {draw}")
     if opener:
         if rs.opener != "jacks":
-            raise ValueError("--opener needs Jacks or Better rules (e.g. --rules jackpot): "
+            raise RequestError("--opener needs Jacks or Better rules (e.g. --rules jackpot): "
                              "otherwise any hand may open")
         pol = draw_policy(pol.name, **{k: v for k, v in pol.to_dict().items() if k != "name"} | {"min_hand": "jacks"})
     if trials < 1:
-        raise ValueError("trials must be at least 1")
-    ours = None if hand is None else np.asarray(hand, dtype=np.int64).ravel()
-    if ours is not None:
-        if len(ours) != 5 or len(set(ours.tolist())) != 5 or ours.min() < 0 or ours.max() >= rs.deck_size:
-            raise ValueError(f"our hand must be five distinct cards of this {rs.deck_size}-card deck")
-        ours = ours.astype(np.int8)
+        raise RequestError("trials must be at least 1")
+    ours: npt.NDArray[np.int8] | None = None
+    if hand is not None:
+        given = np.asarray(hand, dtype=np.int64).ravel()
+        if len(given) != 5 or len(set(given.tolist())) != 5 or given.min() < 0 or given.max() >= rs.deck_size:
+            raise RequestError(f"our hand must be five distinct cards of this {rs.deck_size}-card deck")
+        ours = given.astype(np.int8)
     known = () if ours is None else tuple(sorted(int(c) for c in ours))
     held = holdings(rs, pol, known)
     holding, p_draw = posterior(held, draw)
@@ -109,7 +101,7 @@ def read_draw(draw: int, *, policy: DrawPolicy | str = "standard", rules: RuleSe
     else:
         counts = final_sampled(rs, pol, held, draw, trials, np.random.default_rng(seed))
         probs = counts / trials
-        se = np.sqrt(probs * (1 - probs) / trials)
+        se = proportion_se(probs, trials)
         method, n_final = "monte carlo", trials
     if not rs.joker:
         probs, se = probs[:9], se[:9]

@@ -30,49 +30,49 @@ import numpy as np
 import numpy.typing as npt
 
 from drawodds.cards import JOKER, RANKS
-from drawodds.combinatorics import combinations
-from drawodds.evaluate import CATEGORIES, ONE_PAIR, category_floor, category_of, evaluate, jacks_or_better_floor
-from drawodds.holds import N_HOLDS
-from drawodds.patterns import pattern_codes, pattern_label
+from drawodds.combinatorics import binomials, combinations, ranks_without_each, subset_rank
+from drawodds.errors import RequestError
+from drawodds.evaluate import (
+    CATEGORIES,
+    N_STRENGTHS,
+    ONE_PAIR,
+    ROYAL_FLUSH,
+    category_floor,
+    category_of,
+    evaluate,
+    jacks_or_better_floor,
+)
+from drawodds.holds import HOLD_POSITIONS, HOLD_SIZES, N_HOLDS, hold_masks, hold_numbers, legal_hold_table
+from drawodds.patterns import hold_pattern_codes, hold_pattern_label
 from drawodds.policies import DrawPolicy, choose_holds, draw_policy, hold_plan, in_range
+from drawodds.results import HIDDEN, Result, shown_as
 from drawodds.rules import RuleSet, preset
+from drawodds.sim.stats import se_of_mean
 
-N_STRENGTHS = 7464            # strengths 1..7463; index 0 unused
 SCATTER_BLOCK = 1 << 16       # subsets per scatter block in subset_sums
-POPCOUNT = np.array([bin(m).count("1") for m in range(N_HOLDS)], dtype=np.int64)
 JOB_96 = (800, 50, 25, 9, 6, 4, 3, 2, 1)   # royal, SF, quads, FH, flush, straight, trips, 2P, JJ+
 MAX_PAY = 100_000                          # keeps every integer sum far inside int64 / float64
 OBJECTIVE_NAMES = ("vp96", "vp:<pay table>", "jacks", "points", "equity", "at_least:<category>",
                    "category:<category>")
 
-Progress = Callable[[str, float], None]   # (stage description, fraction done 0..1)
+StageProgress = Callable[[str, float], None]   # (stage description, fraction done 0..1)
 
 
 def _no_progress(stage: str, done: float) -> None:
     return None
 
 
-@functools.cache
-def _binom_table(n: int) -> npt.NDArray[np.int64]:
-    """B[c, j] = C(c, j) for c < n + 1, j <= 5: the colex rank of a sorted subset is sum B[c_i, i+1]."""
-    return np.array([[comb(c, j) for j in range(7)] for c in range(n + 1)], dtype=np.int64)
-
-
 # --- objectives -------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Objective:
+@dataclass(frozen=True, repr=False)
+class Objective(Result):
     """A value for every final hand strength (index = evaluate()'s strength, 1..7463)."""
 
     name: str
     description: str
-    values: npt.NDArray[np.float64] = field(repr=False)
+    values: npt.NDArray[np.float64] = field(metadata=HIDDEN)
     integer: bool                  # all values whole numbers: exact int64 arithmetic and ties
     unit: str = "probability"
-
-    def to_dict(self) -> dict[str, object]:
-        return {"name": self.name, "description": self.description, "integer": self.integer,
-                "unit": self.unit}
 
 
 def _category_vector() -> npt.NDArray[np.int8]:
@@ -85,7 +85,7 @@ def paytable_objective(pays: tuple[int, ...] = JOB_96, name: str = "vp96") -> Ob
     """Video poker: coins returned per coin bet for royal, SF, quads, FH, flush, straight, trips,
     two pair, jacks or better (nine whole numbers, best line first)."""
     if len(pays) != 9 or any(int(p) != p or not 0 <= p <= MAX_PAY for p in pays):
-        raise ValueError(f"a pay table is nine whole numbers 0..{MAX_PAY:,}: royal/SF/quads/FH/flush/"
+        raise RequestError(f"a pay table is nine whole numbers 0..{MAX_PAY:,}: royal/SF/quads/FH/flush/"
                          "straight/trips/two pair/jacks or better, e.g. vp:800/50/25/9/6/4/3/2/1")
     royal, sf, quads, fh, fl, st, trips, two, jacks = (int(p) for p in pays)
     cats = _category_vector()
@@ -94,7 +94,7 @@ def paytable_objective(pays: tuple[int, ...] = JOB_96, name: str = "vp96") -> Ob
     values[0] = 0.0
     strengths = np.arange(N_STRENGTHS)
     values[(cats == ONE_PAIR) & (strengths >= jacks_or_better_floor())] = jacks
-    values[N_STRENGTHS - 2] = royal          # 7462: the royal flush, top straight flush
+    values[ROYAL_FLUSH] = royal
     values[N_STRENGTHS - 1] = royal          # five aces (joker decks only) pays as the royal
     return Objective(name, f"video poker pay table {'/'.join(map(str, pays))} (return per coin)",
                      values, True, "coins per coin bet")
@@ -133,8 +133,8 @@ def points_objective(rules: RuleSet) -> Objective:
     table = np.array([*rules.hand_points, rules.hand_points[-1]], dtype=np.float64)  # five aces = SF
     values = table[_category_vector()]
     values[0] = 0.0
-    return Objective("points", f"Poengpoker table points of the final hand ({'/'.join(map(str, rules.hand_points[::-1]))})",
-                     values, True, "points")
+    scale = "/".join(map(str, rules.hand_points[::-1]))
+    return Objective("points", f"Poengpoker table points of the final hand ({scale})", values, True, "points")
 
 
 def equity_values(field_distribution: npt.NDArray[np.float64], opponents: int) -> npt.NDArray[np.float64]:
@@ -161,7 +161,7 @@ def equity_objective(field_distribution: npt.NDArray[np.float64], opponents: int
     as independent draws from the field's distribution (its size is measured by
     ``equity_card_removal_error``)."""
     if not 1 <= opponents <= 7:
-        raise ValueError(f"opponents must be 1..7, got {opponents}")
+        raise RequestError(f"opponents must be 1..7, got {opponents}")
     return Objective(f"equity:{opponents}", f"showdown equity against {opponents} opponent(s) "
                      f"drawing by the '{policy}' policy (card removal between us and them ignored)",
                      equity_values(field_distribution, opponents), False, "share of the pot")
@@ -178,7 +178,7 @@ def parse_objective(text: str, rules: RuleSet, *, opponents: int = 1, policy: st
         try:
             pays = tuple(int(p) for p in parts)
         except ValueError:
-            raise ValueError(f"bad pay table {text[3:]!r}: nine whole numbers separated by '/'") from None
+            raise RequestError(f"bad pay table {text[3:]!r}: nine whole numbers separated by '/'") from None
         return paytable_objective(pays, name=name)
     if name == "jacks":
         return jacks_objective()
@@ -188,13 +188,13 @@ def parse_objective(text: str, rules: RuleSet, *, opponents: int = 1, policy: st
         kind, cat = name.split(":", 1)
         allowed = CATEGORIES[1:9] if kind == "at_least" else CATEGORIES[:9]
         if cat not in allowed:
-            raise ValueError(f"unknown category {cat!r}; choose one of {', '.join(allowed)}")
+            raise RequestError(f"unknown category {cat!r}; choose one of {', '.join(allowed)}")
         make = at_least_objective if kind == "at_least" else category_objective
         return make(CATEGORIES.index(cat))
     if name == "equity":
         dist = field_distribution(rules, policy)
         return equity_objective(dist, opponents, policy)
-    raise ValueError(f"unknown objective {text!r}; choose one of: {', '.join(OBJECTIVE_NAMES)}")
+    raise RequestError(f"unknown objective {text!r}; choose one of: {', '.join(OBJECTIVE_NAMES)}")
 
 
 def default_rules(objective: str) -> RuleSet:
@@ -210,38 +210,12 @@ def default_rules(objective: str) -> RuleSet:
 
 # --- subset sums and inclusion-exclusion ------------------------------------------------------
 
-def _ranks_without_each(subsets: npt.NDArray[np.integer], n: int) -> list[npt.NDArray[np.int64]]:
-    """For sorted k-subsets (rows), the colex ranks of the k (k-1)-subsets dropping one element."""
-    b = _binom_table(n)
-    k = subsets.shape[1]
-    # Element j keeps its position j before the dropped one and moves down one place after it.
-    up = [b[:, j + 1].take(subsets[:, j]) for j in range(k)]
-    down = [b[:, j].take(subsets[:, j]) for j in range(k)]
-    prefix = [np.zeros(len(subsets), dtype=np.int64)]
-    for j in range(k - 1):
-        prefix.append(prefix[-1] + up[j])
-    suffix = [np.zeros(len(subsets), dtype=np.int64)]
-    for j in range(k - 1, 0, -1):
-        suffix.append(suffix[-1] + down[j])
-    return [prefix[drop] + suffix[k - 1 - drop] for drop in range(k)]
-
-
-def colex_rank(subsets: npt.NDArray[np.integer], n: int) -> npt.NDArray[np.int64]:
-    """Colex rank of sorted subsets (rows ascending), the index into ``S_k``."""
-    b = _binom_table(n)
-    c = np.asarray(subsets, dtype=np.int64)
-    r = np.zeros(c.shape[:-1], dtype=np.int64)
-    for j in range(c.shape[-1]):
-        r += b[c[..., j], j + 1]
-    return r
-
-
-@dataclass(frozen=True)
-class SubsetSums:
+@dataclass(frozen=True, repr=False)
+class SubsetSums(Result):
     """``S_k[rank(U)]`` = total value of the five-card hands containing U, for k = 0..4."""
 
     n: int                                   # deck size
-    levels: tuple[npt.NDArray, ...] = field(repr=False)   # levels[k], length C(n, k)
+    levels: tuple[npt.NDArray, ...] = field(metadata=HIDDEN)   # levels[k], length C(n, k)
     integer: bool
 
     @property
@@ -251,12 +225,12 @@ class SubsetSums:
 
 
 def subset_sums(hand_values: npt.NDArray, n: int, *, integer: bool = True,
-                progress: Progress = _no_progress) -> SubsetSums:
+                progress: StageProgress = _no_progress) -> SubsetSums:
     """Subset sums from a value per hand, hands in ``combinations(n, 5)`` (lexicographic) order."""
     hands = combinations(n, 5)
     vals = np.asarray(hand_values, dtype=np.float64)
     if vals.shape != (len(hands),):
-        raise ValueError(f"need one value per hand of combinations({n}, 5), got shape {vals.shape}")
+        raise RequestError(f"need one value per hand of combinations({n}, 5), got shape {vals.shape}")
     levels: list[npt.NDArray] = [np.empty(0)] * 5
     nonzero = vals != 0                  # most hands pay nothing in a pay table: skip them
     current, weights = hands[nonzero], vals[nonzero]
@@ -269,14 +243,14 @@ def subset_sums(hand_values: npt.NDArray, n: int, *, integer: bool = True,
             for start in range(0, len(current), SCATTER_BLOCK):   # blocks keep temporaries small
                 block = current[start:start + SCATTER_BLOCK]
                 wb = weights[start:start + SCATTER_BLOCK]
-                for ranks in _ranks_without_each(block, n):
+                for ranks in ranks_without_each(block):
                     acc += np.bincount(ranks, weights=wb, minlength=comb(n, k))
         # Each hand containing a k-subset U contains 5-k of the (k+1)-subsets above U.
         acc /= 5 - k
         levels[k] = np.rint(acc).astype(np.int64) if integer else acc
         if k > 0:
             current = combinations(n, k)
-            weights = acc[colex_rank(current, n)]
+            weights = acc[subset_rank(current)]
             nonzero = weights != 0
             current, weights = current[nonzero], weights[nonzero]
     return SubsetSums(n, tuple(levels), integer)
@@ -290,7 +264,7 @@ def hold_numerators(deals: npt.NDArray[np.integer], own_values: npt.NDArray, sum
     dealt (the hold that keeps all five). Hold mask bit i keeps the deal's i-th card.
     """
     d = np.asarray(deals)
-    b = _binom_table(sums.n)
+    b = binomials()
     dtype = np.int64 if sums.integer else np.float64
     f = np.empty((N_HOLDS, len(d)), dtype=dtype)      # hold-major: each hold a contiguous row
     f[0] = sums.levels[0][0]
@@ -298,8 +272,8 @@ def hold_numerators(deals: npt.NDArray[np.integer], own_values: npt.NDArray, sum
     ranks: list[npt.NDArray[np.int64]] = [np.zeros(len(d), dtype=np.int64)] * N_HOLDS
     for m in range(1, N_HOLDS - 1):
         top = m.bit_length() - 1                       # the subset's largest card is its last
-        k = int(POPCOUNT[m])
-        ranks[m] = ranks[m ^ (1 << top)] + b[:, k].take(d[:, top])
+        k = int(HOLD_SIZES[m])
+        ranks[m] = ranks[m ^ (1 << top)] + b[k].take(d[:, top])
         sums.levels[k].take(ranks[m], out=f[m])
     # Superset Möbius transform: f[H] <- sum over T ⊇ H within the deal of (-1)^|T∖H| f[T].
     for bit in range(5):
@@ -311,20 +285,7 @@ def hold_numerators(deals: npt.NDArray[np.integer], own_values: npt.NDArray, sum
 
 def draw_denominators(n: int) -> npt.NDArray[np.int64]:
     """C(n-5, cards drawn) for each hold mask: how many equally likely draws it has."""
-    return np.array([comb(n - 5, 5 - int(POPCOUNT[m])) for m in range(N_HOLDS)], dtype=np.int64)
-
-
-def legal_hold_masks(deals: npt.NDArray[np.integer], rules: RuleSet) -> npt.NDArray[np.bool_]:
-    """(N, 32) legality of each hold under the rule set's draw limit.
-
-    For "4 with an ace" a kept card counts as the ace when ``RuleSet.draw_aces`` says so."""
-    d = np.asarray(deals)
-    draws = 5 - POPCOUNT
-    is_ace = rules.draw_aces(d)
-    ace_bits = (is_ace.astype(np.int64) << np.arange(5)).sum(axis=1)
-    keeps_ace = (ace_bits[:, None] & np.arange(N_HOLDS)[None, :]) != 0
-    limit = np.where(keeps_ace, rules.draw_limit(True), rules.draw_limit(False))
-    return draws[None, :] <= limit
+    return np.array([comb(n - 5, 5 - int(HOLD_SIZES[m])) for m in range(N_HOLDS)], dtype=np.int64)
 
 
 # --- suit classes ----------------------------------------------------------------------------
@@ -380,16 +341,16 @@ def suit_orbit_sizes(hands: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
 
 # --- the solver ------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class HoldValues:
+@dataclass(frozen=True, repr=False)
+class HoldValues(Result):
     """Exact values of the 32 holds of some deals (sorted rows), with legality and the best two."""
 
-    deals: npt.NDArray[np.int8] = field(repr=False)            # (N, 5) sorted
-    values: npt.NDArray[np.float64] = field(repr=False)        # (N, 32), NaN where illegal
-    legal: npt.NDArray[np.bool_] = field(repr=False)
-    numerators: npt.NDArray = field(repr=False)                # (N, 32) totals over the draws
-    best: npt.NDArray[np.int8] = field(repr=False)             # mask of the best legal hold
-    runner_up: npt.NDArray[np.int8] = field(repr=False)        # the best other legal hold
+    deals: npt.NDArray[np.int8]            # (N, 5) sorted
+    values: npt.NDArray[np.float64]        # (N, 32), NaN where illegal
+    legal: npt.NDArray[np.bool_]
+    numerators: npt.NDArray                # (N, 32) totals over the draws
+    best: npt.NDArray[np.int8]             # hold number of the best legal hold
+    runner_up: npt.NDArray[np.int8]        # the best other legal hold
 
     @property
     def best_value(self) -> npt.NDArray[np.float64]:
@@ -406,6 +367,8 @@ def _rank_holds(numerators: npt.NDArray, legal: npt.NDArray[np.bool_], n: int, i
 
     Ties go to the lowest hold mask (a fixed, documented order)."""
     den = draw_denominators(n)
+    score: npt.NDArray[np.int64] | npt.NDArray[np.float64]
+    worst: float
     if integer:
         common = lcm(*(int(x) for x in den))
         score = numerators * (common // den)[None, :]          # same denominator: exact order
@@ -424,13 +387,13 @@ def _rank_holds(numerators: npt.NDArray, legal: npt.NDArray[np.bool_], n: int, i
     return values, best.astype(np.int8), runner.astype(np.int8)
 
 
-@dataclass(frozen=True)
-class Solver:
+@dataclass(frozen=True, repr=False)
+class Solver(Result):
     """An objective's subset sums, ready to value the holds of any deals under a rule set."""
 
     objective: Objective
     rules: RuleSet
-    sums: SubsetSums = field(repr=False)
+    sums: SubsetSums = field(metadata=HIDDEN)
 
     def hold_values(self, deals: npt.NDArray[np.integer]) -> HoldValues:
         """Exact value of every hold of each deal (rows are sorted first; masks refer to the
@@ -440,15 +403,15 @@ class Solver:
         if self.objective.integer:
             own = np.rint(own).astype(np.int64)
         num = hold_numerators(d, own, self.sums)
-        legal = legal_hold_masks(d, self.rules)
+        legal = legal_hold_table(d, self.rules)
         values, best, runner = _rank_holds(num, legal, self.sums.n, self.objective.integer)
         return HoldValues(d, values, legal, num, best, runner)
 
 
-def make_solver(objective: Objective, rules: RuleSet, progress: Progress = _no_progress) -> Solver:
+def make_solver(objective: Objective, rules: RuleSet, progress: StageProgress = _no_progress) -> Solver:
     """Build the subset sums of an objective over the rule set's deck (one pass over all hands)."""
     if rules.draws != 1:
-        raise ValueError(f"strategy tables cover one draw; {rules.name} has {rules.draws} "
+        raise RequestError(f"strategy tables cover one draw; {rules.name} has {rules.draws} "
                          "(use --rules with a single-draw game)")
     n = rules.deck_size
     progress("evaluating every hand", 0.0)
@@ -459,14 +422,14 @@ def make_solver(objective: Objective, rules: RuleSet, progress: Progress = _no_p
     return Solver(objective, rules, sums)
 
 
-@dataclass(frozen=True)
-class StrategyTable:
+@dataclass(frozen=True, repr=False)
+class StrategyTable(Result):
     """Best hold of every suit class of deals for one objective under one rule set."""
 
-    objective: Objective
-    rules: RuleSet
-    holds: HoldValues = field(repr=False)
-    weights: npt.NDArray[np.int64] = field(repr=False)     # deals each class stands for
+    objective: Objective = field(metadata=shown_as(lambda o: o.name))
+    rules: RuleSet = field(metadata=shown_as(lambda r: r.name))
+    holds: HoldValues = field(metadata=HIDDEN)
+    weights: npt.NDArray[np.int64] = field(metadata=HIDDEN)     # deals each class stands for
 
     @property
     def deals(self) -> int:
@@ -495,14 +458,14 @@ class StrategyTable:
 
         h = self.holds
         best_v, run_v = h.best_value, h.runner_up_value
-        codes = pattern_codes(h.deals, self.rules.joker)[np.arange(len(h.best)), h.best.astype(np.int64)]
+        codes = hold_pattern_codes(h.deals, self.rules.joker)[np.arange(len(h.best)), h.best.astype(np.int64)]
         uniq, inv = np.unique(codes, return_inverse=True)
         return pl.DataFrame({
             "hand": hand_strings(h.deals),
             "weight": self.weights,
             "best_hold": hold_strings(h.deals, h.best),
-            "best_pattern": np.array([pattern_label(int(c)) for c in uniq], dtype=object)[inv].tolist(),
-            "best_cards_kept": POPCOUNT[h.best.astype(np.int64)],
+            "best_pattern": np.array([hold_pattern_label(int(c)) for c in uniq], dtype=object)[inv].tolist(),
+            "best_cards_kept": HOLD_SIZES[h.best.astype(np.int64)],
             "value": best_v,
             "runner_up": hold_strings(h.deals, h.runner_up),
             "runner_up_value": run_v,
@@ -517,15 +480,14 @@ class StrategyTable:
         elif path.endswith(".csv"):
             frame.write_csv(path)
         else:
-            raise ValueError(f"output must end in .parquet or .csv, got {path!r}")
+            raise RequestError(f"output must end in .parquet or .csv, got {path!r}")
 
     def to_dict(self) -> dict[str, object]:
-        return {"objective": self.objective.name, "rules": self.rules.name,
-                "max_draw": self.rules.max_draw, "value": self.value, "deals": self.deals,
-                "classes": self.classes}
+        return {**super().to_dict(), "max_draw": self.rules.max_draw, "value": self.value,
+                "deals": self.deals, "classes": self.classes}
 
 
-def solve(objective: Objective, rules: RuleSet, progress: Progress = _no_progress) -> StrategyTable:
+def solve(objective: Objective, rules: RuleSet, progress: StageProgress = _no_progress) -> StrategyTable:
     """The exact strategy table over every deal (as suit classes) for an objective."""
     solver = make_solver(objective, rules, progress)
     progress("suit classes", 0.7)
@@ -541,11 +503,6 @@ def solve(objective: Objective, rules: RuleSet, progress: Progress = _no_progres
 HoldChooser = Callable[[npt.NDArray[np.int8]], npt.NDArray[np.bool_]]   # hands (T, 5) -> keep (T, 5)
 
 
-def mask_bits(keep: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-    """Boolean keep masks (T, 5) as hold numbers (bit i keeps card i)."""
-    return (np.asarray(keep, dtype=np.int64) << np.arange(5)).sum(axis=-1)
-
-
 def final_hand_distribution(deals: npt.NDArray[np.integer], holds: npt.NDArray[np.integer],
                             weights: npt.NDArray, *, joker: bool = False) -> npt.NDArray[np.float64]:
     """Probability of each final strength when deal ``i`` (weight ``weights[i]``) keeps hold
@@ -559,20 +516,20 @@ def final_hand_distribution(deals: npt.NDArray[np.integer], holds: npt.NDArray[n
     d = np.sort(np.asarray(deals, dtype=np.int64), axis=1)
     h = np.asarray(holds, dtype=np.int64)
     w = np.asarray(weights, dtype=np.float64)
-    b = _binom_table(n)
+    b = binomials()
     den = draw_denominators(n).astype(np.float64)
     base = w / den[h]
     levels = [np.zeros(comb(n, k)) for k in range(6)]
     ranks: list[npt.NDArray[np.int64]] = [np.zeros(len(d), dtype=np.int64)] * N_HOLDS
     for u in range(1, N_HOLDS):
         top = u.bit_length() - 1
-        ranks[u] = ranks[u ^ (1 << top)] + b[:, int(POPCOUNT[u])].take(d[:, top])
+        ranks[u] = ranks[u ^ (1 << top)] + b[int(HOLD_SIZES[u])].take(d[:, top])
     for u in range(N_HOLDS):
         sel = (u & h) == h
         if not sel.any():
             continue
-        sign = np.where((POPCOUNT[u] - POPCOUNT[h[sel]]) % 2 == 0, 1.0, -1.0)
-        k = int(POPCOUNT[u])
+        sign = np.where((HOLD_SIZES[u] - HOLD_SIZES[h[sel]]) % 2 == 0, 1.0, -1.0)
+        k = int(HOLD_SIZES[u])
         levels[k] += np.bincount(ranks[u][sel], weights=sign * base[sel], minlength=comb(n, k))
     all_hands = combinations(n, 5)
     dist = np.zeros(N_STRENGTHS)
@@ -582,8 +539,8 @@ def final_hand_distribution(deals: npt.NDArray[np.integer], holds: npt.NDArray[n
         hr: list[npt.NDArray[np.int64]] = [np.zeros(len(hands), dtype=np.int64)] * N_HOLDS
         for u in range(1, N_HOLDS):
             top = u.bit_length() - 1
-            k = int(POPCOUNT[u])
-            hr[u] = hr[u ^ (1 << top)] + b[:, k].take(hands[:, top])
+            k = int(HOLD_SIZES[u])
+            hr[u] = hr[u ^ (1 << top)] + b[k].take(hands[:, top])
             prob += levels[k].take(hr[u])
         dist += np.bincount(evaluate(hands, joker=joker), weights=prob, minlength=N_STRENGTHS)
     return np.clip(dist / w.sum(), 0.0, None)
@@ -605,39 +562,40 @@ def field_distribution(rules: RuleSet, policy: object = "standard") -> npt.NDArr
     """
     reps, weights = suit_classes(rules.joker)
     deals = np.asarray(reps)
+    w: npt.NDArray[np.float64]
     if callable(policy):
-        holds = mask_bits(policy(deals))
+        holds = hold_numbers(policy(deals))
         w = weights.astype(np.float64)
     else:
         pol = policy if isinstance(policy, DrawPolicy) else draw_policy(str(policy))
         plan = hold_plan(pol, deals, rules)
-        w = weights * in_range(pol, deals, rules).astype(np.float64)
+        w = weights.astype(np.float64) * in_range(pol, deals, rules)
         if not w.any():
-            raise ValueError("no deal is in the policy's pre-draw range")
-        holds = np.concatenate([mask_bits(plan.keep), mask_bits(plan.alt_keep)])
+            raise RequestError("no deal is in the policy's pre-draw range")
+        holds = np.concatenate([hold_numbers(plan.keep), hold_numbers(plan.alt_keep)])
         w = np.concatenate([w * (1.0 - plan.alt_rate), w * plan.alt_rate])
         deals = np.concatenate([deals, deals])
-    draws = 5 - POPCOUNT[holds]
+    draws = 5 - HOLD_SIZES[holds]
     if (draws > rules.max_draw_cards).any():
-        raise ValueError(f"the policy draws {int(draws.max())} cards; the rules allow {rules.max_draw_cards}")
+        raise RequestError(f"the policy draws {int(draws.max())} cards; the rules allow {rules.max_draw_cards}")
     return final_hand_distribution(deals, holds, w, joker=rules.joker)
 
 
-@dataclass(frozen=True)
-class CardRemovalCheck:
+@dataclass(frozen=True, repr=False)
+class CardRemovalCheck(Result):
     """Table equity (field independent of our cards) vs a Monte Carlo that deals the opponents
     from the cards we do not hold, per sampled deal, for the table's best and runner-up holds
-    (the two share every simulated deal: common random numbers)."""
+    (the two share every simulated deal: common random numbers). The JSON gives the summary."""
 
-    deals: npt.NDArray[np.int8] = field(repr=False)
-    holds: npt.NDArray[np.int64] = field(repr=False)            # table's best hold
-    table: npt.NDArray[np.float64] = field(repr=False)          # its table value
-    monte_carlo: npt.NDArray[np.float64] = field(repr=False)    # its simulated equity
-    standard_error: npt.NDArray[np.float64] = field(repr=False)
-    table_gap: npt.NDArray[np.float64] = field(repr=False)      # best - runner-up, table
-    mc_gap: npt.NDArray[np.float64] = field(repr=False)         # best - runner-up, simulated
-    mc_gap_se: npt.NDArray[np.float64] = field(repr=False)
-    trials: int
+    deals: npt.NDArray[np.int8] = field(metadata=HIDDEN)
+    holds: npt.NDArray[np.int64] = field(metadata=HIDDEN)            # table's best hold
+    table: npt.NDArray[np.float64] = field(metadata=HIDDEN)          # its table value
+    monte_carlo: npt.NDArray[np.float64] = field(metadata=HIDDEN)    # its simulated equity
+    standard_error: npt.NDArray[np.float64] = field(metadata=HIDDEN)
+    table_gap: npt.NDArray[np.float64] = field(metadata=HIDDEN)      # best - runner-up, table
+    mc_gap: npt.NDArray[np.float64] = field(metadata=HIDDEN)         # best - runner-up, simulated
+    mc_gap_se: npt.NDArray[np.float64] = field(metadata=HIDDEN)
+    trials: int = field(metadata=shown_as(name="trials_per_deal"))
     seed: int | None
 
     @property
@@ -673,7 +631,7 @@ class CardRemovalCheck:
         return float(np.sqrt(max(excess, 0.0)))
 
     def to_dict(self) -> dict[str, object]:
-        return {"deals": len(self.table), "trials_per_deal": self.trials, "seed": self.seed,
+        return {"deals": len(self.table), **super().to_dict(),
                 "mean_error": self.mean_error, "mean_error_se": self.mean_error_se,
                 "mean_abs_error": self.mean_abs_error, "rms_error_noise_removed": self.rms_error,
                 "max_abs_error": float(np.abs(self.table - self.monte_carlo).max()),
@@ -701,7 +659,7 @@ def simulate_equities(deal: npt.NDArray[np.integer], holds: list[int], opponents
         kept_first = np.take_along_axis(hands, order, axis=1)
         slot = np.arange(5)[None, :] - keep.sum(axis=1)[:, None]     # >= 0: a drawn card
         if (ptr + 5 - keep.sum(axis=1) > rest.shape[1]).any():
-            raise ValueError("the stub runs out: too many opponents for these draw limits")
+            raise RequestError("the stub runs out: too many opponents for these draw limits")
         idx = np.clip(ptr[:, None] + slot, 0, rest.shape[1] - 1)
         return np.where(slot >= 0, np.take_along_axis(rest, idx, axis=1), kept_first)
 
@@ -716,13 +674,12 @@ def simulate_equities(deal: npt.NDArray[np.integer], holds: list[int], opponents
     best = their_strength.max(axis=1)
     shares = []
     for hold in holds:
-        keep = np.broadcast_to((hold >> np.arange(5)) & 1 == 1, (trials, 5))
+        keep = np.broadcast_to(hold_masks(hold), (trials, 5))
         ours = evaluate(draw(np.broadcast_to(d, (trials, 5)).copy(), keep, ptr), joker=joker)
         ties = (their_strength == ours[:, None]).sum(axis=1)
         shares.append(np.where(ours > best, 1.0, np.where(ours == best, 1.0 / (1 + ties), 0.0)))
     s = np.stack(shares)
-    root = np.sqrt(trials)
-    return s.mean(axis=1), s.std(axis=1, ddof=1) / root, (s - s[0]).std(axis=1, ddof=1) / root
+    return s.mean(axis=1), se_of_mean(s, axis=1), se_of_mean(s - s[0], axis=1)
 
 
 def simulate_equity(deal: npt.NDArray[np.integer], hold: int, opponents: int, chooser: HoldChooser,
@@ -753,7 +710,7 @@ def equity_card_removal_error(solver: Solver, opponents: int, chooser: HoldChoos
 # --- formatting -------------------------------------------------------------------------------
 
 _CARD_NAMES = [f"{RANKS[c // 4]}{'cdhs'[c % 4]}" for c in range(52)] + ["Jk"]
-_KEPT_DESC = [[i for i in range(4, -1, -1) if m >> i & 1] for m in range(N_HOLDS)]   # high first
+_KEPT_DESC = [positions[::-1] for positions in HOLD_POSITIONS]   # kept cards, highest first
 
 
 def hand_strings(deals: npt.NDArray[np.integer]) -> list[str]:

@@ -17,6 +17,7 @@ from drawodds.charts.openers import passout_by_table_size, pot_at_opening
 from drawodds.charts.points import write_report
 from drawodds.charts.reading import plot_read_draws
 from drawodds.charts.strategy import write_reports
+from drawodds.errors import RequestError
 
 TOPICS = ("reading", "openers", "points", "strategy")
 
@@ -27,7 +28,7 @@ def regenerate(out_dir: str | Path = "reports", only: Sequence[str] | None = Non
     topics = list(only) if only else list(TOPICS)
     unknown = [t for t in topics if t not in TOPICS]
     if unknown:
-        raise ValueError(f"unknown chart topic {unknown[0]!r}; topics: {', '.join(TOPICS)}")
+        raise RequestError(f"unknown chart topic {unknown[0]!r}; topics: {', '.join(TOPICS)}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []

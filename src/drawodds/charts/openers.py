@@ -27,7 +27,7 @@ def passout_by_table_size(path: Path, sizes: range = range(op.MIN_PLAYERS, op.MA
             labels.append(str(n))
         else:
             assert row.p_nobody_opens_mc is not None
-            exact.append(row.p_nobody_opens_mc.mean)
+            exact.append(row.p_nobody_opens_mc.value)
             err.append(2 * row.p_nobody_opens_mc.se)
             labels.append(f"{n}\n(MC)")
         indep.append(row.p_nobody_opens_independent)

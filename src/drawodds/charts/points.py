@@ -49,7 +49,7 @@ def plot_last_trick_vs_pair(df: pd.DataFrame, path: str | Path) -> Path:
                  f"keep the ace for the last trick, or the pair?\n{attrs.get('trials', '?')} random "
                  f"such hands per table size, seed {attrs.get('seed', '?')}; opponents draw by "
                  f"'{attrs.get('policy', 'standard')}', everyone plays tricks "
-                 f"'{attrs.get('trick_policy', 'sensible')}'", fontsize=10)
+                 f"'{attrs.get('trick', 'sensible')}'", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     return path

@@ -7,6 +7,7 @@ from pathlib import Path
 from matplotlib.figure import Figure
 
 from drawodds.analyses.read import read_draw
+from drawodds.errors import RequestError
 from drawodds.evaluate import CATEGORIES
 from drawodds.rules import RuleSet, preset
 
@@ -29,7 +30,7 @@ def plot_read_draws(path: str | Path = "reports/read_draws.png", *, rules: RuleS
     for d in range(rs.max_draw_cards + 1):
         try:
             readings.append(read_draw(d, policy=policy, rules=rs, trials=trials, seed=seed))
-        except ValueError:     # a count this policy never draws
+        except RequestError:     # a count this policy never draws
             continue
     names = [c for c in CATEGORIES if any(r.final.get(c, 0) > 0 for r in readings)]
     fig = Figure(figsize=(9, 5.5))

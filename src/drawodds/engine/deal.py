@@ -2,14 +2,14 @@
 
 The state says whose turn it is (``actor``), in which phase (``bet``, ``draw``, ``declare``,
 ``showdown``, ``done``), and which actions are legal with what they cost (``legal()``). Drive it
-step by step with ``apply(action)`` or run it to the end with ``play(state, policies)``.
+step by step with ``apply(action)`` or run it to the end with ``play(state, players)``.
 
-A policy sees only an ``Observation``: its own cards, the public actions (bets, draw counts,
+A betting player sees only an ``Observation``: its own cards, the public actions (bets, draw counts,
 split-openers announcements, hands shown at showdown), stacks and pots. Never another player's
 cards, never any discards.
 
 Inside a deal everything is plain ints and lists: a deal costs tens of microseconds, so long
-simulations are limited by the policies, not the bookkeeping.
+simulations are limited by the players' decisions, not the bookkeeping.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Literal, NamedTuple
 
 from drawodds.cards import JOKER
 from drawodds.engine.pots import Pot, claimants, side_pots, split_pot, uncalled_excess
+from drawodds.errors import DrawoddsError, RequestError
 from drawodds.evaluate import evaluate_one as hand_strength
 from drawodds.evaluate import jacks_or_better_floor as openers_floor
 from drawodds.holds import openers_aside
@@ -31,8 +32,8 @@ NO_CAP = 1 << 62  # the cap level of a round without a raise cap
 Outcome = Literal["passed_out", "uncontested", "showdown", "void"]
 
 
-class IllegalAction(ValueError):
-    """A policy or caller asked for an action the rules do not allow right now."""
+class IllegalAction(DrawoddsError):
+    """A player or caller asked for an action the rules do not allow right now."""
 
 
 class Action(NamedTuple):
@@ -106,7 +107,7 @@ LEGAL_FOLD, LEGAL_CHECK, LEGAL_SHOW_MUCK = Legal("fold"), Legal("check"), (Legal
 LEGAL_DRAW = tuple((Legal("draw", k),) for k in range(6))
 LEGAL_CHECK_ONLY = (LEGAL_CHECK,)
 
-Policy = Callable[[Observation], Action]
+Player = Callable[[Observation], Action]   # a betting player: what one seat does
 
 
 @functools.lru_cache(maxsize=4096)
@@ -211,9 +212,9 @@ class DealState:
         m = len(order)
         self._seven_rule = rules.seven_player_limit and m >= 7
         if m < 2:
-            raise ValueError(f"a deal needs at least two players with chips, got {m}")
+            raise RequestError(f"a deal needs at least two players with chips, got {m}")
         if stacks[button] <= 0:
-            raise ValueError(f"the dealer (seat {button}) has no chips and cannot deal")
+            raise RequestError(f"the dealer (seat {button}) has no chips and cannot deal")
         self.contributed = [0] * n
         # A tuple, replaced when someone folds (rare): observations share it instead of copying.
         self.folded = (False,) * n if m == n else tuple(c <= 0 for c in stacks)
@@ -247,10 +248,12 @@ class DealState:
         # The deal: one card at a time clockwise from the dealer's left.
         need = 5 * m
         if len(deck) < need:
-            raise ValueError(f"the deck has {len(deck)} cards, {need} are needed")
+            raise RequestError(f"the deck has {len(deck)} cards, {need} are needed")
         self.hands: list[tuple[int, ...]] = [()] * n  # a tuple per seat, replaced at each draw
         hands = self.hands
-        self.private = private = []
+        # (seat, kind, cards, more cards): what only that seat saw (deal, draw, reshuffle, show)
+        self.private: list[tuple[int, str, tuple[int, ...], tuple[int, ...]]] = []
+        private = self.private
         for k, s in enumerate(order):
             hand = hands[s] = tuple(deck[k:need:m])
             private.append((s, "deal", hand, ()))
@@ -592,7 +595,7 @@ class DealState:
         if sum(1 for c in rest if c not in mine) < k:
             fresh = [c for c in self.pile if c not in mine]
             if self.reshuffle is None:
-                raise ValueError("the stub ran out and no reshuffle was given")
+                raise RequestError("the stub ran out and no reshuffle was given")
             fresh = self.reshuffle(fresh)
             self.private.append((seat, "reshuffle", tuple(fresh), ()))
             self.events.append((seat, "reshuffle", len(fresh)))
@@ -601,7 +604,7 @@ class DealState:
             self.rebuilt = True
         got = [c for c in rest if c not in mine][:k]
         if len(got) < k:
-            raise ValueError("not enough cards left to draw (more players than the deck serves)")
+            raise RequestError("not enough cards left to draw (more players than the deck serves)")
         taken = set(got)
         self.stub = [c for c in rest if c not in taken]
         self.stub_pos = 0
@@ -925,7 +928,7 @@ class DealState:
             seat = self.actor if self.actor is not None else self.order[0]
         phase = self.phase
         to_call = max_draw = 0
-        legal = ()
+        legal: tuple[Legal, ...] = ()
         if phase == "bet":
             to_call = self.level - self.committed[seat]
             if to_call < 0:
@@ -947,17 +950,17 @@ class DealState:
             tuple(self.shown) if self.shown else (), max_draw, self.deal_id, self.rules))
 
 
-def play(state: DealState, policies: Sequence[Policy]) -> DealResult:
-    """Run a deal to the end: each seat's policy is asked in turn with its own observation.
+def play(state: DealState, players: Sequence[Player]) -> DealResult:
+    """Run a deal to the end: each seat's player is asked in turn with its own observation.
 
-    A policy with ``always_shows = True`` is not asked at the showdown: it shows.
+    A player with ``always_shows = True`` is not asked at the showdown: it shows.
     """
     apply, observe = state.apply, state.observe
-    shows = [getattr(p, "always_shows", False) for p in policies]
+    shows = [getattr(p, "always_shows", False) for p in players]
     while (seat := state.actor) is not None:
         if shows[seat] and state.phase == "showdown":
             apply(SHOW)
         else:
-            apply(policies[seat](observe(seat)))
+            apply(players[seat](observe(seat)))
     assert state.result is not None
     return state.result

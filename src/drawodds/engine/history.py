@@ -1,9 +1,9 @@
 """Hand histories: every deal as a readable text log and as one JSON line, and replays.
 
-A JSON history starts with a header line (rules, players, seed, policies); each further line is
-one deal with everything needed to play it again: stacks, button, carried pot, the deck order,
-any reshuffled stubs and every action. ``replay`` plays each deal again from those and checks
-that it ends exactly as recorded.
+A JSON history starts with a header line (rules, players, seed, and each seat's betting player
+under ``policies``); each further line is one deal with everything needed to play it again:
+stacks, button, carried pot, the deck order, any reshuffled stubs and every action. ``replay``
+plays each deal again from those and checks that it ends exactly as recorded.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import IO, Any
 
 from drawodds.cards import card_str
 from drawodds.engine.deal import Action, DealResult, DealState
+from drawodds.errors import RequestError
 from drawodds.rules import RuleSet
 
 FORMAT = "drawodds-history/1"
@@ -25,7 +26,7 @@ def deal_record(state: DealState) -> dict[str, Any]:
     """One finished deal as a JSON-ready dict (the omniscient record, not a player's view)."""
     result = state.result
     if result is None:
-        raise ValueError("the deal is not finished")
+        raise RequestError("the deal is not finished")
     return {
         "deal": state.deal_id, "button": state.button, "stacks": list(state.start_stacks),
         "carried_in": state.carried_in, "antes": state.antes, "deck": list(state.deck),
@@ -86,17 +87,17 @@ class HistoryWriter:
     """Writes deals to a JSON-lines file (``.jsonl``/``.json``) or a text log (any other suffix)."""
 
     def __init__(self, path: str | Path, rules: RuleSet, *, seed: int | None = None,
-                 policies: Sequence[str] = ()) -> None:
+                 players: Sequence[str] = ()) -> None:
         self.path = Path(path)
         self.json = self.path.suffix.lower() in (".jsonl", ".json", ".ndjson")
         self.file: IO[str] = self.path.open("w", encoding="utf-8")
         if self.json:
             header = {"format": FORMAT, "rules": rules_to_dict(rules),
-                      "players": len(policies) or rules.players, "seed": seed, "policies": list(policies)}
+                      "players": len(players) or rules.players, "seed": seed, "policies": list(players)}
             self.file.write(json.dumps(header, ensure_ascii=False) + "\n")
         else:
             self.file.write(f"# drawodds hand history: {rules.name}, seed {seed}, "
-                            f"policies {', '.join(policies)}\n")
+                            f"policies {', '.join(players)}\n")
 
     def write(self, state: DealState) -> None:
         """Append one finished deal."""
@@ -123,7 +124,7 @@ def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
 
 def rules_from_dict(values: dict[str, Any]) -> RuleSet:
     """The rule set written by ``rules_to_dict``."""
-    fixed = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+    fixed: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
     return RuleSet(**fixed).validate()
 
 
@@ -135,10 +136,10 @@ def read_history(path: str | Path) -> tuple[dict[str, Any], Iterator[dict[str, A
         header = json.loads(first)
     except json.JSONDecodeError as exc:
         handle.close()
-        raise ValueError(f"{path} is not a JSON-lines history ({exc.msg})") from None
+        raise RequestError(f"{path} is not a JSON-lines history ({exc.msg})") from None
     if header.get("format") != FORMAT:
         handle.close()
-        raise ValueError(f"{path} is not a drawodds history (format {header.get('format')!r})")
+        raise RequestError(f"{path} is not a drawodds history (format {header.get('format')!r})")
 
     def deals() -> Iterator[dict[str, Any]]:
         with handle:
@@ -159,7 +160,7 @@ class _Script:
         recorded_seat, kind, discards = self.actions[self.next]
         self.next += 1
         if recorded_seat != seat:
-            raise ValueError(f"history out of step: seat {seat} to act, record says seat {recorded_seat}")
+            raise RequestError(f"history out of step: seat {seat} to act, record says seat {recorded_seat}")
         return kind, tuple(discards)
 
 
@@ -190,7 +191,7 @@ def replay(path: str | Path) -> list[DealResult]:
         result = state.result
         assert result is not None
         if list(result.net) != record["net"] or result.carried_out != record["carried_out"]:
-            raise ValueError(f"deal {record['deal']} replays to net {list(result.net)}, "
+            raise RequestError(f"deal {record['deal']} replays to net {list(result.net)}, "
                              f"carried {result.carried_out}; the history says {record['net']}, "
                              f"{record['carried_out']}")
         results.append(result)

@@ -1,4 +1,4 @@
-"""Betting policies: plain callables from an ``Observation`` (what one seat may know) to an ``Action``.
+"""Betting players: plain callables from an ``Observation`` (what one seat may know) to an ``Action``.
 
 - ``RandomLegal``: a uniformly random legal action and a random legal draw (for fuzzing).
 - ``CallingStation``: never bets or raises, calls everything, draws like the standard player.
@@ -8,61 +8,60 @@
   draw count says (exact posterior + simulated draw), not against any hand.
 - ``PatTwoPair``: RuleBased that stands pat with two pair and bets it as a made hand.
 
-``make_policy(name, rules, rng)`` builds one by name: ``rule``, ``reader``, ``pat``, ``station``,
+``make_player(name, rules, rng)`` builds one by name: ``rule``, ``reader``, ``pat``, ``station``,
 ``random``.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 from array import array
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from drawodds.combinatorics import all_hands, combinations, subset_rank
-from drawodds.engine.deal import CALL, CHECK, FOLD, MUCK, RAISE, SHOW, Action, Observation, draw
-from drawodds.evaluate import FLUSH, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_floor, evaluate
-from drawodds.policies import draw_policy, hold_plan
+from drawodds.combinatorics import all_hands, binomials, combinations, subset_rank
+from drawodds.engine.deal import CALL, CHECK, FOLD, MUCK, RAISE, SHOW, Action, Observation, Player, draw
+from drawodds.errors import RequestError
+from drawodds.evaluate import FLUSH, N_STRENGTHS, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_floor, evaluate
+from drawodds.holds import hold_numbers
+from drawodds.policies import DrawPolicy, draw_policy, hold_plan
 from drawodds.rules import RuleSet
 from drawodds.sim.ranges import final_strength_distribution
 
-POLICY_NAMES = ("rule", "reader", "pat", "station", "random")
+PLAYER_NAMES = ("rule", "reader", "pat", "station", "random")
 
 
 @functools.cache
 def _percentiles() -> list[float]:
     """Share of the 2,598,960 dealt hands no stronger than each strength (index = strength)."""
 
-    counts = np.bincount(evaluate(all_hands()), minlength=7464).astype(np.float64)
+    counts = np.bincount(evaluate(all_hands()), minlength=N_STRENGTHS).astype(np.float64)
     share = np.cumsum(counts) / counts.sum()
-    share[7463] = 1.0  # five aces (joker deck)
+    share[N_STRENGTHS - 1] = 1.0  # five aces (joker deck)
     return share.tolist()
 
 
-_BINOM = [[math.comb(c, i + 1) for c in range(54)] for i in range(5)]
+_BINOM = [binomials()[i + 1, :54].tolist() for i in range(5)]   # subset_rank's table as lists (scalar path)
 _TABLE_AFTER_MISSES = 2500  # build the full table once a run has asked this many new hands
 
 
 @functools.cache
-def _hold_table(policy: Any, rules: RuleSet) -> tuple[bytes, bytes, array]:
+def _hold_table(policy: DrawPolicy, rules: RuleSet) -> tuple[bytes, bytes, array]:
     """The policy's hold for every possible hand at once, indexed by the hand's colex rank.
 
-    Bit i of a byte is 'keep the i-th lowest card'. One vectorized pass (a few seconds) instead
-    of one small numpy call per decision; shared by every seat with the same policy.
+    Each byte is a hold number (bit i keeps the i-th lowest card). One vectorized pass (a few
+    seconds) instead of one small numpy call per decision; shared by every seat with the same policy.
     """
-
     hands = combinations(rules.deck_size, 5)
     plan = hold_plan(policy, hands, rules)
     rank = subset_rank(hands)
-    weights = (1 << np.arange(5)).astype(np.uint8)
     keep = np.zeros(len(hands), dtype=np.uint8)
     alt = np.zeros(len(hands), dtype=np.uint8)
     rate = np.zeros(len(hands), dtype=np.float64)
-    keep[rank] = (plan.keep * weights).sum(axis=1)
-    alt[rank] = (plan.alt_keep * weights).sum(axis=1)
+    keep[rank] = hold_numbers(plan.keep)
+    alt[rank] = hold_numbers(plan.alt_keep)
     rate[rank] = plan.alt_rate
     return keep.tobytes(), alt.tobytes(), array("d", rate.tobytes())
 
@@ -106,16 +105,13 @@ class Drawer:
         return out[:limit]
 
     def _ask(self, key: tuple[int, ...]) -> tuple[int, int, float]:
-
         self.misses += 1
         if self.misses > _TABLE_AFTER_MISSES:
             self.table = _hold_table(self.policy, self.rules)
             self._cache.clear()
         # The relabelled key keeps card order (suits only renamed), so bit i still means card i.
         hp = hold_plan(self.policy, np.array([key], dtype=np.int8), self.rules)
-        weights = 1 << np.arange(5)
-        plan = (int((hp.keep[0] * weights).sum()), int((hp.alt_keep[0] * weights).sum()),
-                float(hp.alt_rate[0]))
+        plan = (int(hold_numbers(hp.keep[0])), int(hold_numbers(hp.alt_keep[0])), float(hp.alt_rate[0]))
         self._cache[key] = plan
         return plan
 
@@ -277,7 +273,7 @@ class DrawReader(RuleBased):
 
 class PatTwoPair(RuleBased):
     """RuleBased, but stands pat with two pair (instead of drawing one) and bets it as a made
-    hand: the move seed 001 recommends against a player who drew three."""
+    hand: the move the Swedish Mörkpoker page recommends against a player who drew three."""
 
     name = "pat"
 
@@ -287,8 +283,8 @@ class PatTwoPair(RuleBased):
         return super()._discards(obs)
 
 
-def make_policy(name: str, rules: RuleSet, rng: np.random.Generator) -> Any:
-    """A policy by name (``rule``, ``station``, ``random``) with its own random generator."""
+def make_player(name: str, rules: RuleSet, rng: np.random.Generator) -> Player:
+    """A betting player by name (one of ``PLAYER_NAMES``) with its own random generator."""
     key = name.strip().lower()
     if key == "rule":
         return RuleBased(rules, rng)
@@ -300,4 +296,5 @@ def make_policy(name: str, rules: RuleSet, rng: np.random.Generator) -> Any:
         return CallingStation(rules, rng)
     if key == "random":
         return RandomLegal(rng)
-    raise ValueError(f"unknown policy {name!r}; choose from: {', '.join(POLICY_NAMES)}")
+    # "policy" here is the word of the CLI option (--policy) the name comes from.
+    raise RequestError(f"unknown policy {name!r}; choose from: {', '.join(PLAYER_NAMES)}")

@@ -87,7 +87,7 @@ def split_pot(amount: int, winners: Sequence[int], button: int, seats: int,
     """Share a pot among tied winners: ({seat: chips}, chips carried to the next deal).
 
     Odd chips go one at a time to the winners nearest the dealer's left, or are carried
-    when ``carry_odd`` (the seed 001 option).
+    when ``carry_odd`` (the Swedish Mörkpoker page's option).
     """
     share, odd = divmod(amount, len(winners))
     paid = {w: share for w in winners}

@@ -18,11 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from drawodds.engine.deal import DealResult, DealState, Policy, play
+from drawodds.engine.deal import DealResult, DealState, Player, play
 from drawodds.engine.history import HistoryWriter, rules_to_dict
-from drawodds.engine.players import make_policy
+from drawodds.engine.players import make_player
+from drawodds.errors import RequestError
 from drawodds.execution import Runner, chunk_sizes
+from drawodds.results import Result, shown_as
 from drawodds.rules import RuleSet
+from drawodds.sim.stats import Estimate, from_sums
 
 DECK_BLOCK = 2048  # decks shuffled per numpy call
 
@@ -45,12 +48,12 @@ class DeckSupply:
         return [cards[i] for i in self.rng.permutation(len(cards))]
 
 
-@dataclass(frozen=True)
-class Standing:
+@dataclass(frozen=True, repr=False)
+class Standing(Result):
     """One seat at the end of a session."""
 
     seat: int
-    policy: str
+    player: str
     chips: int
     rebuys: int
     net: int  # chips minus the starting stack and every rebuy
@@ -60,13 +63,13 @@ class Session:
     """Deals in a row at one table: button rotation, antes (and the consecutive-ante limit),
     busted players sitting out or rebuying, a pot carried from deal to deal."""
 
-    def __init__(self, rules: RuleSet, policies: Sequence[Policy], *, names: Sequence[str] | None = None,
+    def __init__(self, rules: RuleSet, players: Sequence[Player], *, names: Sequence[str] | None = None,
                  decks: DeckSupply, button: int = 0, carried: int = 0, first_deal_id: int = 0,
                  history: HistoryWriter | None = None) -> None:
         self.rules = rules
-        self.policies = list(policies)
-        self.names = list(names) if names else [getattr(p, "name", "policy") for p in policies]
-        self.n = len(policies)
+        self.players = list(players)
+        self.names = list(names) if names else [getattr(p, "name", "player") for p in players]
+        self.n = len(players)
         self.stacks = [rules.stack] * self.n
         self.rebuys = [0] * self.n
         self.button = button
@@ -95,7 +98,7 @@ class Session:
         antes = limit is None or self.passed_in_a_row < limit
         state = DealState(rules, self.stacks, self.button, self.decks.next(), carried=self.carried,
                           antes=antes, deal_id=self.deal_id, reshuffle=self.decks.reshuffle)
-        result = play(state, self.policies)
+        result = play(state, self.players)
         if self.history is not None:
             self.history.write(state)
         self.stacks = list(result.stacks)
@@ -113,61 +116,47 @@ class Session:
         return sorted(rows, key=lambda r: (-r.chips, r.seat))
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A Monte Carlo mean with its standard error."""
-
-    value: float
-    se: float
-
-
-def _mean_se(total: float, squares: float, n: int) -> Estimate:
-    if n == 0:
-        return Estimate(math.nan, math.nan)
-    mean = total / n
-    var = max(squares / n - mean * mean, 0.0) * n / (n - 1) if n > 1 else 0.0
-    return Estimate(mean, math.sqrt(var / n))
-
-
-@dataclass(frozen=True)
-class SeatResult:
+@dataclass(frozen=True, repr=False)
+class SeatResult(Result):
     """Chips one seat won over the whole run."""
 
     seat: int
-    policy: str
+    player: str = field(metadata=shown_as(name="policy"))   # JSON keeps the CLI's word
     net: int
     net_per_deal: float
     net_per_deal_se: float
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "policy": self.policy, "net": self.net,
-                "net_per_deal": self.net_per_deal, "net_per_deal_se": self.net_per_deal_se}
+    @property
+    def policy(self) -> str:
+        """Old name of ``player`` (the CLI still reads it)."""
+        return self.player
 
 
-@dataclass(frozen=True)
-class PolicyResult:
-    """Chips all seats of one policy won together."""
+@dataclass(frozen=True, repr=False)
+class PlayerResult(Result):
+    """Chips all seats of one kind of betting player won together."""
 
-    policy: str
+    player: str = field(metadata=shown_as(name="policy"))
     seats: int
     net: int
     net_per_deal: float
     net_per_deal_se: float
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"policy": self.policy, "seats": self.seats, "net": self.net,
-                "net_per_deal": self.net_per_deal, "net_per_deal_se": self.net_per_deal_se}
+    @property
+    def policy(self) -> str:
+        """Old name of ``player`` (the CLI still reads it)."""
+        return self.player
 
 
-@dataclass(frozen=True)
-class SimulationResult:
-    """Shares of deal outcomes, pots and chips won per seat and policy, each with a standard error."""
+@dataclass(frozen=True, repr=False)
+class SimulationResult(Result):
+    """Shares of deal outcomes, pots and chips won per seat and per kind of player, each with a
+    standard error. ``to_dict()`` is the JSON of ``drawodds simulate --json``."""
 
-    rules: RuleSet
+    rules: RuleSet = field(metadata=shown_as(lambda r: r.name))
     players: int
     deals: int
     seed: int
-    sessions: int
     passed_out: float
     passed_out_se: float
     uncontested: float
@@ -181,34 +170,28 @@ class SimulationResult:
     average_pot: float            # chips in the middle when a deal ends, carried pots included
     average_pot_se: float
     pot_carried_at_end: int
+    sessions: int
     seats: tuple[SeatResult, ...]
-    policies: tuple[PolicyResult, ...]
+    by_player: tuple[PlayerResult, ...] = field(metadata=shown_as(name="policies"))
     interrupted: bool = False     # stopped by Ctrl-C: the figures cover the deals played
 
+    @property
+    def policies(self) -> tuple[PlayerResult, ...]:
+        """Old name of ``by_player`` (the CLI still reads it)."""
+        return self.by_player
+
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of ``drawodds simulate --json`` (issue 5), plus the standard errors."""
-        keys = ("passed_out", "passed_out_se", "uncontested", "uncontested_se", "showdown",
-                "showdown_se", "opened", "opened_se", "dead_opener", "dead_opener_se",
-                "average_pot", "average_pot_se")
-        return {"rules": self.rules.name, "players": self.players, "deals": self.deals,
-                "seed": self.seed, **{k: _finite(getattr(self, k)) for k in keys},
-                "pot_carried_at_end": self.pot_carried_at_end, "sessions": self.sessions,
-                "seats": [s.to_dict() for s in self.seats],
-                "policies": [p.to_dict() for p in self.policies],
-                "rule_set": rules_to_dict(self.rules)}
+        return {**super().to_dict(), "rule_set": rules_to_dict(self.rules)}
 
 
-def _finite(x: float) -> float | None:
-    return None if math.isnan(x) else x
-
-
-def parse_policies(policies: Sequence[str] | str, players: int) -> list[str]:
-    """One policy name per seat, from a list or a comma-separated string (one name = every seat)."""
-    names = [p.strip().lower() for p in (policies.split(",") if isinstance(policies, str) else policies)]
+def parse_players(players: Sequence[str] | str, seats: int) -> list[str]:
+    """One betting player's name per seat, from a list or a comma-separated string (one name =
+    every seat)."""
+    names = [p.strip().lower() for p in (players.split(",") if isinstance(players, str) else players)]
     if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"give one policy per seat ({players}) or a single one for all; got {len(names)}")
+        names = names * seats
+    if len(names) != seats:
+        raise RequestError(f"give one policy per seat ({seats}) or a single one for all; got {len(names)}")
     return names
 
 
@@ -254,7 +237,7 @@ def _play_chunk(rules: RuleSet, names: list[str], seed: int, index: int, deals: 
     n = rules.players
     deck_seq, *seat_seqs = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(n + 1)
     decks = DeckSupply(np.random.default_rng(deck_seq), rules.deck_size)
-    seat_policies = [make_policy(name, rules, np.random.default_rng(sq))
+    seat_players = [make_player(name, rules, np.random.default_rng(sq))
                      for name, sq in zip(names, seat_seqs, strict=True)]
     kinds = sorted(set(names), key=names.index)
     by_kind = [[s for s in range(n) if names[s] == k] for k in kinds]
@@ -264,7 +247,7 @@ def _play_chunk(rules: RuleSet, names: list[str], seed: int, index: int, deals: 
     session = None
     try:
         while t.played < deals:
-            session = Session(rules, seat_policies, names=names, decks=decks, button=button,
+            session = Session(rules, seat_players, names=names, decks=decks, button=button,
                               carried=t.carried, first_deal_id=first_id + t.played, history=writer)
             t.sessions += 1
             while session.deals_played < rules.deals and t.played < deals and session.can_deal():
@@ -288,7 +271,7 @@ def _play_chunk(rules: RuleSet, names: list[str], seed: int, index: int, deals: 
                 if progress is not None and t.played % 1000 == 0:
                     progress(t.played)
             if session.deals_played == 0:
-                raise ValueError("no deal could be played: fewer than two players have chips")
+                raise RequestError("no deal could be played: fewer than two players have chips")
             button, t.carried = session.button, session.carried
     except KeyboardInterrupt:
         # Played in this process: keep the deals that finished; the one being played is dropped.
@@ -304,25 +287,26 @@ def _stop_if_interrupted(index: int, tally: _Tally) -> None:
         raise KeyboardInterrupt
 
 
-def simulate(rules: RuleSet, *, deals: int, seed: int, policies: Sequence[str] | str = "rule",
+def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | str = "rule",
              history: str | Path | None = None, progress: Callable[[int], None] | None = None,
-             workers: int | None = 1, runner: Runner | None = None) -> SimulationResult:
+             workers: int | None = 1, runner: Runner | None = None,
+             policies: Sequence[str] | str | None = None) -> SimulationResult:
     """Play ``deals`` deals under ``rules`` and summarise them.
 
-    ``policies`` names one betting player per seat (``rule``, ``station``, ``random``, ...) or one
-    for every seat. The deals are cut into chunks of ``CHUNK_DEALS``, each a table of its own
+    ``players`` names one betting player per seat (see ``PLAYER_NAMES``) or one for every seat
+    (``policies`` is its old name, still accepted). The deals are cut into chunks of ``CHUNK_DEALS``, each a table of its own
     seeded from ``(seed, chunk)``, so the same seed gives the same deals, actions and result on
     any number of workers. ``progress`` gets the number of deals played so far. ``history``
     writes every deal (JSON lines for a ``.jsonl`` path, else a text log); it plays the chunks in
     this process, in order. On Ctrl-C the result covers the chunks that finished.
     """
     if rules.game != "draw":
-        raise ValueError(f"{rules.name} is a points game; simulate its games with simulate_points")
+        raise RequestError(f"{rules.name} is a points game; simulate its games with simulate_points")
     if deals <= 0:
-        raise ValueError(f"deals must be positive, got {deals}")
-    names = parse_policies(policies, rules.players)
+        raise RequestError(f"deals must be positive, got {deals}")
+    names = parse_players(players if policies is None else policies, rules.players)
     n = rules.players
-    writer = HistoryWriter(history, rules, seed=seed, policies=names) if history else None
+    writer = HistoryWriter(history, rules, seed=seed, players=names) if history else None
     sizes = chunk_sizes(deals, CHUNK_DEALS)
     total = _Tally(net_sum=[0.0] * n, net_sq=[0.0] * n)
     own = Runner(1 if writer else workers) if runner is None else None
@@ -350,24 +334,24 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, policies: Sequence[str] |
     by_kind = [[s for s in range(n) if names[s] == k] for k in kinds]
 
     def share(k: int, total: int) -> Estimate:
-        return _mean_se(k, k, total)
+        return from_sums(k, k, total)   # k deals count 1 (1 squared is 1), the rest 0
 
     po, un, sd = (share(counts[k], played) for k in ("passed_out", "uncontested", "showdown"))
     op = share(opened, played)
     do = share(dead, opened) if opened else Estimate(math.nan, math.nan)
-    pot = _mean_se(pot_sum, pot_sq, played)
+    pot = from_sums(pot_sum, pot_sq, played)
     seat_rows = []
     for s in range(n):
-        est = _mean_se(net_sum[s], net_sq[s], played)
+        est = from_sums(net_sum[s], net_sq[s], played)
         seat_rows.append(SeatResult(s, names[s], int(net_sum[s]), est.value, est.se))
     kind_rows = []
     for k, name in enumerate(kinds):
-        est = _mean_se(kind_sum[k], kind_sq[k], played)
-        kind_rows.append(PolicyResult(name, len(by_kind[k]), int(kind_sum[k]), est.value, est.se))
+        est = from_sums(kind_sum[k], kind_sq[k], played)
+        kind_rows.append(PlayerResult(name, len(by_kind[k]), int(kind_sum[k]), est.value, est.se))
     return SimulationResult(
         rules=rules, players=n, deals=played, seed=seed, sessions=sessions,
         passed_out=po.value, passed_out_se=po.se, uncontested=un.value, uncontested_se=un.se,
         showdown=sd.value, showdown_se=sd.se, opened=op.value, opened_se=op.se,
         dead_opener=do.value, dead_opener_se=do.se, average_pot=pot.value, average_pot_se=pot.se,
-        pot_carried_at_end=carried, seats=tuple(seat_rows), policies=tuple(kind_rows),
+        pot_carried_at_end=carried, seats=tuple(seat_rows), by_player=tuple(kind_rows),
         interrupted=batch.interrupted or total.interrupted)

@@ -1,22 +1,22 @@
 """Poengpoker and Chicago deals and games: exchange, showdown points, tricks, play to the target.
 
-One deal (seed 004): five cards each; exchange(s) in turn from the dealer's left (Poengpoker one,
-Chicago ``rules.draws`` = 3), any number of cards; the hands are shown and only the single best
-hand scores its table points (``rules.hand_points``, straight flush 8 ... high card 0); then five
-tricks where only the last one scores (``rules.last_trick_points``). The dealer moves one seat
-left each deal. Games run until someone reaches ``rules.target_points``.
+One deal (the Poengpoker page): five cards each; exchange(s) in turn from the dealer's left
+(Poengpoker one, Chicago ``rules.draws`` = 3), any number of cards; the hands are shown and only
+the single best hand scores its table points (``rules.hand_points``, straight flush 8 ... high
+card 0); then five tricks where only the last one scores (``rules.last_trick_points``). The
+dealer moves one seat left each deal. Games run until someone reaches ``rules.target_points``.
 
-Rule decisions the seed leaves open (each documented where it is applied):
+Rule decisions the page leaves open (each documented where it is applied):
 
-* Exactly equal best hands: ``rules.points_tie``. Default "none": the seed scores only *the* best
+* Exactly equal best hands: ``rules.points_tie``. Default "none": the page scores only *the* best
   hand, and with two identical five-card values there is no single best one; "none" also keeps
   every deal worth a whole number of points and changes nothing else. "all" and "split" are offered.
 * The stub runs out (6 players, or Chicago's three exchanges): ``rules.empty_stub``. "short"
   (Poengpoker preset): discards take no further part in the deal, so a player exchanges only as
   many cards as the stub still holds, keeping the best of the cards they meant to throw.
-  "reshuffle" (Chicago preset, seed 003): the earlier discards become a new stub under the old
-  one, and no player is ever given a card they discarded themselves (if even that is too few, the
-  player exchanges fewer, as with "short").
+  "reshuffle" (Chicago preset, the Norwegian 5-card draw page): the earlier discards become a new
+  stub under the old one, and no player is ever given a card they discarded themselves (if even
+  that is too few, the player exchanges fewer, as with "short").
 * Who wins when several pass the target in one deal: the first to pass it in scoring order (hand
   points are scored at the showdown, before the tricks); among those, the highest total; a tie
   shares the win. Chicago: the highest straight flush (royal) scores 52 and ends the game at once,
@@ -32,22 +32,23 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from drawodds.cards import DECK_SIZE, format_cards, parse_hand
+from drawodds.errors import RequestError
 from drawodds.evaluate import STRAIGHT_FLUSH, category_of, evaluate, strength_of
-from drawodds.execution import Runner, chunk_rng, chunk_sizes
+from drawodds.execution import Progress, Runner, chunk_rng, chunk_sizes
 from drawodds.holds import legal_holds
-from drawodds.points.tricks import TrickPolicy, TrickResult, play_tricks, trick_policy
-from drawodds.policies import choose_holds, draw_policy
+from drawodds.points.tricks import TrickPlay, TrickResult, play_tricks, trick_play
+from drawodds.policies import DrawPolicy, choose_holds, draw_policy
+from drawodds.results import HIDDEN, Result, shown_as
 from drawodds.rules import RuleError, RuleSet
-from drawodds.sim.stats import mean_se
+from drawodds.sim.stats import Estimate, mean_se, ratio_se, se_of_mean
 
-ROYAL_POINTS = 52  # Chicago: the highest straight flush is worth 52 (seed 004)
+ROYAL_POINTS = 52  # Chicago: the highest straight flush is worth 52 (the Poengpoker page)
 _STUB, _HAND, _OUT, _RECYCLED = 0, 1, 2, 3
 
 BoolArray = npt.NDArray[np.bool_]
@@ -55,7 +56,6 @@ IntArray = npt.NDArray[np.int_]
 FloatArray = npt.NDArray[np.float64]
 # keep(seats (n,), hands (n, 5), exchange index) -> keep mask (n, 5), True = kept
 KeepFn = Callable[[IntArray, npt.NDArray[np.int8], int], BoolArray]
-Progress = Callable[[int, int], None]
 
 
 def _check_points_game(rules: RuleSet) -> None:
@@ -204,9 +204,10 @@ def showdown_points(hands: npt.ArrayLike, rules: RuleSet) -> tuple[FloatArray, B
 
 # --- one deal -----------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class DealResult:
-    """What T deals gave: final hands, cards exchanged, points by source, tricks, instant wins."""
+@dataclass(frozen=True, repr=False)
+class PointsDeals(Result):
+    """What T points-game deals gave: final hands, cards exchanged, points by source, tricks,
+    instant wins. (One betting deal's result is ``engine.deal.DealResult``.)"""
 
     hands: npt.NDArray[np.int8]       # (T, P, 5) after the exchanges
     exchanged: npt.NDArray[np.int8]   # (T, rounds, P) cards each seat got per exchange
@@ -222,8 +223,8 @@ class DealResult:
 
 
 def finish_deal(hands: npt.NDArray[np.int8], stub: Stub, dealer: IntArray, rules: RuleSet,
-                keep: KeepFn, tricks: Sequence[TrickPolicy], rng: np.random.Generator,
-                first_round: int = 0) -> DealResult:
+                keep: KeepFn, tricks: Sequence[TrickPlay], rng: np.random.Generator,
+                first_round: int = 0) -> PointsDeals:
     """From dealt hands: the exchanges (from round ``first_round``), showdown points and tricks."""
     t, p, _ = hands.shape
     exchanged = np.zeros((t, rules.draws, p), dtype=np.int8)
@@ -233,11 +234,11 @@ def finish_deal(hands: npt.NDArray[np.int8], stub: Stub, dealer: IntArray, rules
     played = play_tricks(hands, (dealer + 1) % p, rules, tricks, rng)
     trick_points = played.points(rules)
     trick_points[instant.any(axis=1)] = 0.0  # the game is over before the tricks
-    return DealResult(hands, exchanged, hand_points, trick_points, instant, tied, played)
+    return PointsDeals(hands, exchanged, hand_points, trick_points, instant, tied, played)
 
 
 def play_deals(rows: int, rules: RuleSet, dealer: npt.ArrayLike, keep: KeepFn,
-               tricks: Sequence[TrickPolicy] | TrickPolicy, rng: np.random.Generator) -> DealResult:
+               tricks: Sequence[TrickPlay] | TrickPlay, rng: np.random.Generator) -> PointsDeals:
     """Deal and play ``rows`` independent deals (dealer per row, or one for all)."""
     _check_points_game(rules)
     p = rules.players
@@ -247,10 +248,10 @@ def play_deals(rows: int, rules: RuleSet, dealer: npt.ArrayLike, keep: KeepFn,
     return finish_deal(hands, stub, dealer_arr, rules, keep, seat_tricks, rng)
 
 
-def policy_keep(draw_policies: Sequence[Any], rules: RuleSet, rng: np.random.Generator) -> KeepFn:
+def policy_keep(draw_policies: Sequence[DrawPolicy], rules: RuleSet, rng: np.random.Generator) -> KeepFn:
     """A KeepFn that asks each seat's draw policy (``policies.choose_holds``) for its hold."""
 
-    distinct: list[Any] = []
+    distinct: list[DrawPolicy] = []
     for pol in draw_policies:
         if pol not in distinct:
             distinct.append(pol)
@@ -270,29 +271,29 @@ def policy_keep(draw_policies: Sequence[Any], rules: RuleSet, rng: np.random.Gen
 # --- players and whole games ----------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class PlayerPolicy:
-    """A points-game player: a draw policy for the exchanges and a trick policy."""
+class PointsPlayer:
+    """A points-game player: a draw policy for the exchanges and a trick strategy."""
 
     name: str
     draw: str = "standard"
     trick: str = "sensible"
 
 
-def player_policy(name: str) -> PlayerPolicy:
-    """'sensible' / 'random' (trick policy, drawing by the standard policy) or 'DRAW:TRICK'."""
+def points_player(name: str) -> PointsPlayer:
+    """'sensible' / 'random' (trick strategy, drawing by the standard policy) or 'DRAW:TRICK'."""
 
     draw, _, trick = name.partition(":") if ":" in name else ("standard", "", name)
     try:
-        trick_policy(trick)
+        trick_play(trick)
         draw_policy(draw)
     except ValueError as exc:
-        raise ValueError(f"points-game player {name!r}: {exc} (a player is TRICK or DRAW:TRICK, "
-                         "e.g. sensible, random, tight:random)") from None
-    return PlayerPolicy(name, draw, trick)
+        raise RequestError(f"points-game player {name!r}: {exc} (a player is TRICK or DRAW:TRICK, "
+                           "e.g. sensible, random, tight:random)") from None
+    return PointsPlayer(name, draw, trick)
 
 
-@dataclass(frozen=True)
-class GameRecord:
+@dataclass(frozen=True, repr=False)
+class GameRecord(Result):
     """Per-game totals for G games."""
 
     deals: IntArray            # (G,)
@@ -324,10 +325,10 @@ def settle(before: FloatArray, hand_points: FloatArray, trick_points: FloatArray
     top = np.where(cand, after_deal, -np.inf)
     winner = cand & (top == top.max(axis=1, keepdims=True))
     share = winner / np.maximum(winner.sum(axis=1, keepdims=True), 1)
-    return ended, share
+    return np.asarray(ended, dtype=bool), np.asarray(share, dtype=np.float64)
 
 
-def play_games(rules: RuleSet, games: int, players: Sequence[PlayerPolicy], rng: np.random.Generator,
+def play_games(rules: RuleSet, games: int, players: Sequence[PointsPlayer], rng: np.random.Generator,
                progress: Progress | None = None, done_before: int = 0, total: int | None = None
                ) -> GameRecord:
     """Play ``games`` whole games at once; seat 0 is left of the first dealer (seat P-1)."""
@@ -335,9 +336,9 @@ def play_games(rules: RuleSet, games: int, players: Sequence[PlayerPolicy], rng:
     _check_points_game(rules)
     p = rules.players
     if len(players) != p:
-        raise ValueError(f"need one player policy per seat ({p}), got {len(players)}")
+        raise RequestError(f"need one player per seat ({p}), got {len(players)}")
     keep = policy_keep([draw_policy(pl.draw) for pl in players], rules, rng)
-    tricks = [trick_policy(pl.trick) for pl in players]
+    tricks = [trick_play(pl.trick) for pl in players]
     hand_pts = np.zeros((games, p))
     trick_pts = np.zeros((games, p))
     wins = np.zeros((games, p))
@@ -369,33 +370,16 @@ def play_games(rules: RuleSet, games: int, players: Sequence[PlayerPolicy], rng:
     return GameRecord(deals, hand_pts, trick_pts, wins, instant_game, tied)
 
 
-def _ratio_se(num: FloatArray, den: FloatArray) -> tuple[float, float]:
-    """Ratio of sums and its delta-method standard error over independent games."""
-    r = float(num.sum() / den.sum())
-    z = num - r * den
-    return r, float(z.std(ddof=1) / math.sqrt(len(z)) / den.mean())
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A Monte Carlo figure with its standard error."""
-
-    value: float
-    se: float
-
-    def to_dict(self) -> dict[str, float]:
-        return {"value": self.value, "se": self.se}
-
-
-@dataclass(frozen=True)
-class PointsSimulationResult:
+@dataclass(frozen=True, repr=False)
+class PointsSimulationResult(Result):
     """Whole Poengpoker / Chicago games: length, where the points come from, who wins."""
 
     rules: str
     players: int
     games: int
     seed: int
-    policies: tuple[str, ...]                 # by seat; seat 0 sits left of the first dealer
+    # The player at each seat (seat 0 sits left of the first dealer); JSON keeps the CLI's word.
+    seat_players: tuple[str, ...] = field(metadata=shown_as(name="policies"))
     deals_per_game: Estimate
     hand_share: Estimate                      # share of all points scored by hands
     trick_share: Estimate                     # share of all points scored by last tricks
@@ -403,23 +387,9 @@ class PointsSimulationResult:
     tied_best_rate: Estimate                  # deals whose best hand was tied exactly
     instant_win_rate: Estimate                # games ended by Chicago's royal flush
     win_rate_by_seat: tuple[Estimate, ...]
-    win_rate_by_policy: dict[str, Estimate]   # average over the seats playing that policy
-    seconds: float = field(default=0.0, compare=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "rules": self.rules, "players": self.players, "games": self.games, "seed": self.seed,
-            "policies": list(self.policies),
-            "deals_per_game": self.deals_per_game.to_dict(),
-            "hand_share": self.hand_share.to_dict(),
-            "trick_share": self.trick_share.to_dict(),
-            "points_per_deal": self.points_per_deal.to_dict(),
-            "tied_best_rate": self.tied_best_rate.to_dict(),
-            "instant_win_rate": self.instant_win_rate.to_dict(),
-            "win_rate_by_seat": [e.to_dict() for e in self.win_rate_by_seat],
-            "win_rate_by_policy": {k: e.to_dict() for k, e in self.win_rate_by_policy.items()},
-            "seconds": round(self.seconds, 3),
-        }
+    win_rate_by_player: dict[str, Estimate] = field(metadata=shown_as(name="win_rate_by_policy"))   # seat average
+    # Wall-clock time: kept out of the JSON so that the same seed gives the same bytes.
+    seconds: float = field(default=0.0, compare=False, metadata=HIDDEN)
 
 
 GAME_BATCH = 5_000   # games per chunk: the unit of work and of random streams
@@ -428,28 +398,32 @@ GAME_BATCH = 5_000   # games per chunk: the unit of work and of random streams
 def _games_chunk(rules: RuleSet, games: int, names: tuple[str, ...], seed: int, index: int,
                  progress: Progress | None, done_before: int, total: int) -> GameRecord:
     """Chunk ``index`` of a points simulation, from its own ``(seed, index)`` stream."""
-    players = [player_policy(n) for n in names]
-    return play_games(rules, games, players, chunk_rng(seed, index), progress, done_before=done_before, total=total)
+    seated = [points_player(n) for n in names]
+    return play_games(rules, games, seated, chunk_rng(seed, index), progress, done_before=done_before, total=total)
 
 
 def simulate_points(rules: RuleSet, *, games: int, seed: int,
-                    policies: Sequence[str] | str = "sensible",
-                    progress: Progress | None = None, workers: int | None = 1,
-                    runner: Runner | None = None) -> PointsSimulationResult:
+                    players: Sequence[str] | str = "sensible",
+                    progress: Progress | None = None, workers: int | None = 1, runner: Runner | None = None,
+                    policies: Sequence[str] | str | None = None) -> PointsSimulationResult:
     """Play ``games`` whole Poengpoker/Chicago games and summarise them with standard errors.
 
-    ``policies``: one player-policy name for every seat, or one per seat ('sensible', 'random',
-    or 'DRAW:TRICK' such as 'tight:random'). ``progress(done, total)`` is called as games finish.
-    Games run in chunks of ``GAME_BATCH`` seeded from ``(seed, chunk)``: the same answer on any
-    number of workers; on Ctrl-C the result covers the chunks that finished.
+    ``players``: one player name for every seat, or one per seat ('sensible', 'random', or
+    'DRAW:TRICK' such as 'tight:random'; ``policies`` is its old name, still accepted for the
+    CLI). ``progress(done, total)`` is called as games finish. Games run in chunks of
+    ``GAME_BATCH`` seeded from ``(seed, chunk)``: the same answer on any number of workers; on
+    Ctrl-C the result covers the chunks that finished.
     """
     _check_points_game(rules)
     if games < 2:
-        raise ValueError("games must be at least 2 (standard errors need two)")
+        raise RequestError("games must be at least 2 (standard errors need two)")
     p = rules.players
-    names = [policies] * p if isinstance(policies, str) else list(policies)
+    chosen = players if policies is None else policies
+    names = [chosen] * p if isinstance(chosen, str) else list(chosen)
     if len(names) != p:
-        raise ValueError(f"give one policy or one per seat ({p} players), got {len(names)}")
+        raise RequestError(f"give one policy or one per seat ({p} players), got {len(names)}")
+    for name in dict.fromkeys(names):
+        points_player(name)   # an unknown name fails here, before any work
     start = time.perf_counter()
     sizes = chunk_sizes(games, GAME_BATCH)
     own = Runner(workers) if runner is None else None
@@ -471,20 +445,20 @@ def simulate_points(rules: RuleSet, *, games: int, seed: int,
     wins = np.concatenate([r.wins for r in records])
     instant = np.concatenate([r.instant for r in records])
     tied = np.concatenate([r.tied_deals for r in records]).astype(np.float64)
-    by_policy: dict[str, Estimate] = {}
+    by_player: dict[str, Estimate] = {}
     for name in dict.fromkeys(names):
         seats = [i for i, n in enumerate(names) if n == name]
-        by_policy[name] = Estimate(*mean_se(wins[:, seats].mean(axis=1)))
+        by_player[name] = mean_se(wins[:, seats].mean(axis=1))
     return PointsSimulationResult(
-        rules=rules.name, players=p, games=games, seed=seed, policies=tuple(names),
-        deals_per_game=Estimate(*mean_se(deals)),
-        hand_share=Estimate(*_ratio_se(hand, hand + trick)),
-        trick_share=Estimate(*_ratio_se(trick, hand + trick)),
-        points_per_deal=Estimate(*_ratio_se(hand + trick, deals)),
-        tied_best_rate=Estimate(*_ratio_se(tied, deals)),
-        instant_win_rate=Estimate(*mean_se(instant)),
-        win_rate_by_seat=tuple(Estimate(*mean_se(wins[:, s])) for s in range(p)),
-        win_rate_by_policy=by_policy,
+        rules=rules.name, players=p, games=games, seed=seed, seat_players=tuple(names),
+        deals_per_game=mean_se(deals),
+        hand_share=ratio_se(hand, hand + trick),
+        trick_share=ratio_se(trick, hand + trick),
+        points_per_deal=ratio_se(hand + trick, deals),
+        tied_best_rate=ratio_se(tied, deals),
+        instant_win_rate=mean_se(instant),
+        win_rate_by_seat=tuple(mean_se(wins[:, s]) for s in range(p)),
+        win_rate_by_player=by_player,
         seconds=time.perf_counter() - start,
     )
 
@@ -492,7 +466,7 @@ def simulate_points(rules: RuleSet, *, games: int, seed: int,
 # --- which cards to keep when the last trick counts ---------------------------------------------
 
 def hold_points(hero: npt.ArrayLike, keeps: npt.ArrayLike, rules: RuleSet, *, trials: int, seed: int,
-                policy: str = "standard", trick_policy_name: str = "sensible",
+                policy: str = "standard", trick: str = "sensible",
                 seat: int | None = None) -> tuple[FloatArray, FloatArray]:
     """Points of each hold, trial by trial: (H, T) from the hand and (H, T) from the last trick.
 
@@ -519,7 +493,7 @@ def hold_points(hero: npt.ArrayLike, keeps: npt.ArrayLike, rules: RuleSet, *, tr
     held = np.zeros((trials, DECK_SIZE), dtype=bool)
     held[rows[:, None], hero_arr] = True
     if (held.sum(axis=1) != 5).any():
-        raise ValueError("a hand has a card twice")
+        raise RequestError("a hand has a card twice")
     order = np.argsort(np.where(held, np.inf, base.priority), axis=1)
     hands = np.empty((trials, p, 5), dtype=np.int8)
     hands[:, 0] = hero_arr
@@ -529,7 +503,7 @@ def hold_points(hero: npt.ArrayLike, keeps: npt.ArrayLike, rules: RuleSet, *, tr
     base.status[held] = _HAND
     base.priority[rows[:, None], reserve] += 10.0  # the reserve not drawn goes under the stub
     base.reorder()
-    tricks = [trick_policy(trick_policy_name)] * p
+    tricks = [trick_play(trick)] * p
     draw = draw_policy(policy)
 
     hand_pts = np.empty((len(keeps_arr), trials))
@@ -568,19 +542,19 @@ TRIAL_BLOCK = 20_000  # trials per block in points_by_hold (memory stays flat)
 
 
 def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int, trials: int,
-                   seed: int, policy: str = "standard", trick_policy: str = "sensible",
+                   seed: int, policy: str = "standard", trick: str = "sensible",
                    seat: int | None = None, progress: Progress | None = None) -> pd.DataFrame:
     """Expected points this deal (table points + last trick) of every legal hold, best first.
 
     Monte Carlo over ``trials`` deals with common random numbers across holds; opponents exchange
-    by the draw ``policy`` and everyone plays the tricks by ``trick_policy``. Columns: keep,
+    by the draw ``policy`` and everyone plays the tricks by the ``trick`` strategy. Columns: keep,
     discard, draw, points_hand(_se), points_trick(_se), points(_se), and se_vs_best (standard
     error of the difference to the best hold, small thanks to the common random numbers).
     Trials run in blocks of TRIAL_BLOCK; ``progress(done, total)`` is called after each block.
     """
     _check_points_game(rules)
     if trials < 2:
-        raise ValueError("trials must be at least 2")
+        raise RequestError("trials must be at least 2")
     # Card codes are re-parsed from text so they get the same checks as typed input.
     cards = parse_hand(hand if isinstance(hand, str) else format_cards(np.asarray(hand)))
     if rules.players != opponents + 1:
@@ -590,30 +564,29 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
     blocks_h, blocks_t = [], []
     for size, child in zip(sizes, np.random.SeedSequence(seed).spawn(len(sizes)), strict=False):
         h, t = hold_points(cards, masks, rules, trials=size, seed=int(child.generate_state(1)[0]),
-                           policy=policy, trick_policy_name=trick_policy, seat=seat)
+                           policy=policy, trick=trick, seat=seat)
         blocks_h.append(h)
         blocks_t.append(t)
         if progress is not None:
             progress(sum(b.shape[1] for b in blocks_h), trials)
     hand_pts, trick_pts = np.concatenate(blocks_h, axis=1), np.concatenate(blocks_t, axis=1)
     total = hand_pts + trick_pts
-    root = math.sqrt(trials)
     best = int(total.mean(axis=1).argmax())
     df = pd.DataFrame({
         "keep": [" ".join(format_cards(cards[m])) for m in masks],
         "discard": [" ".join(format_cards(cards[~m])) for m in masks],
         "draw": 5 - masks.sum(axis=1),
         "points_hand": hand_pts.mean(axis=1),
-        "points_hand_se": hand_pts.std(axis=1, ddof=1) / root,
+        "points_hand_se": se_of_mean(hand_pts),
         "points_trick": trick_pts.mean(axis=1),
-        "points_trick_se": trick_pts.std(axis=1, ddof=1) / root,
+        "points_trick_se": se_of_mean(trick_pts),
         "points": total.mean(axis=1),
-        "points_se": total.std(axis=1, ddof=1) / root,
-        "se_vs_best": (total - total[best]).std(axis=1, ddof=1) / root,
+        "points_se": se_of_mean(total),
+        "se_vs_best": se_of_mean(total - total[best]),
     })
     df = df.sort_values("points", ascending=False, kind="stable").reset_index(drop=True)
     df.attrs.update(rules=rules.name, opponents=opponents, trials=trials, seed=seed,
-                    policy=policy, trick_policy=trick_policy)
+                    policy=policy, trick=trick)
     return df
 
 
@@ -637,7 +610,7 @@ def sample_pair_and_ace(rows: int, rng: np.random.Generator) -> npt.NDArray[np.i
 
 
 def ace_vs_small_pair(rules: RuleSet, *, players: Sequence[int] = (2, 3, 4, 5, 6), trials: int,
-                      seed: int, policy: str = "standard", trick_policy: str = "sensible"
+                      seed: int, policy: str = "standard", trick: str = "sensible"
                       ) -> pd.DataFrame:
     """Keep the ace (for the last trick) or the small pair? One row per table size.
 
@@ -657,7 +630,7 @@ def ace_vs_small_pair(rules: RuleSet, *, players: Sequence[int] = (2, 3, 4, 5, 6
         keeps = np.stack([pair, ace, pair | ace])
         hand_pts, trick_pts = hold_points(hands, keeps, table, trials=trials,
                                           seed=int(child.generate_state(1)[0]), policy=policy,
-                                          trick_policy_name=trick_policy)
+                                          trick=trick)
         total = hand_pts + trick_pts
         row: dict[str, float | int] = {"players": p}
         for name, event in (("ace_beats_pair", total[1] > total[0]),
@@ -670,5 +643,5 @@ def ace_vs_small_pair(rules: RuleSet, *, players: Sequence[int] = (2, 3, 4, 5, 6
         rows.append(row)
     df = pd.DataFrame(rows)
     df.attrs.update(rules=rules.name, trials=trials, seed=seed, policy=policy,
-                    trick_policy=trick_policy)
+                    trick=trick)
     return df

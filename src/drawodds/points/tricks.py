@@ -5,9 +5,10 @@ of the dealer leads; the highest card of the led suit wins and its player leads 
 Only the last trick scores (Poengpoker 2, Chicago 5). What a follower may play is
 ``RuleSet.trick_rule``:
 
-* ``beat_or_any`` (Poengpoker, seed 004): holding a card of the led suit higher than the lead, you
-  must play one of those; otherwise any card, even when you hold lower cards of the led suit (the
-  seed says so explicitly). "Higher" means higher than the led card, as the seed words it.
+* ``beat_or_any`` (Poengpoker, the Poengpoker page): holding a card of the led suit higher than
+  the lead, you must play one of those; otherwise any card, even when you hold lower cards of the
+  led suit (the page says so explicitly). "Higher" means higher than the led card, as the page
+  words it.
 * ``beat_or_follow`` (house reading of the classic suit-and-beat duty): beat the lead if you can,
   else follow suit with a lower card if you can, else any card.
 * ``follow`` (Chicago): follow suit if you can, else any card; no trumps.
@@ -26,6 +27,8 @@ import numpy as np
 import numpy.typing as npt
 
 from drawodds.cards import card_str, format_cards
+from drawodds.errors import DrawoddsError, RequestError
+from drawodds.results import Result
 from drawodds.rules import RuleSet, TrickRule
 
 TRICKS = 5
@@ -35,26 +38,26 @@ IntArray = npt.NDArray[np.int_]
 BoolArray = npt.NDArray[np.bool_]
 
 
-class IllegalPlay(ValueError):
+class IllegalPlay(DrawoddsError):
     """A card that may not be played now; the message says which card and why."""
 
 
 @dataclass(frozen=True)
 class TrickView:
-    """What a trick policy sees for the rows where it is to play (n rows)."""
+    """What a trick strategy sees for the rows where it is to play (n rows)."""
 
-    hand: npt.NDArray[np.int8]      # (n, 5) the player's five cards (played ones too)
+    hand: npt.NDArray[np.int16]     # (n, 5) the player's five cards (played ones too)
     alive: BoolArray                # (n, 5) True for cards not yet played
     legal: BoolArray                # (n, 5) True for cards that may be played now
     trick: int                      # 0..4; 4 is the last, scoring trick
     position: int                   # 0 = leading, 1 = second to play, ...
-    lead: IntArray                  # (n,) the led card, NO_CARD when leading (int16)
-    winning: IntArray               # (n,) the card winning the trick so far, NO_CARD when leading
+    lead: npt.NDArray[np.int16]     # (n,) the led card, NO_CARD when leading
+    winning: npt.NDArray[np.int16]  # (n,) the card winning the trick so far, NO_CARD when leading
     players: int
     rng: np.random.Generator = field(repr=False)
 
 
-TrickPolicy = Callable[[TrickView], IntArray]
+TrickPlay = Callable[[TrickView], IntArray]   # a trick strategy: which card (index 0-4) each row plays
 
 
 def legal_mask(hand: npt.ArrayLike, alive: npt.ArrayLike, lead: npt.ArrayLike,
@@ -73,7 +76,7 @@ def legal_mask(hand: npt.ArrayLike, alive: npt.ArrayLike, lead: npt.ArrayLike,
     elif rule == "follow":
         forced = same_suit
     else:
-        raise ValueError(f"unknown trick rule {rule!r}")
+        raise RequestError(f"unknown trick rule {rule!r}")
     must = forced.any(-1, keepdims=True) & ~leading
     return np.where(must, forced, alive)
 
@@ -92,9 +95,9 @@ def _why_illegal(card: int, hand: Sequence[int], alive: Sequence[bool], lead: in
     return f"{card_str(card)} is not allowed: {duty} with one of {' '.join(format_cards(legal))}"
 
 
-# --- policies ---------------------------------------------------------------------------------
+# --- trick strategies -------------------------------------------------------------------------
 
-def random_policy(view: TrickView) -> IntArray:
+def random_play(view: TrickView) -> IntArray:
     """A legal card uniformly at random."""
     u = view.rng.random(view.legal.shape)
     u[~view.legal] = -1.0
@@ -102,7 +105,7 @@ def random_policy(view: TrickView) -> IntArray:
 
 
 def keeper_index(hand: npt.ArrayLike, alive: npt.ArrayLike) -> IntArray:
-    """The card the sensible policy saves for the last trick: the highest rank, from the longest suit
+    """The card the sensible strategy saves for the last trick: the highest rank, from the longest suit
     among equal ranks. (Trading rank for length, e.g. K-x-x over a bare ace, measured worse:
     against three random players the last-trick share fell from 39.6% to 38.8%.)"""
     hand = np.asarray(hand, dtype=np.int16)
@@ -115,7 +118,7 @@ def keeper_index(hand: npt.ArrayLike, alive: npt.ArrayLike) -> IntArray:
     return np.where(alive, score, -1).argmax(axis=1)
 
 
-def sensible_policy(view: TrickView) -> IntArray:
+def sensible_play(view: TrickView) -> IntArray:
     """Save one good card (high, from a long suit) for the last trick; shed low cards before.
 
     Tricks 1-3: play the lowest legal card other than the saved one. Trick 4 (whoever wins it
@@ -145,26 +148,26 @@ def sensible_policy(view: TrickView) -> IntArray:
     return np.where(has_spare, choice, keeper)
 
 
-TRICK_POLICIES: dict[str, TrickPolicy] = {
-    "random": random_policy,
-    "legal-random": random_policy,
-    "sensible": sensible_policy,
+TRICK_PLAYS: dict[str, TrickPlay] = {
+    "random": random_play,
+    "legal-random": random_play,
+    "sensible": sensible_play,
 }
 
 
-def trick_policy(name: str) -> TrickPolicy:
-    """A trick policy by name: 'random' (alias 'legal-random') or 'sensible'."""
+def trick_play(name: str) -> TrickPlay:
+    """A trick strategy by name: 'random' (alias 'legal-random') or 'sensible'."""
     try:
-        return TRICK_POLICIES[name]
+        return TRICK_PLAYS[name]
     except KeyError:
-        raise ValueError(f"unknown trick policy {name!r}; choose one of: "
-                         f"{', '.join(TRICK_POLICIES)}") from None
+        raise RequestError(f"unknown trick strategy {name!r}; choose one of: "
+                           f"{', '.join(TRICK_PLAYS)}") from None
 
 
 # --- vectorized play ----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class TrickResult:
+@dataclass(frozen=True, repr=False)
+class TrickResult(Result):
     """Outcome of the five tricks for every row."""
 
     plays: npt.NDArray[np.int8]        # (T, 5, P) card played by each seat in each trick
@@ -181,24 +184,24 @@ class TrickResult:
 
 
 def play_tricks(hands: npt.ArrayLike, leader: npt.ArrayLike, rules: RuleSet,
-                policies: Sequence[TrickPolicy] | TrickPolicy,
+                strategies: Sequence[TrickPlay] | TrickPlay,
                 rng: np.random.Generator) -> TrickResult:
     """Play the five tricks of T deals at once.
 
     ``hands`` (T, P, 5) by seat, ``leader`` (T,) or an int: the seat that leads the first trick
-    (the one left of the dealer). ``policies``: one per seat, or one for all. A policy answering
-    with an illegal card raises IllegalPlay.
+    (the one left of the dealer). ``strategies``: one per seat, or one for all. A strategy
+    answering with an illegal card raises IllegalPlay.
     """
     hands = np.ascontiguousarray(hands, dtype=np.int16)
     t, p, _ = hands.shape
-    seat_policies = [policies] * p if callable(policies) else list(policies)
-    if len(seat_policies) != p:
-        raise ValueError(f"need one trick policy per seat ({p}), got {len(seat_policies)}")
-    distinct: list[TrickPolicy] = []
-    for pol in seat_policies:
-        if pol not in distinct:
-            distinct.append(pol)
-    policy_of_seat = np.array([distinct.index(pol) for pol in seat_policies])
+    seat_strategies = [strategies] * p if callable(strategies) else list(strategies)
+    if len(seat_strategies) != p:
+        raise RequestError(f"need one trick strategy per seat ({p}), got {len(seat_strategies)}")
+    distinct: list[TrickPlay] = []
+    for strategy in seat_strategies:
+        if strategy not in distinct:
+            distinct.append(strategy)
+    strategy_of_seat = np.array([distinct.index(s) for s in seat_strategies])
     rows = np.arange(t)
     alive = np.ones(hands.shape, dtype=bool)
     lead_seat = np.broadcast_to(np.asarray(leader, dtype=np.int64), (t,)).copy()
@@ -219,18 +222,18 @@ def play_tricks(hands: npt.ArrayLike, leader: npt.ArrayLike, rules: RuleSet,
             hand = flat_hands.take(at, axis=0)
             live = flat_alive.take(at, axis=0)
             legal = legal_mask(hand, live, lead, rules.trick_rule)
-            if len(distinct) == 1:  # one policy for the table: no row selection
+            if len(distinct) == 1:  # one strategy for the table: no row selection
                 view = TrickView(hand, live, legal, k, j, lead, win_card, p, rng)
                 choice = np.asarray(distinct[0](view), dtype=np.int64)
             else:
                 choice = np.empty(t, dtype=np.int64)
-                of_row = policy_of_seat[seat]
-                for i, pol in enumerate(distinct):
+                of_row = strategy_of_seat[seat]
+                for i, strategy in enumerate(distinct):
                     sel = np.flatnonzero(of_row == i)
                     if len(sel):
                         view = TrickView(hand[sel], live[sel], legal[sel], k, j, lead[sel],
                                          win_card[sel], p, rng)
-                        choice[sel] = np.asarray(pol(view), dtype=np.int64)
+                        choice[sel] = np.asarray(strategy(view), dtype=np.int64)
             cell = rows * 5 + np.clip(choice, 0, 4)
             ok = (choice >= 0) & (choice < 5) & legal.reshape(-1).take(cell)
             if not ok.all():
@@ -268,13 +271,13 @@ class TrickGame:
     def __init__(self, hands: Sequence[Sequence[int]], leader: int, rules: RuleSet) -> None:
         self.hands = [list(map(int, h)) for h in hands]
         if any(len(h) != TRICKS for h in self.hands):
-            raise ValueError("every player needs five cards for the tricks")
+            raise RequestError("every player needs five cards for the tricks")
         cards = [c for h in self.hands for c in h]
         if len(set(cards)) != len(cards):
-            raise ValueError("a card is in two hands")
+            raise RequestError("a card is in two hands")
         self.players = len(self.hands)
         if not 0 <= leader < self.players:
-            raise ValueError(f"leader must be a seat 0-{self.players - 1}, got {leader}")
+            raise RequestError(f"leader must be a seat 0-{self.players - 1}, got {leader}")
         self.rules = rules
         self.alive = [[True] * TRICKS for _ in self.hands]
         self.leader = leader

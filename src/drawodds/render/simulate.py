@@ -40,9 +40,9 @@ def render_simulation(r: SimulationResult) -> None:
     seats.add_column("per deal", justify="right")
     seats.add_column("± se", justify="right")
     for s in r.seats:
-        seats.add_row(str(s.seat), s.policy, f"{s.net:+,}", f"{s.net_per_deal:+.3f}", f"{s.net_per_deal_se:.3f}")
-    for p in r.policies:
-        seats.add_row("all", f"[bold]{p.policy}[/bold] ({p.seats})", f"{p.net:+,}",
+        seats.add_row(str(s.seat), s.player, f"{s.net:+,}", f"{s.net_per_deal:+.3f}", f"{s.net_per_deal_se:.3f}")
+    for p in r.by_player:
+        seats.add_row("all", f"[bold]{p.player}[/bold] ({p.seats})", f"{p.net:+,}",
                       f"{p.net_per_deal:+.3f}", f"{p.net_per_deal_se:.3f}")
     console.print(seats)
     if r.interrupted:
@@ -72,8 +72,8 @@ def render_points_simulation(result: PointsSimulationResult) -> None:
             ("share of points from last tricks", _estimate(result.trick_share)),
             ("deals with the best hand tied", _estimate(result.tied_best_rate)),
             ("games won by a royal flush", _estimate(result.instant_win_rate))]
-    rows += [(f"seat {i} ({result.policies[i]}) wins", _estimate(e)) for i, e in enumerate(result.win_rate_by_seat)]
-    rows += [(f"{name} wins, per seat", _estimate(e)) for name, e in result.win_rate_by_policy.items()]
+    rows += [(f"seat {i} ({result.seat_players[i]}) wins", _estimate(e)) for i, e in enumerate(result.win_rate_by_seat)]
+    rows += [(f"{name} wins, per seat", _estimate(e)) for name, e in result.win_rate_by_player.items()]
     for label, value in rows:
         table.add_row(label, value)
     console.print(table)

@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from drawodds.cards import unseen
+from drawodds.errors import RequestError
 from drawodds.evaluate import evaluate, key_sums, strength_from_keys
 from drawodds.execution import Runner, chunk_rng, chunk_sizes
 from drawodds.holds import exact_holds, final_strengths
 from drawodds.policies import choose_holds, draw_policy
+from drawodds.results import Result
 from drawodds.rules import RuleSet
 from drawodds.sim.ranges import sample_conditioned
 from drawodds.sim.sampler import draws_avoiding, layout_for, shuffled_stubs
+from drawodds.sim.stats import Moments
 
 CHUNK = 20_000   # trials per chunk: the unit of work and of random streams
 ROUND = 4        # chunks between precision checks when stopping at a target standard error
@@ -43,43 +46,8 @@ class OpponentModel:
     known: tuple[tuple[int, ...], ...] | None = None
 
 
-@dataclass
-class _Moments:
-    """Running sums for means, standard errors and the covariance of paired differences."""
-
-    n: int = 0
-    s: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
-    ss: npt.NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 0)))
-
-    def add(self, e: npt.NDArray[np.float64]) -> None:
-        if self.n == 0:
-            self.s = np.zeros(e.shape[1])
-            self.ss = np.zeros((e.shape[1], e.shape[1]))
-        self.n += len(e)
-        self.s += e.sum(axis=0)
-        # einsum, not a BLAS product: single-threaded, so workers do not compete for cores.
-        self.ss += np.einsum("ti,tj->ij", e, e)
-
-    def merge(self, other: _Moments) -> None:
-        if other.n == 0:
-            return
-        if self.n == 0:
-            self.s, self.ss = other.s.copy(), other.ss.copy()
-        else:
-            self.s += other.s
-            self.ss += other.ss
-        self.n += other.n
-
-    def mean(self) -> npt.NDArray[np.float64]:
-        return self.s / self.n
-
-    def cov(self) -> npt.NDArray[np.float64]:
-        m = self.mean()
-        return (self.ss / self.n - np.outer(m, m)) * self.n / max(self.n - 1, 1)
-
-
-@dataclass(frozen=True)
-class EquityResult:
+@dataclass(frozen=True, repr=False)
+class EquityResult(Result):
     """Equity of each hold with its standard error, and the SE of its difference to the best."""
 
     equity: npt.NDArray[np.float64]
@@ -121,7 +89,7 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
 
 
 def _equity_batch(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rules: RuleSet,
-                  model: OpponentModel, trials: int, rng: np.random.Generator) -> _Moments:
+                  model: OpponentModel, trials: int, rng: np.random.Generator) -> Moments:
     """One batch of trials: per-trial equity of every hold, folded into running moments."""
     opp, ours = _deal(hand, rules, model, trials, rng)
     best_opp = opp.max(axis=1)
@@ -134,13 +102,13 @@ def _equity_batch(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
     strengths = strength_from_keys(sums.ravel()).reshape(sums.shape)
     eq = (strengths > best_opp[:, None]).astype(np.float64)
     eq += (strengths == best_opp[:, None]) / split[:, None]
-    moments = _Moments()
+    moments = Moments()
     moments.add(eq)
     return moments
 
 
 def _chunk(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rules: RuleSet, model: OpponentModel,
-           trials: int, seed: int, index: int) -> _Moments:
+           trials: int, seed: int, index: int) -> Moments:
     """Chunk ``index`` of a job: ``trials`` trials from that chunk's own random stream."""
     return _equity_batch(hand, masks, rules, model, trials, chunk_rng(seed, index))
 
@@ -158,9 +126,11 @@ def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
     has a standard error of at most that value, or at ``trials``.
     """
     if model.opponents < 1:
-        raise ValueError("equity needs at least one opponent")
+        raise RequestError("equity needs at least one opponent")
+    if trials < 1:
+        raise RequestError(f"equity needs at least one trial, got {trials}")
     sizes = chunk_sizes(trials, CHUNK)
-    total = _Moments()
+    total = Moments()
     interrupted = False
     own = Runner(workers) if runner is None else None
     with own or contextlib.nullcontext():
@@ -186,15 +156,13 @@ def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
             if se_target is not None and total.n >= 2 * CHUNK and _separated(total, se_target):
                 break
         used = run.workers
-    mean, cov = total.mean(), total.cov()
+    mean = total.mean()
     best = int(np.argmax(mean))
-    diff_var = np.diag(cov) + cov[best, best] - 2 * cov[:, best]
-    return EquityResult(equity=mean, equity_se=np.sqrt(np.diag(cov) / total.n),
-                        diff_se=np.sqrt(np.clip(diff_var, 0, None) / total.n), best=best,
+    return EquityResult(equity=mean, equity_se=total.se(), diff_se=total.diff_se(best), best=best,
                         trials=total.n, seed=seed, workers=used, interrupted=interrupted)
 
 
-def _separated(m: _Moments, target: float) -> bool:
+def _separated(m: Moments, target: float) -> bool:
     """Whether every contender's difference to the best hold is known to ``target`` SE."""
     mean, cov = m.mean(), m.cov()
     best = int(np.argmax(mean))

@@ -23,8 +23,18 @@ import numpy.typing as npt
 
 from drawodds.cards import JOKER, RANK_PLURALS, unseen
 from drawodds.combinatorics import combinations
-from drawodds.evaluate import CATEGORIES, FLUSH, RANK_KEYS, STRAIGHT, category_of, key_sums, strength_from_keys
-from drawodds.holds import N_STRENGTHS, final_strengths
+from drawodds.errors import RequestError
+from drawodds.evaluate import (
+    CATEGORIES,
+    FLUSH,
+    N_STRENGTHS,
+    RANK_KEYS,
+    STRAIGHT,
+    category_of,
+    key_sums,
+    strength_from_keys,
+)
+from drawodds.holds import final_strengths
 from drawodds.policies import (
     FOUR_FLUSH,
     HIGH_CARDS,
@@ -36,9 +46,11 @@ from drawodds.policies import (
     TRIPS_P,
     TWO_PAIR_P,
     DrawPolicy,
+    HoldPlan,
     hold_plan,
     in_range,
 )
+from drawodds.results import Result
 from drawodds.rules import RuleSet
 from drawodds.sim.sampler import draws_avoiding
 
@@ -59,8 +71,8 @@ _SNOW_LABEL = _PAT_BASE + len(CATEGORIES)
 _BROKEN_LABEL = _SNOW_LABEL + 1
 
 
-@dataclass(frozen=True)
-class Holdings:
+@dataclass(frozen=True, repr=False)
+class Holdings(Result):
     """Every holding an opponent can have given the cards we know, with what the policy does."""
 
     rules: RuleSet
@@ -122,7 +134,7 @@ _TABLE_KEYS = (4 * RANK_KEYS[12] + RANK_KEYS[11] + 1) * 3
 
 
 @functools.lru_cache(maxsize=8)
-def _pattern_table(policy: DrawPolicy, rules: RuleSet, joker: bool) -> tuple[npt.NDArray[np.int8], ...]:
+def _pattern_table(policy: DrawPolicy, rules: RuleSet, joker: bool) -> tuple[npt.NDArray[np.integer], ...]:
     """(usual draw, label, snow-eligible) for every (rank multiset, flush state), from hold_plan."""
     reps, index = _representatives(joker)
     plan = hold_plan(policy, reps, rules)
@@ -130,7 +142,7 @@ def _pattern_table(policy: DrawPolicy, rules: RuleSet, joker: bool) -> tuple[npt
     label = np.zeros(_TABLE_KEYS, dtype=np.int16)
     snow = np.zeros(_TABLE_KEYS, dtype=np.int8)
     draw[index] = 5 - plan.keep.sum(1)
-    label[index] = _labels(plan.pattern, plan.category, reps, plan.keep)
+    label[index] = _labels(plan)
     snow[index] = (plan.alt_rate > 0) & (plan.alt_pattern == SNOW)
     return draw, label, snow
 
@@ -169,22 +181,15 @@ def _classify(policy: DrawPolicy, rules: RuleSet, cards: npt.NDArray[np.int8]) -
     return usual_draw, label, alt_rate, alt_draw, alt_label, category
 
 
-def _labels(plan_pattern: npt.NDArray[np.int8], category: npt.NDArray[np.int8], cards: npt.NDArray[np.int8],
-            keep: npt.NDArray[np.bool_]) -> npt.NDArray[np.int16]:
-    """Posterior label of each usual hold: pair size, pattern, or made hand category."""
-    rank = np.where(cards == JOKER, 12, cards // 4).astype(np.int16)
-    # Size of the kept pair: the highest kept rank that is kept twice (the joker pairs as an ace).
-    pair_rank = np.zeros(len(cards), dtype=np.int16)
-    for j in range(5):
-        twice = np.zeros(len(cards), dtype=np.int8)
-        for i in range(5):
-            twice += keep[:, i] & (rank[:, i] == rank[:, j])
-        pair_rank = np.maximum(pair_rank, np.where(keep[:, j] & (twice >= 2), rank[:, j], 0))
-    label = np.full(len(cards), _PAT_BASE, dtype=np.int16) + category
-    label = np.where(plan_pattern == PAIR, pair_rank, label)
-    label = np.where(plan_pattern == PAIR_KICKER, 13 + pair_rank, label)
+def _labels(plan: HoldPlan) -> npt.NDArray[np.int16]:
+    """Posterior label (index into LABELS) of each usual hold: the policy pattern, with pairs split
+    by the pair's rank and made hands by category -- a refinement of the policy's own reading of
+    the dealt hand, not another classifier."""
+    label = np.full(len(plan.pattern), _PAT_BASE, dtype=np.int16) + plan.category
+    label = np.where(plan.pattern == PAIR, plan.pair_rank, label)
+    label = np.where(plan.pattern == PAIR_KICKER, 13 + plan.pair_rank, label)
     for i, code in enumerate(_OTHER):
-        label = np.where(plan_pattern == code, _OTHER_BASE + i, label)
+        label = np.where(plan.pattern == code, _OTHER_BASE + i, label)
     return label.astype(np.int16)
 
 
@@ -193,7 +198,7 @@ def holdings(rules: RuleSet, policy: DrawPolicy, known: tuple[int, ...] = ()) ->
     """All opponent holdings from the deck less ``known``, classified (cached; ~0.3 s to build)."""
     stub = unseen(known, joker=rules.joker)
     if len(stub) < 5:
-        raise ValueError("too few unseen cards for an opponent's hand")
+        raise RequestError("too few unseen cards for an opponent's hand")
     cards = stub[combinations(len(stub), 5)]
     usual_draw, label, alt_rate, alt_draw, alt_label, category = _classify(policy, rules, cards)
     weight = in_range(policy, cards, rules).astype(np.float64)
@@ -207,7 +212,7 @@ def _draw_cdf(rules: RuleSet, policy: DrawPolicy, known: tuple[int, ...], draw: 
     usual, alt = holdings(rules, policy, known).weights(draw)
     cdf = np.cumsum(usual + alt)
     if cdf[-1] <= 0:
-        raise ValueError(f"no holding draws {draw} under the {policy.name} policy with these rules")
+        raise RequestError(f"no holding draws {draw} under the {policy.name} policy with these rules")
     return cdf
 
 
@@ -228,8 +233,8 @@ def _card_bits(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.uint64]:
     return out
 
 
-def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence[int], our_cards: Sequence[int],
-                       n: int, rng: np.random.Generator, *,
+def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence[int],
+                       our_cards: Sequence[int] | npt.NDArray[np.integer], n: int, rng: np.random.Generator, *,
                        method: Literal["auto", "joint", "gibbs"] = "auto", sweeps: int = 2,
                        ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
     """Opponents' dealt hands and holds, each conditioned on its public draw count.
@@ -255,17 +260,17 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence
     counts = [int(d) for d in draw_counts]
     m = len(counts)
     if m == 0 or n < 0:
-        raise ValueError("need at least one draw count and n >= 0")
+        raise RequestError("need at least one draw count and n >= 0")
     for d in counts:
         if not 0 <= d <= rules.max_draw_cards:
-            raise ValueError(f"draw count {d} is impossible: these rules allow 0-{rules.max_draw_cards}")
+            raise RequestError(f"draw count {d} is impossible: these rules allow 0-{rules.max_draw_cards}")
     known = tuple(sorted(int(c) for c in np.asarray(our_cards).ravel()))
     held = holdings(rules, policy, known)
     cdfs = [_draw_cdf(rules, policy, known, d) for d in counts]
     if method == "auto":
         method = "joint" if m <= 3 else "gibbs"
     if method not in ("joint", "gibbs"):
-        raise ValueError(f"method must be auto, joint or gibbs, got {method!r}")
+        raise RequestError(f"method must be auto, joint or gibbs, got {method!r}")
     rows = np.zeros((n, m), dtype=np.intp)
     rounds = 0
     if method == "joint":
@@ -273,7 +278,7 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence
         while len(pending):
             rounds += 1
             if rounds > MAX_ROUNDS:
-                raise ValueError("these draw counts leave almost no deals without shared cards")
+                raise RequestError("these draw counts leave almost no deals without shared cards")
             for j in range(m):
                 rows[pending, j] = _sample_rows(cdfs[j], len(pending), rng)
             bits = _card_bits(held.cards[rows[pending]])           # (p, m)
@@ -294,7 +299,7 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence
                 while len(pending):
                     rounds += 1
                     if rounds > MAX_ROUNDS:
-                        raise ValueError("these draw counts leave almost no deals without shared cards")
+                        raise RequestError("these draw counts leave almost no deals without shared cards")
                     cand = _sample_rows(cdfs[j], len(pending), rng)
                     cb = _card_bits(held.cards[cand])
                     ok = (others[pending] & cb) == 0
@@ -329,7 +334,7 @@ def posterior(held: Holdings, draw: int) -> tuple[dict[str, float], float]:
     total = usual.sum() + alt.sum()
     prior = (held.usual_w + held.alt_w).sum()
     if total <= 0:
-        raise ValueError(f"no holding draws {draw} under this policy and range")
+        raise RequestError(f"no holding draws {draw} under this policy and range")
     mass = np.bincount(held.label, weights=usual, minlength=len(LABELS))
     mass += np.bincount(held.alt_label, weights=alt, minlength=len(LABELS))
     order = np.argsort(-mass, kind="stable")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from drawodds.errors import RequestError
 from drawodds.rules import RuleError, RuleSet
 
 
@@ -61,7 +62,7 @@ def shuffled_stubs(stub: npt.NDArray[np.int8], trials: int, cards: int,
     """
     n = len(stub)
     if not 0 <= cards <= n:
-        raise ValueError(f"cannot take {cards} cards from a stub of {n}")
+        raise RequestError(f"cannot take {cards} cards from a stub of {n}")
     deck = np.tile(np.asarray(stub, dtype=np.int8), (trials, 1))
     rows = np.arange(trials)
     for i in range(cards):
