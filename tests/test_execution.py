@@ -57,3 +57,26 @@ def test_progress_counts_finished_chunks():
         batch = one.map(_chunk_sum, [(1, i, 10) for i in range(4)], progress=seen.append)
     assert seen == [1, 2, 3, 4] and not batch.interrupted
     assert np.isfinite(batch.results).all()
+
+
+def test_keep_and_simulate_give_the_same_answer_on_one_and_two_workers_and_on_dask():
+    import drawodds
+    from drawodds.engine.session import simulate
+    from drawodds.rules import preset
+
+    def keep_answer(**where):
+        d = drawodds.keep("AsAhKs7s3s", opponents=2, trials=60_000, seed=3, **where).to_dict()
+        d.pop("workers")
+        return d
+
+    def sim_answer(**where):
+        return simulate(preset("morkpoker", players=3), deals=12_000, seed=2, players="station", **where).to_dict()
+
+    one_keep, one_sim = keep_answer(workers=1), sim_answer(workers=1)
+    assert keep_answer(workers=2) == one_keep and sim_answer(workers=2) == one_sim
+    pytest.importorskip("dask.distributed")
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        assert keep_answer(scheduler=cluster.scheduler_address) == one_keep
+        assert sim_answer(scheduler=cluster.scheduler_address) == one_sim

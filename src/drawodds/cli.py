@@ -20,7 +20,8 @@ from typing import Annotated
 import typer
 
 from drawodds import __version__
-from drawodds.execution import available_cores, resolve_workers
+from drawodds.cards import shown
+from drawodds.execution import LOCAL_DASK, available_cores, resolve_workers
 from drawodds.render.console import emit_json, note, progress_bar, show, spinner, stage_bar
 from drawodds.rules import RuleSet, preset, preset_names
 
@@ -99,9 +100,11 @@ MAX_ANTES = Bound("--max-antes", 1, 100)
 LESSON_DEALS = Bound("--deals", 100, 1_000_000)
 LINES = Bound("--lines", 1, 200)
 CHECK_REMOVAL = Bound("--check-removal", 0, 10_000)
+MC_TRIALS = Bound("--mc", 2, 100_000_000, " (a standard error needs two)")
 STRATEGY_OPPONENTS = Bound("--opponents", 1, 7)
 SEED_HELP = "Random seed, 0 or more: the same seed gives the same output."
-WORKERS_HELP = f"Processes for the Monte Carlo (1 to the cores available, {available_cores()} here)."
+WORKERS_HELP = (f"Processes for the Monte Carlo: 1 to the cores available ({available_cores()} here; the "
+                "default is all of them). The answer for a seed is the same on any number.")
 
 
 def _positive_fraction(value: float | None, option: str) -> None:
@@ -115,8 +118,25 @@ def _seed(value: int) -> None:
         raise UserError(f"--seed must be 0 or more, got {value}")
 
 
-def _workers(value: int) -> int:
-    """The worker count, checked against the cores available."""
+WorkersOpt = Annotated[int | None, typer.Option("--workers", "-w", help=WORKERS_HELP)]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", help="Run the chunks of work on a Dask cluster at this address, e.g. tcp://host:8786 "
+    "(needs pip install 'drawodds[dist]'). Same seed, same answer.")]
+DaskOpt = Annotated[bool, typer.Option("--dask", help="Run the chunks of work on a Dask cluster started on this "
+                                                     "machine (needs pip install 'drawodds[dist]').")]
+
+
+def _scheduler(address: str | None, local: bool) -> str | None:
+    """The Dask scheduler to use, if any: an address, or 'local' for a cluster on this machine."""
+    if address is not None and local:
+        raise UserError("--dask starts a local cluster; --scheduler names one: give one of them")
+    if address is not None and not address.startswith(("tcp://", "tls://", "inproc://")):
+        raise UserError(f"--scheduler takes an address like tcp://host:8786, got {shown(address)!r}")
+    return LOCAL_DASK if local else address
+
+
+def _workers(value: int | None) -> int:
+    """The worker count, checked against the cores available (None: all of them)."""
     try:
         return resolve_workers(value)
     except ValueError as exc:
@@ -238,7 +258,9 @@ def keep_cmd(
     se: Annotated[float | None, typer.Option(
         "--se", help="Stop once the best holds are separated to this standard error (a fraction, 0-1: "
                      "0.002 is 0.2 percentage points).")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help=WORKERS_HELP)] = 1,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    dask: DaskOpt = False,
     by: Annotated[str | None, typer.Option(
         "--by", help="Rank by equity, jacks, improve or points (default: equity against opponents, "
                      "else points).")] = None,
@@ -294,12 +316,14 @@ def keep_cmd(
     _seed(seed)
     _positive_fraction(se, "--se")
     n_workers = _workers(workers)
+    cluster = _scheduler(scheduler, dask)
     _writable_file(csv, "--csv")
     default_trials = 100_000 if rule_set.game == "draw" else 10_000
     n_trials = trials if trials is not None else (1_000_000 if se is not None else default_trials)
     with progress_bar("simulating", "trials", enabled=not (json_out or csv == "-") and opponents != 0) as update:
         result = keep(" ".join(hand), rules=rule_set, opponents=opponents, policy=policy, trials=n_trials,
-                      seed=seed, se=se, workers=n_workers, by=by, vs=vs or (),  # type: ignore[arg-type]
+                      seed=seed, se=se, workers=n_workers, scheduler=cluster, by=by,  # type: ignore[arg-type]
+                      vs=vs or (),
                       against=against or (), opener=opener, progress=update)
     if csv:
         result.flat().to_csv(sys.stdout if csv == "-" else csv, index=False)
@@ -331,6 +355,9 @@ def simulate_cmd(
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
     draws: DrawsOpt = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    dask: DaskOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Play many deals (or points games) with betting policies and summarise who won what.
@@ -345,9 +372,10 @@ def simulate_cmd(
     """
     rule_set = build_rules(rules, players=players, joker=joker, max_draw=max_draw, draws=draws)
     names = _names(policy, "--policy")
+    n_workers, cluster = _workers(workers), _scheduler(scheduler, dask)
     _seed(seed)
     if rule_set.game != "draw":
-        _simulate_points(rule_set, deals, games, seed, names, history, json_out)
+        _simulate_points(rule_set, deals, games, seed, names, history, json_out, n_workers, cluster)
         return
     from drawodds.engine.session import simulate
     from drawodds.render.simulate import render_simulation
@@ -361,6 +389,7 @@ def simulate_cmd(
     n_deals = deals if deals is not None else 10_000
     with progress_bar("playing", "deals", enabled=not json_out) as update:
         result = simulate(rule_set, deals=n_deals, seed=seed, players=names or "rule", history=history,
+                          workers=n_workers, scheduler=cluster,
                           progress=(lambda k: update(k, n_deals)) if update else None)
     show(result, json_out, render_simulation)
     if result.interrupted:
@@ -368,7 +397,8 @@ def simulate_cmd(
 
 
 def _simulate_points(rule_set: RuleSet, deals: int | None, games: int | None, seed: int,
-                     names: list[str] | None, history: str | None, json_out: bool) -> None:
+                     names: list[str] | None, history: str | None, json_out: bool, workers: int,
+                     scheduler: str | None) -> None:
     """`simulate` for Poengpoker and Chicago: whole games to the target score."""
     from drawodds.points.games import simulate_points
     from drawodds.render.simulate import points_summary, render_points_simulation
@@ -382,7 +412,8 @@ def _simulate_points(rule_set: RuleSet, deals: int | None, games: int | None, se
     names = names or ["sensible"]
     with progress_bar("playing", "games", enabled=not json_out) as update:
         result = simulate_points(rule_set, games=games if games is not None else 1000, seed=seed,
-                                 progress=update, players=names[0] if len(names) == 1 else names)
+                                 progress=update, players=names[0] if len(names) == 1 else names,
+                                 workers=workers, scheduler=scheduler)
     if json_out:
         emit_json(points_summary(result))
     else:
@@ -480,13 +511,24 @@ def strategy_cmd(
         "Most patterns in the condensed strategy, before same-kind runs are merged"))] = 60,
     check_removal: Annotated[int, typer.Option("--check-removal", help=CHECK_REMOVAL.help(
         "Equity only: measure the card-removal error on this many random deals by Monte Carlo"))] = 0,
+    mc: Annotated[int | None, typer.Option("--mc", help=MC_TRIALS.help(
+        "Equity only: instead of the exact table, score every hold of every deal class by Monte Carlo "
+        "with real card removal, this many trials per class, into the folder --out (a long job)"))] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="With --mc: continue the table already in --out.")] = False,
+    memory: Annotated[str, typer.Option("--memory", help="With --mc: memory budget, e.g. 2GB or 500MB.")] = "2GB",
+    limit: Annotated[int | None, typer.Option("--limit", help=(
+        "With --mc: only the first N deal classes (a quick look at the cost)."))] = None,
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    dask: DaskOpt = False,
     seed: SeedOpt = 1,
     json_out: JsonOpt = False,
 ) -> None:
     """Exact strategy table for every deal, and a condensed strategy derived from it.
 
     Examples: drawodds strategy;  drawodds strategy --objective vp96;  drawodds strategy
-    --objective equity --opponents 3 --out table.parquet
+    --objective equity --opponents 3 --out table.parquet;  drawodds strategy --objective equity
+    --opponents 3 --mc 10000 --out table.parquet (Monte Carlo with card removal; --resume continues it)
     """
     from drawodds.analyses.condensed import strategy_report
     from drawodds.analyses.strategy import default_objective, default_opponents, default_rules
@@ -507,6 +549,12 @@ def strategy_cmd(
         raise UserError("--policy needs a name: standard, loose or tight")
     if rules.draws != 1:
         raise UserError(f"strategy tables cover one draw; {rules.name} has {rules.draws} draws")
+    if mc is not None:
+        _equity_table(rules, objective, opponents or default_opponents(rules), policy, mc, out_path, resume,
+                      memory, limit, _workers(workers), _scheduler(scheduler, dask), seed, json_out)
+        return
+    if resume or limit is not None:
+        raise UserError("--resume and --limit go with --mc (the Monte Carlo table)")
     if check_removal and objective.strip().lower() != "equity":
         raise UserError("--check-removal measures the equity objective: add --objective equity")
     if out_path is not None and not out_path.endswith((".parquet", ".csv")):
@@ -519,6 +567,46 @@ def strategy_cmd(
     show(report, json_out, render_strategy)
     if report.interrupted:
         _interrupted("the card-removal check did not finish; the table above is complete")
+
+
+def _bytes(text: str) -> int:
+    """'2GB', '500MB', '1.5G' as bytes."""
+    units = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+    number = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = number[-1:] if number[-1:] in units else ""
+    try:
+        value = float(number[: len(number) - len(unit)]) * units[unit]
+    except ValueError:
+        raise UserError(f"--memory takes a size like 2GB or 500MB, got {shown(text)!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise UserError(f"--memory must be a positive size, got {shown(text)!r}")
+    return int(value)
+
+
+def _equity_table(rules: RuleSet, objective: str, opponents: int, policy: str, trials: int, out: str | None,
+                  resume: bool, memory: str, limit: int | None, workers: int, scheduler: str | None, seed: int,
+                  json_out: bool) -> None:
+    """`strategy --mc`: the Monte Carlo equity table, in Parquet parts, resumable."""
+    from drawodds.analyses.equity_table import TableError, equity_table
+    from drawodds.render.strategy import render_equity_table
+
+    if objective.strip().lower() != "equity":
+        raise UserError("--mc computes the equity objective: add --objective equity")
+    MC_TRIALS.check(trials)
+    if out is None:
+        raise UserError("--mc writes a table folder: give it with --out, e.g. --out table.parquet")
+    if limit is not None and limit < 1:
+        raise UserError(f"--limit must be at least 1, got {limit}")
+    with progress_bar("deal classes", "classes", enabled=not json_out) as update:
+        try:
+            run = equity_table(rules, opponents=opponents, trials=trials, out=out, seed=seed, policy=policy,
+                               resume=resume, workers=workers, scheduler=scheduler, memory=_bytes(memory),
+                               limit=limit, progress=update)
+        except TableError as exc:
+            raise UserError(str(exc)) from None
+    show(run, json_out, render_equity_table)
+    if run.interrupted:
+        _interrupted(f"{run.classes_done:,} of {run.classes:,} classes are in {out}; add --resume to continue")
 
 
 # --- lesson ---------------------------------------------------------------------------------

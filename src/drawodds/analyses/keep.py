@@ -109,7 +109,8 @@ def _as_rules(rules: str | RuleSet, overrides: dict[str, Any]) -> RuleSet:
 
 def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | RuleSet = "morkpoker",
          opponents: int | None = None, policy: str = "standard", trials: int = 100_000, seed: int = 1,
-         se: float | None = None, workers: int | None = 1, by: RankBy | None = None,
+         se: float | None = None, workers: int | None = 1, scheduler: str | None = None,
+         by: RankBy | None = None,
          vs: Sequence[int] = (), against: Sequence[str] = (), opener: bool = False,
          progress: Progress | None = None, **rule_overrides: Any) -> KeepResult:
     """Rank every legal hold of ``hand``.
@@ -125,7 +126,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     ``CardError``) before any work starts.
     """
     rs = _as_rules(rules, rule_overrides)
-    workers = resolve_workers(workers)
+    workers = 1 if scheduler else resolve_workers(workers)
     points_game = rs.game != "draw"
     if points_game and (vs or against or opener or se is not None):
         raise RuleError(f"under {rs.name} keep ranks holds by points: --vs, --against, --opener "
@@ -195,7 +196,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     elif opponents:
         model = OpponentModel(opponents=opponents, policy=policy, draw_counts=vs or None,
                               known=known or None)
-        eq = hold_equities(cards, masks, rs, model, trials=trials, seed=seed, workers=workers,
+        eq = hold_equities(cards, masks, rs, model, trials=trials, seed=seed, workers=workers, scheduler=scheduler,
                            se_target=se, progress=progress)
         cols["equity"], cols["equity_se"], cols["equity_diff_se"] = eq.equity, eq.equity_se, eq.diff_se
         cols["equity_gap"] = eq.equity.max() - eq.equity   # equity_diff_se is this gap's SE

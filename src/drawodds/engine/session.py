@@ -289,7 +289,8 @@ def _stop_if_interrupted(index: int, tally: _Tally) -> None:
 
 def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | str = "rule",
              history: str | Path | None = None, progress: Callable[[int], None] | None = None,
-             workers: int | None = 1, runner: Runner | None = None,
+             workers: int | None = 1, scheduler: str | None = None,
+             runner: Runner | None = None,
              policies: Sequence[str] | str | None = None) -> SimulationResult:
     """Play ``deals`` deals under ``rules`` and summarise them.
 
@@ -309,7 +310,7 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | 
     writer = HistoryWriter(history, rules, seed=seed, players=names) if history else None
     sizes = chunk_sizes(deals, CHUNK_DEALS)
     total = _Tally(net_sum=[0.0] * n, net_sq=[0.0] * n)
-    own = Runner(1 if writer else workers) if runner is None else None
+    own = (Runner(1) if writer else Runner(workers, scheduler)) if runner is None else None
     try:
         with own or contextlib.nullcontext():
             run = own or runner

@@ -404,7 +404,8 @@ def _games_chunk(rules: RuleSet, games: int, names: tuple[str, ...], seed: int, 
 
 def simulate_points(rules: RuleSet, *, games: int, seed: int,
                     players: Sequence[str] | str = "sensible",
-                    progress: Progress | None = None, workers: int | None = 1, runner: Runner | None = None,
+                    progress: Progress | None = None, workers: int | None = 1, scheduler: str | None = None,
+                    runner: Runner | None = None,
                     policies: Sequence[str] | str | None = None) -> PointsSimulationResult:
     """Play ``games`` whole Poengpoker/Chicago games and summarise them with standard errors.
 
@@ -426,7 +427,7 @@ def simulate_points(rules: RuleSet, *, games: int, seed: int,
         points_player(name)   # an unknown name fails here, before any work
     start = time.perf_counter()
     sizes = chunk_sizes(games, GAME_BATCH)
-    own = Runner(workers) if runner is None else None
+    own = Runner(workers, scheduler) if runner is None else None
     with own or contextlib.nullcontext():
         run = own or runner
         assert run is not None

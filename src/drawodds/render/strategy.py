@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from drawodds.analyses.condensed import StrategyReport
+from drawodds.analyses.equity_table import EquityTableRun
 from drawodds.render.console import stdout
 
 
@@ -50,3 +51,15 @@ def render_strategy(report: StrategyReport) -> None:
             console.print("[yellow]Interrupted: the card-removal check did not finish.[/yellow]")
     if report.out:
         console.print(f"table written to {report.out}")
+
+
+def render_equity_table(run: EquityTableRun) -> None:
+    """Where the Monte Carlo table is, how far it got, and how to read it."""
+    console = stdout()
+    state = "complete" if run.complete else f"{run.classes_done:,} of {run.classes:,} deal classes done"
+    console.print(f"Monte Carlo strategy table, {run.rules}, {run.opponents} opponent"
+                  f"{'s' * (run.opponents != 1)} drawing by '{run.policy}', {run.trials:,} trials per class, "
+                  f"seed {run.seed}: {state}, in {run.parts:,} parts under {run.path}")
+    console.print("[dim]One row per deal class: the equity ± se of every legal hold (index = hold number, "
+                  "bit i keeps card i) and the best hold. Read it with polars: "
+                  f"pl.read_parquet('{run.path}/part-*.parquet').[/dim]")

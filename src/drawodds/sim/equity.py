@@ -115,6 +115,7 @@ def _chunk(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rules: Rule
 
 def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rules: RuleSet,
                   model: OpponentModel, *, trials: int = 100_000, seed: int = 1, workers: int | None = 1,
+                  scheduler: str | None = None,
                   se_target: float | None = None, runner: Runner | None = None,
                   progress: Callable[[int, int], None] | None = None) -> EquityResult:
     """Monte Carlo equity of each hold (rows of ``masks``) against ``model``'s opponents.
@@ -132,7 +133,7 @@ def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
     sizes = chunk_sizes(trials, CHUNK)
     total = Moments()
     interrupted = False
-    own = Runner(workers) if runner is None else None
+    own = Runner(workers, scheduler) if runner is None else None
     with own or contextlib.nullcontext():
         run = own or runner
         assert run is not None
