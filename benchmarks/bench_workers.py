@@ -30,21 +30,24 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200_000, help="simulate: deals")
     parser.add_argument("--workers", type=int, default=2, help="the parallel run's worker count")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each (the best is kept)")
+    parser.add_argument("--players", default="station", help="simulate: betting player at every seat")
     args = parser.parse_args()
 
     jobs: dict[str, Callable[[int], Any]] = {
         f"keep AsAhKs7s3s, 3 opponents, {args.trials:,} trials":
-            lambda w: drawodds.keep("AsAhKs7s3s", opponents=3, trials=args.trials, seed=3, workers=w).to_dict(),
-        f"simulate morkpoker, 4 players, {args.deals:,} deals":
-            lambda w: simulate(preset("morkpoker", players=4), deals=args.deals, seed=1, workers=w).to_dict(),
+            lambda w: {k: v for k, v in drawodds.keep("AsAhKs7s3s", opponents=3, trials=args.trials, seed=3,
+                                                      workers=w).to_dict().items() if k != "workers"},
+        f"simulate morkpoker, 4 {args.players} players, {args.deals:,} deals":
+            lambda w: simulate(preset("morkpoker", players=4), deals=args.deals, seed=1, players=args.players,
+                               workers=w).to_dict(),
     }
     print(f"{'job':<52} {'1 worker':>9} {f'{args.workers} workers':>10} {'speed-up':>9}  same answer")
     for name, job in jobs.items():
         one = many = float("inf")
         answers = []
         for _ in range(args.repeat):   # alternate, so both see the same machine load
-            t1, a1 = timed(lambda: job(1))
-            tn, an = timed(lambda: job(args.workers))
+            t1, a1 = timed(lambda job=job: job(1))
+            tn, an = timed(lambda job=job: job(args.workers))
             one, many = min(one, t1), min(many, tn)
             answers += [a1, an]
         same = all(a == answers[0] for a in answers)

@@ -196,6 +196,7 @@ def parse_players(players: Sequence[str] | str, seats: int) -> list[str]:
 
 
 CHUNK_DEALS = 10_000   # deals per chunk: one table's run from its own random streams
+OUTCOMES = ("passed_out", "uncontested", "showdown", "void")
 
 
 @dataclass
@@ -226,8 +227,6 @@ class _Tally:
             mine, theirs = getattr(self, name), getattr(other, name)
             setattr(self, name, [a + b for a, b in zip(mine, theirs, strict=True)] if mine else list(theirs))
 
-
-OUTCOMES = ("passed_out", "uncontested", "showdown", "void")
 
 
 def _play_chunk(rules: RuleSet, names: list[str], seed: int, index: int, deals: int,
@@ -295,11 +294,11 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | 
     """Play ``deals`` deals under ``rules`` and summarise them.
 
     ``players`` names one betting player per seat (see ``PLAYER_NAMES``) or one for every seat
-    (``policies`` is its old name, still accepted). The deals are cut into chunks of ``CHUNK_DEALS``, each a table of its own
-    seeded from ``(seed, chunk)``, so the same seed gives the same deals, actions and result on
-    any number of workers. ``progress`` gets the number of deals played so far. ``history``
-    writes every deal (JSON lines for a ``.jsonl`` path, else a text log); it plays the chunks in
-    this process, in order. On Ctrl-C the result covers the chunks that finished.
+    (``policies`` is its old name, still accepted). The deals are cut into chunks of
+    ``CHUNK_DEALS``, each a table of its own seeded from ``(seed, chunk)``, so the same seed gives
+    the same deals, actions and result on any number of workers. ``progress`` gets the number of
+    deals played so far. ``history`` writes every deal (JSON lines for a ``.jsonl`` path, else a
+    text log); it plays the chunks in this process, in order. On Ctrl-C the result covers the chunks that finished.
     """
     if rules.game != "draw":
         raise RequestError(f"{rules.name} is a points game; simulate its games with simulate_points")

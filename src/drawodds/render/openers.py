@@ -51,7 +51,7 @@ def _passouts(console: Console, result: OpenersTable) -> None:
     for r in result.rows:
         mc = r.p_nobody_opens_mc
         nobody = (fmt(r.p_nobody_opens) if r.p_nobody_opens is not None or mc is None
-                  else f"{mc.mean:.4f}±{mc.se:.4f} MC")
+                  else f"{mc.value:.4f}±{mc.se:.4f} MC")
         mark = "" if r.exact else " MC"
         table.add_row(str(r.n), nobody, fmt(r.p_nobody_opens_independent),
                       fmt(r.expected_deals_per_opened_pot, 3) + mark, fmt(r.expected_pot, 2) + mark)
