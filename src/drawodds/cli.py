@@ -441,6 +441,7 @@ def read_cmd(
     seed: SeedOpt = 1,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
+    workers: WorkersOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """What an opponent's draw count says: their holding before the draw, their final hand, our equity.
@@ -467,10 +468,17 @@ def read_cmd(
     cards = None if hand is None else parse_hand(hand, joker=rs.joker)
     READ_TRIALS.check(trials)
     _seed(seed)
-    with spinner("reading the draw...", enabled=not json_out):
-        result = read_draw(draw, policy=pol, rules=rs, hand=cards, opener=opener, trials=trials,
-                           seed=seed, equity_trials=trials)
+    n_workers = _workers(workers)
+    if cards is None:
+        with spinner("reading the draw...", enabled=not json_out):
+            result = read_draw(draw, policy=pol, rules=rs, opener=opener, trials=trials, seed=seed)
+    else:
+        with progress_bar("our holds", "trials", enabled=not json_out) as update:
+            result = read_draw(draw, policy=pol, rules=rs, hand=cards, opener=opener, trials=trials,
+                               seed=seed, equity_trials=trials, workers=n_workers, progress=update)
     show(result, json_out, render_read)
+    if result.interrupted:
+        _interrupted("our equities cover the trials run so far")
 
 
 @app.command("policies")
@@ -681,6 +689,7 @@ def openers_cmd(
     ))] = None,
     seed: SeedOpt = 1,
     hand: Annotated[str | None, typer.Option("--hand", help="My five cards: chance somebody else can open.")] = None,
+    workers: WorkersOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Jacks or Better: how often nobody can open, how long a pot waits, how big it gets.
@@ -716,7 +725,7 @@ def openers_cmd(
     OPENERS_DEALS.check(deals)
     with progress_bar("playing", "deals", enabled=bool(deals) and not json_out) as update:
         result = op.table(sizes, ante=ante, max_consecutive_antes=max_antes, deals=deals or 0, seed=seed,
-                          progress=update)
+                          progress=update, workers=_workers(workers))
     show(result, json_out, render_openers)
     if result.interrupted:
         _interrupted(f"only the table sizes shown finished ({', '.join(str(r.n) for r in result.rows)})")

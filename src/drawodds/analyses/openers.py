@@ -728,7 +728,7 @@ def _conditional(part: float, whole: float, deals: int) -> tuple[float | None, f
 
 def play_figures(players: int, deals: int, seed: int, *, ante: int = 1,
                  max_consecutive_antes: int | None = None,
-                 progress: Callable[[int], None] | None = None) -> dict[str, object]:
+                 progress: Callable[[int], None] | None = None, workers: int | None = 1) -> dict[str, object]:
     """How opened pots end under play: the rules engine with rule-based betting players.
 
     Jackpott (preset "jackpot") and the plain game (preset "morkpoker", where a deal is passed
@@ -740,7 +740,7 @@ def play_figures(players: int, deals: int, seed: int, *, ante: int = 1,
              "plain_": preset("morkpoker", players=players, ante=ante)}
     for offset, (prefix, rules) in enumerate(games.items()):
         tick = (lambda k, base=offset * deals: progress(base + k)) if progress else None
-        res = simulate(rules, deals=deals, seed=seed, players="rule", progress=tick)
+        res = simulate(rules, deals=deals, seed=seed, players="rule", progress=tick, workers=workers)
         if res.interrupted:          # a part of the figures is no figure: stop the whole table
             raise KeyboardInterrupt
         figures[f"{prefix}passed_out"] = res.passed_out
@@ -814,7 +814,8 @@ class OpenersTable(Result):
 
 
 def table(players: Iterable[int], *, ante: int = 1, max_consecutive_antes: int | None = None,
-          deals: int = 0, seed: int = 1, progress: Callable[[int, int], None] | None = None) -> OpenersTable:
+          deals: int = 0, seed: int = 1, progress: Callable[[int, int], None] | None = None,
+          workers: int | None = 1) -> OpenersTable:
     """Pass-out odds, waits and pot sizes for each table size; with ``deals``, how opened pots end
     under play (``play_figures``). ``progress(done, total)`` counts the deals played.
 
@@ -826,7 +827,7 @@ def table(players: Iterable[int], *, ante: int = 1, max_consecutive_antes: int |
         for i, n in enumerate(sizes):
             tick = (lambda k, base=2 * deals * i: progress(base + k, total)) if progress else None
             play = (play_figures(n, deals, seed, ante=ante, max_consecutive_antes=max_consecutive_antes,
-                                 progress=tick) if deals else None)
+                                 progress=tick, workers=workers) if deals else None)
             rows.append(table_odds(n, ante=ante, max_consecutive_antes=max_consecutive_antes, seed=seed,
                                    play=play))
     except KeyboardInterrupt:

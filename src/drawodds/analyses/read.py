@@ -16,6 +16,7 @@ import numpy.typing as npt
 from drawodds.cards import format_cards
 from drawodds.errors import RequestError
 from drawodds.evaluate import CATEGORIES
+from drawodds.execution import Progress
 from drawodds.holds import legal_holds
 from drawodds.policies import DrawPolicy, draw_policy
 from drawodds.results import Result, shown_as
@@ -54,6 +55,7 @@ class DrawReading(Result):
     hand: list[str] | None = None
     equity: tuple[HoldEquity, ...] = field(default=(), metadata=shown_as(lambda e: list(e) or None))
     equity_trials: int | None = None
+    interrupted: bool = False       # Ctrl-C cut the equity Monte Carlo short: it covers the trials run
 
 
 def _as_policy(policy: DrawPolicy | str) -> DrawPolicy:
@@ -63,7 +65,8 @@ def _as_policy(policy: DrawPolicy | str) -> DrawPolicy:
 def read_draw(draw: int, *, policy: DrawPolicy | str = "standard", rules: RuleSet | str = "morkpoker",
               hand: Sequence[int] | npt.NDArray[np.integer] | None = None, opener: bool = False,
               trials: int = FINAL_TRIALS, seed: int = 1, equity_trials: int = 50_000,
-              exact_budget: int = EXACT_BUDGET) -> DrawReading:
+              exact_budget: int = EXACT_BUDGET, workers: int | None = 1,
+              progress: Progress | None = None) -> DrawReading:
     """Read one opponent's draw count: posterior holding, final hand, and our equity per hold.
 
     ``opener`` (Jacks or Better rules only) restricts the range to hands that may open. With
@@ -109,24 +112,26 @@ def read_draw(draw: int, *, policy: DrawPolicy | str = "standard", rules: RuleSe
     final_se = {name: float(s) for name, s in zip(names, se, strict=False)}
 
     equities: tuple[HoldEquity, ...] = ()
+    interrupted = False
     if ours is not None:
-        equities = _equities(ours, rs, pol, draw, equity_trials, seed)
+        equities, interrupted = _equities(ours, rs, pol, draw, equity_trials, seed, workers, progress)
     return DrawReading(draw=draw, policy=pol.name, rules=rs.name, range=pol.min_hand, p_draw=p_draw,
                        holding=holding, final=final, final_se=final_se, final_method=method,
                        trials=n_final, seed=seed if (n_final or ours is not None) else None,
                        hand=None if ours is None else format_cards(ours), equity=equities,
-                       equity_trials=equity_trials if ours is not None else None)
+                       equity_trials=equity_trials if ours is not None else None, interrupted=interrupted)
 
 
 def _equities(hand: npt.NDArray[np.int8], rules: RuleSet, policy: DrawPolicy, draw: int, trials: int,
-              seed: int) -> tuple[HoldEquity, ...]:
-    """Our equity per legal hold against one opponent conditioned on ``draw`` (keep's Monte Carlo)."""
+              seed: int, workers: int | None, progress: Progress | None) -> tuple[tuple[HoldEquity, ...], bool]:
+    """Our equity per legal hold against one opponent conditioned on ``draw`` (keep's Monte Carlo),
+    and whether Ctrl-C cut it short."""
 
     masks = legal_holds(hand, rules)
     params = tuple((k, v) for k, v in policy.to_dict().items() if k != "name")
     model = OpponentModel(opponents=1, policy=policy.name, policy_params=params, draw_counts=(draw,))
-    result = hold_equities(hand, masks, rules, model, trials=trials, seed=seed)
+    result = hold_equities(hand, masks, rules, model, trials=trials, seed=seed, workers=workers, progress=progress)
     rows = [HoldEquity(keep=format_cards(hand[m]), discard=format_cards(hand[~m]), draw=int(5 - m.sum()),
                        equity=float(e), equity_se=float(s))
             for m, e, s in zip(masks, result.equity, result.equity_se, strict=False)]
-    return tuple(sorted(rows, key=lambda r: -r.equity))
+    return tuple(sorted(rows, key=lambda r: -r.equity)), result.interrupted
