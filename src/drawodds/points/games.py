@@ -32,10 +32,13 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from drawodds.cards import DECK_SIZE, format_cards, parse_hand
 from drawodds.errors import RequestError
@@ -573,6 +576,8 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
     hand_pts, trick_pts = np.concatenate(blocks_h, axis=1), np.concatenate(blocks_t, axis=1)
     total = hand_pts + trick_pts
     best = int(total.mean(axis=1).argmax())
+    import pandas as pd  # only where a table is asked for: it costs a quarter second to import
+
     df = pd.DataFrame({
         "keep": [" ".join(format_cards(cards[m])) for m in masks],
         "discard": [" ".join(format_cards(cards[~m])) for m in masks],
@@ -642,6 +647,8 @@ def ace_vs_small_pair(rules: RuleSet, *, players: Sequence[int] = (2, 3, 4, 5, 6
             row[f"trick_{name}"] = float(trick_pts[h].mean())
         row["ace_minus_pair"], row["ace_minus_pair_se"] = mean_se(total[1] - total[0])
         rows.append(row)
+    import pandas as pd
+
     df = pd.DataFrame(rows)
     df.attrs.update(rules=rules.name, trials=trials, seed=seed, policy=policy,
                     trick=trick)
