@@ -245,7 +245,6 @@ def _notes(result: KeepResult, rank: HoldRanking, shown_rows: int, total_rows: i
     exact_shown = any(c.header in EXACT_HEADERS for c in shown)
     if result.opponents:
         notes.append(f"{result.trials or 0:,} trials, seed {result.seed}"
-                     + (f", {result.workers} workers" if result.workers > 1 else "")
                      + "; every hold meets the same deals, so the gap to the best is sharper than the "
                      "values themselves." + (" Exact columns enumerate every possible draw." if exact_shown else ""))
     else:
