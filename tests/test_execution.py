@@ -40,7 +40,7 @@ def test_a_dask_local_cluster_gives_identical_results():
         serial = _job(one)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         with Runner(scheduler=cluster.scheduler_address) as dask:
-            assert dask.parallel
+            assert dask.spreads(1)
             assert _job(dask) == serial
 
 

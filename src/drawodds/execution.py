@@ -90,10 +90,6 @@ class Runner:
     def __enter__(self) -> Runner:
         if self.scheduler:
             self._start_dask()
-        elif self.workers > 1:
-            # fork: workers start with the tables this process already built, in milliseconds.
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
-                                             initializer=_ignore_interrupt)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -119,9 +115,17 @@ class Runner:
             except OSError as exc:
                 raise ExecutionError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
 
-    @property
-    def parallel(self) -> bool:
-        return self._pool is not None or self._client is not None
+    def spreads(self, chunks: int) -> bool:
+        """Whether ``chunks`` chunks run outside this process (one chunk always runs here)."""
+        return self._client is not None or (self.workers > 1 and chunks > 1)
+
+    def _local_pool(self) -> ProcessPoolExecutor:
+        """The process pool, started at its first use and kept for the rest of the command."""
+        if self._pool is None:
+            # fork: workers start with the tables this process already built, in milliseconds.
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
+                                             initializer=_ignore_interrupt)
+        return self._pool
 
     def map(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
             progress: Callable[[int], None] | None = None,
@@ -148,8 +152,9 @@ class Runner:
                     yield future.result()
             finally:
                 self._client.cancel(futures)
-        elif self._pool is not None:
-            pending: list[Future[T]] = [self._pool.submit(fn, *args) for args in calls]
+        elif self.spreads(len(calls)):
+            pool = self._local_pool()
+            pending: list[Future[T]] = [pool.submit(fn, *args) for args in calls]
             try:
                 for future in pending:
                     yield future.result()

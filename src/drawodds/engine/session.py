@@ -126,11 +126,6 @@ class SeatResult(Result):
     net_per_deal: float
     net_per_deal_se: float
 
-    @property
-    def policy(self) -> str:
-        """Old name of ``player`` (the CLI still reads it)."""
-        return self.player
-
 
 @dataclass(frozen=True, repr=False)
 class PlayerResult(Result):
@@ -141,11 +136,6 @@ class PlayerResult(Result):
     net: int
     net_per_deal: float
     net_per_deal_se: float
-
-    @property
-    def policy(self) -> str:
-        """Old name of ``player`` (the CLI still reads it)."""
-        return self.player
 
 
 @dataclass(frozen=True, repr=False)
@@ -174,11 +164,6 @@ class SimulationResult(Result):
     seats: tuple[SeatResult, ...]
     by_player: tuple[PlayerResult, ...] = field(metadata=shown_as(name="policies"))
     interrupted: bool = False     # stopped by Ctrl-C: the figures cover the deals played
-
-    @property
-    def policies(self) -> tuple[PlayerResult, ...]:
-        """Old name of ``by_player`` (the CLI still reads it)."""
-        return self.by_player
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "rule_set": rules_to_dict(self.rules)}
@@ -314,7 +299,7 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | 
         with own or contextlib.nullcontext():
             run = own or runner
             assert run is not None
-            inline = not run.parallel
+            inline = not run.spreads(len(sizes))
             calls = [(rules, names, seed, i, size, writer if inline else None,
                       (lambda k, base=i * CHUNK_DEALS: progress(base + k)) if inline and progress else None)
                      for i, size in enumerate(sizes)]

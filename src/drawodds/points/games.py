@@ -434,7 +434,7 @@ def simulate_points(rules: RuleSet, *, games: int, seed: int,
     with own or contextlib.nullcontext():
         run = own or runner
         assert run is not None
-        inline = not run.parallel
+        inline = not run.spreads(len(sizes))
         calls = [(rules, n, tuple(names), seed, i, progress if inline else None, i * GAME_BATCH, games)
                  for i, n in enumerate(sizes)]
         batch = run.map(_games_chunk, calls,
