@@ -18,6 +18,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,10 +88,19 @@ def numbers(text: str) -> list[str]:
 ALL = [example for page in pages() for example in examples(page)]
 
 
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Every example's output, the commands run side by side on every core (each in its own folder)."""
+    folders = [str(tmp_path_factory.mktemp("example")) for _ in ALL]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        outputs = pool.map(run, [e.command for e in ALL], folders)
+        return {e.id: out for e, out in zip(ALL, outputs, strict=True)}
+
+
 @pytest.mark.parametrize("example", ALL, ids=[e.id for e in ALL])
-def test_documented_example_prints_the_documented_numbers(example: Example, tmp_path: Path) -> None:
-    printed = run(example.command, str(tmp_path))
-    assert numbers(printed) == numbers(example.output), f"{example.id}\n--- printed:\n{printed}"
+def test_documented_example_prints_the_documented_numbers(example: Example, printed: dict[str, str]) -> None:
+    out = printed[example.id]
+    assert numbers(out) == numbers(example.output), f"{example.id}\n--- printed:\n{out}"
 
 
 def update() -> None:

@@ -32,16 +32,22 @@ def test_one_worker_and_a_pool_give_identical_results():
     assert serial == parallel and len(serial) == 11
 
 
-def test_a_dask_local_cluster_gives_identical_results():
+@pytest.fixture(scope="module")
+def cluster_address():
+    """A Dask LocalCluster of two worker processes, shared by this module's tests."""
     pytest.importorskip("dask.distributed")
     from dask.distributed import LocalCluster
 
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+def test_a_dask_local_cluster_gives_identical_results(cluster_address):
     with Runner(1) as one:
         serial = _job(one)
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with Runner(scheduler=cluster.scheduler_address) as dask:
-            assert dask.spreads(1)
-            assert _job(dask) == serial
+    with Runner(scheduler=cluster_address) as dask:
+        assert dask.spreads(1)
+        assert _job(dask) == serial
 
 
 def test_worker_counts_are_checked():
@@ -59,7 +65,7 @@ def test_progress_counts_finished_chunks():
     assert np.isfinite(batch.results).all()
 
 
-def test_keep_and_simulate_give_the_same_answer_on_one_and_two_workers_and_on_dask():
+def test_keep_and_simulate_give_the_same_answer_on_one_and_two_workers_and_on_dask(cluster_address):
     import drawodds
     from drawodds.engine.session import simulate
     from drawodds.rules import preset
@@ -74,9 +80,5 @@ def test_keep_and_simulate_give_the_same_answer_on_one_and_two_workers_and_on_da
 
     one_keep, one_sim = keep_answer(workers=1), sim_answer(workers=1)
     assert keep_answer(workers=2) == one_keep and sim_answer(workers=2) == one_sim
-    pytest.importorskip("dask.distributed")
-    from dask.distributed import LocalCluster
-
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        assert keep_answer(scheduler=cluster.scheduler_address) == one_keep
-        assert sim_answer(scheduler=cluster.scheduler_address) == one_sim
+    assert keep_answer(scheduler=cluster_address) == one_keep
+    assert sim_answer(scheduler=cluster_address) == one_sim
