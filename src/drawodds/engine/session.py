@@ -294,7 +294,8 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | 
     writer = HistoryWriter(history, rules, seed=seed, players=names) if history else None
     sizes = chunk_sizes(deals, CHUNK_DEALS)
     total = _Tally(net_sum=[0.0] * n, net_sq=[0.0] * n)
-    own = (Runner(1) if writer else Runner(workers, scheduler)) if runner is None else None
+    # A history is written in deal order by this process, whatever runner the caller offers.
+    own = Runner(1) if writer else (Runner(workers, scheduler) if runner is None else None)
     try:
         with own or contextlib.nullcontext():
             run = own or runner
