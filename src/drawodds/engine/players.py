@@ -8,8 +8,15 @@
   draw count says (exact posterior + simulated draw), not against any hand.
 - ``PatTwoPair``: RuleBased that stands pat with two pair and bets it as a made hand.
 
+Exploiters, each overdoing one thing, to see whether a strategy punishes it:
+
+- ``CallingStation`` (``station``) is the one that always calls.
+- ``AlwaysRaise``: bets and raises whenever allowed, never folds, draws like the standard player.
+- ``AlwaysSnow``: stands pat on every hand and bets and raises as if it held a made hand.
+- ``TripsOrFold``: never bets, folds to any bet unless it holds trips or better (then calls).
+
 ``make_player(name, rules, rng)`` builds one by name: ``rule``, ``reader``, ``pat``, ``station``,
-``random``.
+``random``, ``raiser``, ``snower``, ``trips``.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from drawodds.combinatorics import all_hands, binomials, combinations, subset_rank
-from drawodds.engine.deal import CALL, CHECK, FOLD, MUCK, RAISE, SHOW, Action, Observation, Player, draw
+from drawodds.engine.deal import BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, Action, Observation, Player, draw
 from drawodds.errors import RequestError
 from drawodds.evaluate import FLUSH, N_STRENGTHS, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_floor, evaluate
 from drawodds.holds import hold_numbers
@@ -30,7 +37,7 @@ from drawodds.policies import DrawPolicy, draw_policy, hold_plan
 from drawodds.rules import RuleSet
 from drawodds.sim.ranges import final_strength_distribution
 
-PLAYER_NAMES = ("rule", "reader", "pat", "station", "random")
+PLAYER_NAMES = ("rule", "reader", "pat", "station", "random", "raiser", "snower", "trips")
 
 
 @functools.cache
@@ -283,6 +290,63 @@ class PatTwoPair(RuleBased):
         return super()._discards(obs)
 
 
+class AlwaysRaise:
+    """Bets or raises whenever the rules allow (heads-up without a cap: until someone is all-in),
+    never folds, always shows; draws like the standard player."""
+
+    name = "raiser"
+    always_shows = True
+
+    def __init__(self, rules: RuleSet, rng: np.random.Generator) -> None:
+        self.drawer = Drawer(rules, rng)
+
+    def __call__(self, obs: Observation) -> Action:
+        if obs.phase == "draw":
+            return draw(*self.drawer.discards(obs.hand, obs.max_draw))
+        if obs.phase == "declare":
+            return Action("declare")
+        if obs.can("raise"):
+            return RAISE
+        if obs.can("bet"):
+            return BET
+        return CALL if obs.to_call > 0 else CHECK
+
+
+class AlwaysSnow(RuleBased):
+    """Stands pat on every hand and, before the draw and after it, bets, raises (up to bet + 4
+    raises) and calls as if it held a flush: the snow as a habit, a bluff every deal."""
+
+    name = "snower"
+
+    def _share(self, obs: Observation) -> float:
+        return max(self.pct[obs.strength], self.pct[self.flush])
+
+    def _discards(self, obs: Observation) -> list[int]:
+        return []
+
+
+class TripsOrFold:
+    """Never bets or raises; facing a bet it folds unless it holds trips or better (then it
+    calls). Before the draw it judges the hand it was dealt, after the draw its final hand;
+    draws like the standard player."""
+
+    name = "trips"
+    always_shows = True
+
+    def __init__(self, rules: RuleSet, rng: np.random.Generator) -> None:
+        self.drawer = Drawer(rules, rng)
+        self.trips = category_floor(TRIPS)
+
+    def __call__(self, obs: Observation) -> Action:
+        if obs.phase == "draw":
+            return draw(*self.drawer.discards(obs.hand, obs.max_draw))
+        if obs.phase == "declare":
+            return Action("pass")
+        if obs.to_call <= 0:
+            return CHECK
+        return CALL if obs.strength >= self.trips else FOLD
+
+
 def make_player(name: str, rules: RuleSet, rng: np.random.Generator) -> Player:
     """A betting player by name (one of ``PLAYER_NAMES``) with its own random generator."""
     key = name.strip().lower()
@@ -296,5 +360,11 @@ def make_player(name: str, rules: RuleSet, rng: np.random.Generator) -> Player:
         return CallingStation(rules, rng)
     if key == "random":
         return RandomLegal(rng)
+    if key == "raiser":
+        return AlwaysRaise(rules, rng)
+    if key == "snower":
+        return AlwaysSnow(rules, rng)
+    if key == "trips":
+        return TripsOrFold(rules, rng)
     # "policy" here is the word of the CLI option (--policy) the name comes from.
     raise RequestError(f"unknown policy {name!r}; choose from: {', '.join(PLAYER_NAMES)}")

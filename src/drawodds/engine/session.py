@@ -10,8 +10,9 @@ the pot left at the end always add up to zero.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ import numpy as np
 
 from drawodds.engine.deal import DealResult, DealState, Player, play
 from drawodds.engine.history import HistoryWriter, rules_to_dict
-from drawodds.engine.players import make_player
+from drawodds.engine.players import PLAYER_NAMES, make_player
 from drawodds.errors import RequestError
 from drawodds.execution import Runner, chunk_sizes
 from drawodds.results import Result, shown_as
@@ -180,6 +181,12 @@ def parse_players(players: Sequence[str] | str, seats: int) -> list[str]:
     return names
 
 
+PlayerFactory = Callable[[RuleSet, np.random.Generator], Player]
+"""Builds one seat's player from the rules and the seat's own generator. Factories passed to
+``simulate`` are pickled into worker processes with every chunk, so they should be small (e.g.
+hold a file path and load what they need once per process). A factory may have a
+``check(rules)`` method: ``simulate`` calls it before any deal, to refuse rules it cannot play."""
+
 CHUNK_DEALS = 10_000   # deals per chunk: one table's run from its own random streams
 OUTCOMES = ("passed_out", "uncontested", "showdown", "void")
 
@@ -215,14 +222,16 @@ class _Tally:
 
 
 def _play_chunk(rules: RuleSet, names: list[str], seed: int, index: int, deals: int,
-                writer: HistoryWriter | None = None, progress: Callable[[int], None] | None = None) -> _Tally:
+                writer: HistoryWriter | None = None, progress: Callable[[int], None] | None = None,
+                factories: Mapping[str, PlayerFactory] | None = None) -> _Tally:
     """Chunk ``index``: ``deals`` deals at a fresh table (button 0, no pot), sessions back to back,
     every seat's player and the decks drawing from the chunk's own ``(seed, index)`` streams."""
     n = rules.players
     deck_seq, *seat_seqs = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(n + 1)
     decks = DeckSupply(np.random.default_rng(deck_seq), rules.deck_size)
-    seat_players = [make_player(name, rules, np.random.default_rng(sq))
-                     for name, sq in zip(names, seat_seqs, strict=True)]
+    made = factories or {}
+    seat_players = [(made[name] if name in made else functools.partial(make_player, name))(
+        rules, np.random.default_rng(sq)) for name, sq in zip(names, seat_seqs, strict=True)]
     kinds = sorted(set(names), key=names.index)
     by_kind = [[s for s in range(n) if names[s] == k] for k in kinds]
     t = _Tally(net_sum=[0.0] * n, net_sq=[0.0] * n, kind_sum=[0.0] * len(kinds), kind_sq=[0.0] * len(kinds))
@@ -275,11 +284,13 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | 
              history: str | Path | None = None, progress: Callable[[int], None] | None = None,
              workers: int | None = 1, scheduler: str | None = None,
              runner: Runner | None = None,
-             policies: Sequence[str] | str | None = None) -> SimulationResult:
+             policies: Sequence[str] | str | None = None,
+             factories: Mapping[str, PlayerFactory] | None = None) -> SimulationResult:
     """Play ``deals`` deals under ``rules`` and summarise them.
 
     ``players`` names one betting player per seat (see ``PLAYER_NAMES``) or one for every seat
-    (``policies`` is its old name, still accepted). The deals are cut into chunks of
+    (``policies`` is its old name, still accepted); ``factories`` adds players by name (see
+    ``PlayerFactory``), e.g. one that plays a solved strategy. The deals are cut into chunks of
     ``CHUNK_DEALS``, each a table of its own seeded from ``(seed, chunk)``, so the same seed gives
     the same deals, actions and result on any number of workers. ``progress`` gets the number of
     deals played so far. ``history`` writes every deal (JSON lines for a ``.jsonl`` path, else a
@@ -290,6 +301,15 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | 
     if deals <= 0:
         raise RequestError(f"deals must be positive, got {deals}")
     names = parse_players(players if policies is None else policies, rules.players)
+    factories = {k.strip().lower(): f for k, f in (factories or {}).items()}
+    known = (*PLAYER_NAMES, *(k for k in factories if k not in PLAYER_NAMES))
+    for name in names:
+        if name not in known:
+            raise RequestError(f"unknown policy {name!r}; choose from: {', '.join(known)}")
+    for name in sorted(set(names) & set(factories), key=names.index):
+        check = getattr(factories[name], "check", None)
+        if check is not None:
+            check(rules)
     n = rules.players
     writer = HistoryWriter(history, rules, seed=seed, players=names) if history else None
     sizes = chunk_sizes(deals, CHUNK_DEALS)
@@ -301,8 +321,9 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | 
             run = own or runner
             assert run is not None
             inline = not run.spreads(len(sizes))
+            used = {k: f for k, f in factories.items() if k in names} or None
             calls = [(rules, names, seed, i, size, writer if inline else None,
-                      (lambda k, base=i * CHUNK_DEALS: progress(base + k)) if inline and progress else None)
+                      (lambda k, base=i * CHUNK_DEALS: progress(base + k)) if inline and progress else None, used)
                      for i, size in enumerate(sizes)]
             batch = run.map(_play_chunk, calls, each=_stop_if_interrupted,
                             progress=(lambda k: progress(sum(sizes[:k]))) if progress else None)

@@ -1,0 +1,316 @@
+"""The solved heads-up strategy (``analyses.solve``) as a player at the table of the rules engine.
+
+``EquilibriumPlayer`` plays one seat of a heads-up deal from a ``DrawSolution``: it reads the
+betting so far in the round, its seat (the dealer is the solver's seat 1) and the draw counts
+from its ``Observation``, turns them into the solution's history strings, and samples its action
+from the solution's probabilities with the seat's own generator. It draws the cards the
+solution's hold keeps. The betting model has a cap (``solution.raises``) where the engine lifts
+it heads-up: facing a raise past the cap the player answers as at the cap, and its own raises
+past the cap become calls.
+
+Factories seat it through ``drawodds.engine.session.simulate(factories=...)``:
+``EquilibriumFactory(solution)`` for one process, ``SolutionFile(path)`` for any number of
+workers (it loads the file once per process instead of sending the solution with every chunk).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from drawodds.analyses import solve as solve_module
+from drawodds.analyses.solve import DrawSolution, betting_round, classify
+from drawodds.combinatorics import binomials, combinations, subset_rank
+from drawodds.engine.deal import BET, CALL, CHECK, FOLD, RAISE, SHOW, Action, Observation
+from drawodds.errors import RequestError
+from drawodds.evaluate import jacks_or_better_floor
+from drawodds.rules import RuleSet
+
+LETTERS = {"check": "x", "bet": "b", "raise": "r", "call": "c", "fold": "f"}
+ACTIONS = {"x": CHECK, "b": BET, "r": RAISE, "c": CALL, "f": FOLD}
+# Options of a rule set that change the game the solver models (the rest only concern the table).
+GAME_OPTIONS = ("game", "joker", "draws", "blinds", "ante", "small_bet", "big_bet", "max_raises", "opener",
+                "first_after_draw", "all_check_redeal", "max_draw")
+NO_HOLD = 255                 # a draw count the hand may not make
+TABLE_AFTER = 2500            # hands looked up one by one before the table of every hand is built
+_BINOM = [binomials()[i + 1, :52].tolist() for i in range(5)]   # subset_rank's table, as lists
+BLOCK = 1 << 18
+
+Floats = npt.NDArray[np.float64]
+
+
+def check_rules(solved: RuleSet, rules: RuleSet) -> None:
+    """Refuse, in one sentence, a table the solution cannot play: more than two seats, a game the
+    solver does not cover, or rules other than the ones it was solved for."""
+    if rules.players != 2:
+        raise RequestError(f"the equilibrium player plays heads-up only: use 2 players, not {rules.players}")
+    if rules.game != "draw" or rules.joker or rules.draws != 1 or rules.blinds or rules.ante <= 0:
+        raise RequestError(f"the equilibrium player covers one-draw games with an ante and 52 cards, "
+                           f"not {rules.name} as set")
+    if rules.open_with_raise:
+        raise RequestError("the equilibrium player does not cover opening with a raise")
+    differ = [k for k in GAME_OPTIONS if getattr(rules, k) != getattr(solved, k)]
+    if differ:
+        raise RequestError(f"the solution was solved for other rules ({', '.join(differ)} differ)")
+
+
+def hand_lookup(hands: npt.NDArray[np.integer], solution: DrawSolution) -> tuple[npt.NDArray[np.int64],
+                                                                                npt.NDArray[np.uint8]]:
+    """Pre-draw bucket of each sorted hand, and for each draw option the hold it keeps as a bit
+    mask over the hand's own sorted cards (bit i keeps the i-th lowest; ``NO_HOLD`` if illegal)."""
+    a = solution.abstraction
+    h = np.asarray(hands, dtype=np.int64)
+    cls, rename = classify(h)
+    mapped = (h // 4) * 4 + np.take_along_axis(rename, h % 4, axis=1)
+    rep = a.classes[cls].astype(np.int64)
+    position = (mapped[:, :, None] == rep[:, None, :]).argmax(axis=2)   # each card's place in rep
+    holds = a.class_holds[cls]
+    bits = (holds[:, :, None] >> position[:, None, :]) & 1
+    masks = (bits << np.arange(5)).sum(axis=2)
+    return a.class_bucket[cls], np.where(holds < 0, NO_HOLD, masks).astype(np.uint8)
+
+
+class EquilibriumTables:
+    """A solution's strategy arranged for one decision at a time: per betting history the
+    solution's probabilities, the betting lines that reach the draw, and (built once a run has
+    asked for enough hands) the bucket and holds of every hand by its colex rank."""
+
+    def __init__(self, solution: DrawSolution) -> None:
+        a, g = solution.abstraction, solution.game
+        self.solution = solution
+        self.rules = solution.rules
+        self.max_bets = g.max_bets
+        self.options = a.options
+        self.option_index = {d: k for k, d in enumerate(a.options)}
+        pre = betting_round(0, g.max_bets)
+        # history -> (actor, action letters, (buckets, actions) cumulative probabilities as lists)
+        self.pre: dict[str, tuple[int, str, list[list[float]]]] = {}
+        for h, i in g.pre_nodes.items():
+            node, s = pre[h], solution.strategy[i]
+            assert s is not None and node.actor is not None
+            self.pre[h] = (node.actor, "".join(node.actions), _cumulative(s[0]).tolist())
+        self.lines = {ln.history: (ln.first_after, g.groups[ln.first_after].index(k), len(g.groups[ln.first_after]))
+                      for k, ln in enumerate(g.lines)}
+        self.default_line = g.lines[0].history
+        self.draw: dict[tuple[int, int], Floats] = {}
+        for key, i in g.draw_nodes.items():
+            s = solution.strategy[i]
+            assert s is not None
+            self.draw[key] = _cumulative(s)
+        self.post: dict[tuple[int, str], tuple[int, str, Floats]] = {}
+        rounds = {q: betting_round(q, g.max_bets) for q in g.groups}
+        for (q, h), i in g.post_nodes.items():
+            node, s = rounds[q][h], solution.strategy[i]
+            assert s is not None and node.actor is not None
+            self.post[(q, h)] = (node.actor, "".join(node.actions), _cumulative(s))
+        self.final = a.final_of_strength.tolist()
+        self._table: tuple[npt.NDArray[np.int16], npt.NDArray[np.uint8]] | None = None
+        self.misses = 0
+
+    def hand(self, cards: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+        """Pre-draw bucket and holds (see ``hand_lookup``) of a five-card hand, sorted."""
+        c = sorted(cards)
+        if self._table is None:
+            self.misses += 1
+            if self.misses > TABLE_AFTER:
+                self._table = _hand_table(self.solution, len(self.options))
+            else:
+                bucket, masks = hand_lookup(np.array([c]), self.solution)
+                return int(bucket[0]), tuple(masks[0].tolist())
+        buckets, masks = self._table
+        b0, b1, b2, b3, b4 = _BINOM
+        r = b0[c[0]] + b1[c[1]] + b2[c[2]] + b3[c[3]] + b4[c[4]]
+        return int(buckets[r]), tuple(masks[r].tolist())
+
+
+def _cumulative(probs: Floats) -> Floats:
+    """Cumulative probabilities over the last axis, ending at exactly 1 (so a uniform draw below
+    1 never lands on an action of probability 0)."""
+    cum = np.cumsum(probs, axis=-1)
+    return cum / np.where(cum[..., -1:] > 0, cum[..., -1:], 1.0)
+
+
+def _hand_table(solution: DrawSolution, options: int) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint8]]:
+    """Bucket and holds of every hand, indexed by colex rank (a few seconds, once per run)."""
+    hands = combinations(52, 5)
+    buckets = np.zeros(len(hands), dtype=np.int16)
+    masks = np.zeros((len(hands), options), dtype=np.uint8)
+    for start in range(0, len(hands), BLOCK):
+        part = hands[start:start + BLOCK]
+        rank = subset_rank(part)
+        buckets[rank], masks[rank] = hand_lookup(part, solution)
+    return buckets, masks
+
+
+def _canonical(history: str, max_bets: int) -> tuple[str, bool]:
+    """A betting history with raises past the model's cap taken back in pairs (the same seat is
+    to act, facing the cap or one raise below it), and whether any were."""
+    first = history.find("b")
+    if first < 0:
+        return history, False
+    raises = len(history) - first - 1
+    over = raises - (max_bets - 1)
+    if over <= 0 or history[first + 1:] != "r" * raises:
+        return history, False
+    return history[:first + 1] + "r" * (raises - 2 * ((over + 1) // 2)), True
+
+
+def _canonical_line(history: str, max_bets: int) -> str:
+    """A pre-draw line that reached the draw, with raises past the cap dropped."""
+    first = history.find("b")
+    if first < 0 or not history.endswith("c"):
+        return history
+    raises = min(len(history) - first - 2, max_bets - 1)
+    return history[:first + 1] + "r" * raises + "c"
+
+
+def _pick(cumulative: Sequence[float], u: float) -> int:
+    for k, c in enumerate(cumulative):
+        if u < c:
+            return k
+    return len(cumulative) - 1
+
+
+class EquilibriumPlayer:
+    """Plays one heads-up seat by the solution's probabilities (see the module docstring).
+
+    ``unmapped`` counts betting decisions whose history the solution's tree does not hold (short
+    stacks can make such lines); the player then checks or calls.
+    """
+
+    name = "equilibrium"
+    always_shows = True
+
+    def __init__(self, tables: EquilibriumTables, rules: RuleSet, rng: np.random.Generator) -> None:
+        check_rules(tables.rules, rules)
+        self.t = tables
+        self.rng = rng
+        self._u: list[float] = []
+        self._dealt_hand: tuple[int, ...] = ()
+        self._bucket = 0
+        self._holds: tuple[int, ...] = ()
+        self._sorted: list[int] = []
+        self.openers = jacks_or_better_floor()
+        self.unmapped = 0
+
+    def _uniform(self) -> float:
+        if not self._u:   # one numpy call per 1024 decisions
+            self._u = self.rng.random(1024).tolist()
+        return self._u.pop()
+
+    def _dealt(self, obs: Observation) -> None:
+        """Bucket and holds of the dealt hand, once per deal (asked first before the draw)."""
+        if obs.hand != self._dealt_hand:
+            self._dealt_hand = obs.hand
+            self._sorted = sorted(obs.hand)
+            self._bucket, self._holds = self.t.hand(self._sorted)
+
+    def __call__(self, obs: Observation) -> Action:
+        phase = obs.phase
+        if phase == "showdown":
+            return SHOW
+        if phase == "declare":
+            return Action("declare") if obs.strength >= self.openers else Action("pass")
+        seat = 1 if obs.seat == obs.button else 0
+        other = next(s for s in obs.seats if s != obs.seat)
+        before: list[str] = []
+        after: list[str] = []
+        now = before
+        for _, kind, _ in obs.events:
+            if kind == "draw":
+                now = after
+            elif kind in LETTERS:
+                now.append(LETTERS[kind])
+        t = self.t
+        if obs.round == 0:     # the dealt hand, betting or drawing
+            self._dealt(obs)
+        if obs.round == 0 and phase == "bet":
+            h, over = _canonical("".join(before), t.max_bets)
+            node = t.pre.get(h)
+            if node is None or node[0] != seat:
+                self.unmapped += 1
+                return CALL if obs.to_call > 0 else CHECK
+            _, letters, cum = node
+            return self._act(letters[_pick(cum[self._bucket], self._uniform())], obs, over)
+        line = _canonical_line("".join(before), t.max_bets)
+        if line not in t.lines:
+            line = t.default_line     # betting skipped (a seat all-in from its ante)
+        q, row, n = t.lines[line]
+        if phase == "draw":
+            if seat == 1:
+                row += t.option_index[obs.draw_counts[0][other]] * n
+            option = _pick(t.draw[(q, seat)][row, self._bucket].tolist(), self._uniform())
+            mask = self._holds[option]
+            if mask == NO_HOLD:
+                mask = 31
+            discards = [c for i, c in enumerate(self._sorted) if not mask >> i & 1]
+            return Action("draw", tuple(discards[:obs.max_draw]))
+        counts = obs.draw_counts[0]
+        d0, d1 = (counts[obs.seat], counts[other]) if seat == 0 else (counts[other], counts[obs.seat])
+        n_opt = len(t.options)
+        row += (t.option_index[d1] * n_opt + t.option_index[d0]) * n
+        h, over = _canonical("".join(after), t.max_bets)
+        post = t.post.get((q, h))
+        if post is None or post[0] != seat:
+            self.unmapped += 1
+            return CALL if obs.to_call > 0 else CHECK
+        _, letters, cum = post
+        return self._act(letters[_pick(cum[row, t.final[obs.strength]].tolist(), self._uniform())], obs, over)
+
+    @staticmethod
+    def _act(letter: str, obs: Observation, over: bool) -> Action:
+        """The engine action for a sampled letter: a raise past the model's cap, or one the
+        stacks do not allow, becomes a call; a bet nobody could answer becomes a check."""
+        if letter == "r" and (over or not obs.can("raise")):
+            letter = "c"
+        elif letter == "b" and not obs.can("bet"):
+            letter = "x"
+        if obs.to_call <= 0:
+            return BET if letter == "b" else CHECK
+        return ACTIONS[letter] if letter != "x" else CALL
+
+
+@dataclass(frozen=True)
+class EquilibriumFactory:
+    """Seats ``EquilibriumPlayer`` from a solution in memory (for one process: a worker pool
+    would be sent the whole solution with every chunk; use ``SolutionFile`` there)."""
+
+    solution: DrawSolution
+
+    @functools.cached_property
+    def tables(self) -> EquilibriumTables:
+        return EquilibriumTables(self.solution)
+
+    def check(self, rules: RuleSet) -> None:
+        check_rules(self.solution.rules, rules)
+
+    def __call__(self, rules: RuleSet, rng: np.random.Generator) -> EquilibriumPlayer:
+        return EquilibriumPlayer(self.tables, rules, rng)
+
+
+@functools.cache
+def _file_tables(path: str) -> EquilibriumTables:
+    """A solution file's tables, loaded once per process."""
+    return EquilibriumTables(solve_module.load_solution(path))
+
+
+@dataclass(frozen=True)
+class SolutionFile:
+    """Seats ``EquilibriumPlayer`` from a solution file (``DrawSolution.save``): small to send to
+    workers, each process loads the file once."""
+
+    path: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "path", str(Path(self.path).resolve()))
+
+    def check(self, rules: RuleSet) -> None:
+        check_rules(_file_tables(self.path).rules, rules)
+
+    def __call__(self, rules: RuleSet, rng: np.random.Generator) -> EquilibriumPlayer:
+        return EquilibriumPlayer(_file_tables(self.path), rules, rng)
