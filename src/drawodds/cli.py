@@ -15,7 +15,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -348,8 +348,11 @@ def simulate_cmd(
     seed: SeedOpt = 1,
     policy: Annotated[str | None, typer.Option(
         "--policy", "-p", help="Betting policy per seat, comma-separated (rule, reader, pat, station, "
-        "random), or one for every seat; in Poengpoker and Chicago a player such as sensible or "
-        "tight:random.")] = None,
+        "random, raiser, snower, trips; heads-up also equilibrium), or one for every seat; in Poengpoker "
+        "and Chicago a player such as sensible or tight:random.")] = None,
+    solution: Annotated[str | None, typer.Option(
+        "--solution", help="The equilibrium player's strategy: a file written by drawodds solve --out "
+        "(default: the cached equilibrium of the rules, solved on first use).")] = None,
     history: Annotated[str | None, typer.Option(
         "--history", help="Write every deal: JSON lines for .jsonl, else a readable text log.")] = None,
     joker: JokerOpt = None,
@@ -369,12 +372,18 @@ def simulate_cmd(
       drawodds simulate --rules jackpot --policy rule,rule,station,random --history deals.jsonl
 
       drawodds simulate --rules poengpoker --games 2000 --json
+
+      drawodds simulate --policy equilibrium,rule --deals 20000
     """
-    rule_set = build_rules(rules, players=players, joker=joker, max_draw=max_draw, draws=draws)
     names = _names(policy, "--policy")
+    if players is None and names and "equilibrium" in [n.lower() for n in names]:
+        players = 2   # the equilibrium player is heads-up
+    rule_set = build_rules(rules, players=players, joker=joker, max_draw=max_draw, draws=draws)
     n_workers, cluster = _workers(workers), _scheduler(scheduler, dask)
     _seed(seed)
     if rule_set.game != "draw":
+        if solution is not None:
+            raise UserError("--solution is for the draw game")
         _simulate_points(rule_set, deals, games, seed, names, history, json_out, n_workers, cluster)
         return
     from drawodds.engine.session import simulate
@@ -387,9 +396,15 @@ def simulate_cmd(
     DEALS.check(deals)
     _writable_file(history, "--history")
     n_deals = deals if deals is not None else 10_000
+    factories: dict[str, Any] = {}
+    if solution is not None or (names and "equilibrium" in [n.lower() for n in names]):
+        from drawodds.analyses.equilibrium import equilibrium_factories
+
+        with stage_bar(enabled=not json_out) as stage:
+            factories = equilibrium_factories(rule_set, names or [], solution=solution, stage=stage)
     with progress_bar("playing", "deals", enabled=not json_out) as update:
         result = simulate(rule_set, deals=n_deals, seed=seed, players=names or "rule", history=history,
-                          workers=n_workers, scheduler=cluster,
+                          workers=n_workers, scheduler=cluster, factories=factories,
                           progress=(lambda k: update(k, n_deals)) if update else None)
     show(result, json_out, render_simulation)
     if result.interrupted:

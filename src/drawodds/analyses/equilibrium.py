@@ -16,15 +16,24 @@ workers (it loads the file once per process instead of sending the solution with
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.analyses import solve as solve_module
-from drawodds.analyses.solve import DrawSolution, betting_round, classify
+from drawodds.analyses.cfr import Checkpoint
+from drawodds.analyses.solve import (
+    DEFAULT_EXPLOITABILITY,
+    DrawSolution,
+    betting_round,
+    classify,
+    equilibrium_path,
+    equilibrium_solution,
+    load_solution,
+)
 from drawodds.combinatorics import binomials, combinations, subset_rank
 from drawodds.engine.deal import BET, CALL, CHECK, FOLD, RAISE, SHOW, Action, Observation
 from drawodds.errors import RequestError
@@ -44,9 +53,9 @@ BLOCK = 1 << 18
 Floats = npt.NDArray[np.float64]
 
 
-def check_rules(solved: RuleSet, rules: RuleSet) -> None:
-    """Refuse, in one sentence, a table the solution cannot play: more than two seats, a game the
-    solver does not cover, or rules other than the ones it was solved for."""
+def check_table(rules: RuleSet) -> None:
+    """Refuse, in one sentence, a table no solution can play: more than two seats or a game the
+    solver does not cover."""
     if rules.players != 2:
         raise RequestError(f"the equilibrium player plays heads-up only: use 2 players, not {rules.players}")
     if rules.game != "draw" or rules.joker or rules.draws != 1 or rules.blinds or rules.ante <= 0:
@@ -54,6 +63,11 @@ def check_rules(solved: RuleSet, rules: RuleSet) -> None:
                            f"not {rules.name} as set")
     if rules.open_with_raise:
         raise RequestError("the equilibrium player does not cover opening with a raise")
+
+
+def check_rules(solved: RuleSet, rules: RuleSet) -> None:
+    """``check_table``, and refuse rules other than the ones the solution was solved for."""
+    check_table(rules)
     differ = [k for k in GAME_OPTIONS if getattr(rules, k) != getattr(solved, k)]
     if differ:
         raise RequestError(f"the solution was solved for other rules ({', '.join(differ)} differ)")
@@ -296,7 +310,7 @@ class EquilibriumFactory:
 @functools.cache
 def _file_tables(path: str) -> EquilibriumTables:
     """A solution file's tables, loaded once per process."""
-    return EquilibriumTables(solve_module.load_solution(path))
+    return EquilibriumTables(load_solution(path))
 
 
 @dataclass(frozen=True)
@@ -314,3 +328,41 @@ class SolutionFile:
 
     def __call__(self, rules: RuleSet, rng: np.random.Generator) -> EquilibriumPlayer:
         return EquilibriumPlayer(_file_tables(self.path), rules, rng)
+
+
+NAME = "equilibrium"      # the player's name in simulate's --policy
+Stage = Callable[[str, float], None]
+
+
+def equilibrium_factories(rules: RuleSet, names: Sequence[str], *, solution: str | Path | None = None,
+                          stage: Stage | None = None) -> dict[str, SolutionFile]:
+    """The factory that seats ``equilibrium`` for ``simulate(factories=...)`` when ``names`` ask
+    for it ({} otherwise), checked against the table before any play.
+
+    The solution comes from the file ``solution`` (written by ``DrawSolution.save``), else from
+    ``equilibrium_solution(rules)``: solved once and kept in the cache (``stage(text, fraction)``
+    follows that solve), read back later.
+    """
+    if NAME not in [n.strip().lower() for n in names]:
+        if solution is not None:
+            raise RequestError(f"a solution file is only used by the {NAME} player; add it to the policies")
+        return {}
+    check_table(rules)
+    report = stage or (lambda text, done: None)
+    if solution is None:
+        path = equilibrium_path(rules)
+        if not path.exists():
+            report("building the abstraction (first run only)", 0.0)
+            first: list[float] = []
+
+            def solving(c: Checkpoint) -> None:
+                first.append(c.exploitability)
+                span = math.log(first[0] / DEFAULT_EXPLOITABILITY)
+                done = math.log(first[0] / c.exploitability) / span if span > 0 else 1.0
+                report(f"solving: {1000 * c.exploitability:,.1f} milli-antes a deal", min(max(done, 0.0), 1.0))
+            equilibrium_solution(rules, progress=solving)
+        solution = path
+    report("loading the solution", 0.0)
+    factory = SolutionFile(str(solution))
+    factory.check(rules)
+    return {NAME: factory}

@@ -1288,6 +1288,13 @@ def equilibrium_solution(rules: RuleSet, *, exploitability: float = DEFAULT_EXPL
     return solution
 
 
+def equilibrium_path(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY, pre_buckets: int = 1024,
+                     final_buckets: int = 512, rounds: int = 2, directory: Path | None = None) -> Path:
+    """The file in which ``equilibrium_solution`` keeps (or will keep) the solution of these settings."""
+    key = _settings_key(rules, pre=pre_buckets, final=final_buckets, rounds=rounds, exploitability=exploitability)
+    return (directory or cache_directory()) / f"solution-{key}.parquet"
+
+
 # --- playing the solution with real cards ------------------------------------------------------
 
 @functools.cache
