@@ -16,7 +16,7 @@ from drawodds.analyses.equilibrium import (
     _canonical,
     equilibrium_factories,
 )
-from drawodds.cards import parse_cards
+from drawodds.analyses.solve import classify, hand_keep
 from drawodds.engine import session
 from drawodds.engine.deal import BET, CALL, CHECK, RAISE, DealState, draw, play
 from drawodds.engine.invariants import random_deal, violations
@@ -183,11 +183,25 @@ def test_a_solution_file_plays_the_same_deals_on_one_and_two_workers(small_solut
     from_file = SolutionFile(str(path))
     assert len(pickle.dumps(from_file)) < 1000                      # what each chunk sends a worker
     monkeypatch.setattr(session, "CHUNK_DEALS", 100)               # three chunks: the pool is used
-    one = session.simulate(HEADS_UP, deals=300, seed=5, players="equilibrium,raiser",
+    one = session.simulate(HEADS_UP, deals=300, seed=5, players="equilibrium,snower",
                            factories={"equilibrium": from_file}, workers=1).to_dict()
-    two = session.simulate(HEADS_UP, deals=300, seed=5, players="equilibrium,raiser",
+    two = session.simulate(HEADS_UP, deals=300, seed=5, players="equilibrium,snower",
                            factories={"equilibrium": from_file}, workers=2).to_dict()
-    memory = session.simulate(HEADS_UP, deals=300, seed=5, players="equilibrium,raiser",
+    memory = session.simulate(HEADS_UP, deals=300, seed=5, players="equilibrium,snower",
                               factories={"equilibrium": factory}).to_dict()
     assert one == two == memory
-    assert [s["policy"] for s in one["seats"]] == ["equilibrium", "raiser"]
+    assert [s["policy"] for s in one["seats"]] == ["equilibrium", "snower"]
+
+
+def test_the_hand_lookup_matches_the_solutions_buckets_and_holds(factory, small_solution):
+    a = small_solution.abstraction
+    hands = np.sort(np.random.default_rng(15).random((3000, 52)).argsort(axis=1)[:, :5], axis=1)
+    classes, _ = classify(hands)
+    found = [factory.tables.hand(h) for h in hands.tolist()]
+    assert [b for b, _ in found] == a.class_bucket[classes].tolist()
+    for k in range(len(a.options)):
+        keep = hand_keep(hands, a, np.full(len(hands), k))
+        legal = a.class_holds[classes, k] >= 0
+        masks = np.array([holds[k] for _, holds in found])
+        assert (masks[legal] == (keep[legal] << np.arange(5)).sum(axis=1)).all()
+        assert (masks[~legal] == 255).all()

@@ -29,12 +29,10 @@ from drawodds.analyses.solve import (
     DEFAULT_EXPLOITABILITY,
     DrawSolution,
     betting_round,
-    classify,
     equilibrium_path,
     equilibrium_solution,
     load_solution,
 )
-from drawodds.combinatorics import binomials, combinations, subset_rank
 from drawodds.engine.deal import BET, CALL, CHECK, FOLD, RAISE, SHOW, Action, Observation
 from drawodds.errors import RequestError
 from drawodds.evaluate import jacks_or_better_floor
@@ -46,9 +44,6 @@ ACTIONS = {"x": CHECK, "b": BET, "r": RAISE, "c": CALL, "f": FOLD}
 GAME_OPTIONS = ("game", "joker", "draws", "blinds", "ante", "small_bet", "big_bet", "max_raises", "opener",
                 "first_after_draw", "all_check_redeal", "max_draw")
 NO_HOLD = 255                 # a draw count the hand may not make
-TABLE_AFTER = 2500            # hands looked up one by one before the table of every hand is built
-_BINOM = [binomials()[i + 1, :52].tolist() for i in range(5)]   # subset_rank's table, as lists
-BLOCK = 1 << 18
 
 Floats = npt.NDArray[np.float64]
 
@@ -73,26 +68,10 @@ def check_rules(solved: RuleSet, rules: RuleSet) -> None:
         raise RequestError(f"the solution was solved for other rules ({', '.join(differ)} differ)")
 
 
-def hand_lookup(hands: npt.NDArray[np.integer], solution: DrawSolution) -> tuple[npt.NDArray[np.int64],
-                                                                                npt.NDArray[np.uint8]]:
-    """Pre-draw bucket of each sorted hand, and for each draw option the hold it keeps as a bit
-    mask over the hand's own sorted cards (bit i keeps the i-th lowest; ``NO_HOLD`` if illegal)."""
-    a = solution.abstraction
-    h = np.asarray(hands, dtype=np.int64)
-    cls, rename = classify(h)
-    mapped = (h // 4) * 4 + np.take_along_axis(rename, h % 4, axis=1)
-    rep = a.classes[cls].astype(np.int64)
-    position = (mapped[:, :, None] == rep[:, None, :]).argmax(axis=2)   # each card's place in rep
-    holds = a.class_holds[cls]
-    bits = (holds[:, :, None] >> position[:, None, :]) & 1
-    masks = (bits << np.arange(5)).sum(axis=2)
-    return a.class_bucket[cls], np.where(holds < 0, NO_HOLD, masks).astype(np.uint8)
-
-
 class EquilibriumTables:
     """A solution's strategy arranged for one decision at a time: per betting history the
-    solution's probabilities, the betting lines that reach the draw, and (built once a run has
-    asked for enough hands) the bucket and holds of every hand by its colex rank."""
+    solution's probabilities, the betting lines that reach the draw, and the deal classes'
+    buckets and holds as plain lists."""
 
     def __init__(self, solution: DrawSolution) -> None:
         a, g = solution.abstraction, solution.game
@@ -123,23 +102,38 @@ class EquilibriumTables:
             assert s is not None and node.actor is not None
             self.post[(q, h)] = (node.actor, "".join(node.actions), _cumulative(s))
         self.final = a.final_of_strength.tolist()
-        self._table: tuple[npt.NDArray[np.int16], npt.NDArray[np.uint8]] | None = None
-        self.misses = 0
+        # Deal classes by the key of their suit masks (largest first), with their bucket and holds.
+        reps = a.classes.astype(np.int64)
+        bits = np.left_shift(1, reps // 4)
+        masks = np.sort(np.stack([np.where(reps % 4 == k, bits, 0).sum(axis=1) for k in range(4)], axis=1),
+                        axis=1)[:, ::-1]
+        keys = (masks[:, 0] << 39) | (masks[:, 1] << 26) | (masks[:, 2] << 13) | masks[:, 3]
+        self._class_of = dict(zip(keys.tolist(), range(len(reps)), strict=True))
+        self._reps = reps
+        self._bucket = a.class_bucket
+        self._holds = a.class_holds
 
     def hand(self, cards: Sequence[int]) -> tuple[int, tuple[int, ...]]:
-        """Pre-draw bucket and holds (see ``hand_lookup``) of a five-card hand, sorted."""
-        c = sorted(cards)
-        if self._table is None:
-            self.misses += 1
-            if self.misses > TABLE_AFTER:
-                self._table = _hand_table(self.solution, len(self.options))
-            else:
-                bucket, masks = hand_lookup(np.array([c]), self.solution)
-                return int(bucket[0]), tuple(masks[0].tolist())
-        buckets, masks = self._table
-        b0, b1, b2, b3, b4 = _BINOM
-        r = b0[c[0]] + b1[c[1]] + b2[c[2]] + b3[c[3]] + b4[c[4]]
-        return int(buckets[r]), tuple(masks[r].tolist())
+        """Pre-draw bucket of a hand (sorted ascending), and for each draw option the hold it
+        keeps as a bit mask over those cards (bit i keeps the i-th; ``NO_HOLD`` if illegal).
+
+        The hand is renamed into its class representative the way ``solve.classify`` does (suits
+        by rank mask, largest first; ties keep suit order): a few microseconds in plain Python.
+        """
+        masks = [0, 0, 0, 0]
+        for c in cards:
+            masks[c & 3] |= 1 << (c >> 2)
+        order = sorted(range(4), key=lambda k: -masks[k])
+        cls = self._class_of[(masks[order[0]] << 39) | (masks[order[1]] << 26) | (masks[order[2]] << 13)
+                             | masks[order[3]]]
+        rename = [0, 0, 0, 0]
+        for j, k in enumerate(order):
+            rename[k] = j
+        rep = self._reps[cls].tolist()
+        place = [rep.index((c & ~3) | rename[c & 3]) for c in cards]
+        holds = tuple(NO_HOLD if h < 0 else sum(1 << i for i, p in enumerate(place) if h >> p & 1)
+                      for h in self._holds[cls].tolist())
+        return int(self._bucket[cls]), holds
 
 
 def _cumulative(probs: Floats) -> Floats:
@@ -147,18 +141,6 @@ def _cumulative(probs: Floats) -> Floats:
     1 never lands on an action of probability 0)."""
     cum = np.cumsum(probs, axis=-1)
     return cum / np.where(cum[..., -1:] > 0, cum[..., -1:], 1.0)
-
-
-def _hand_table(solution: DrawSolution, options: int) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint8]]:
-    """Bucket and holds of every hand, indexed by colex rank (a few seconds, once per run)."""
-    hands = combinations(52, 5)
-    buckets = np.zeros(len(hands), dtype=np.int16)
-    masks = np.zeros((len(hands), options), dtype=np.uint8)
-    for start in range(0, len(hands), BLOCK):
-        part = hands[start:start + BLOCK]
-        rank = subset_rank(part)
-        buckets[rank], masks[rank] = hand_lookup(part, solution)
-    return buckets, masks
 
 
 def _canonical(history: str, max_bets: int) -> tuple[str, bool]:
@@ -322,6 +304,10 @@ class SolutionFile:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "path", str(Path(self.path).resolve()))
+
+    def tables(self) -> EquilibriumTables:
+        """The file's tables in this process (loaded on first use)."""
+        return _file_tables(self.path)
 
     def check(self, rules: RuleSet) -> None:
         check_rules(_file_tables(self.path).rules, rules)

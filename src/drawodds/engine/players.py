@@ -73,11 +73,19 @@ def _hold_table(policy: DrawPolicy, rules: RuleSet) -> tuple[bytes, bytes, array
     return keep.tobytes(), alt.tobytes(), array("d", rate.tobytes())
 
 
+@functools.cache
+def _built(policy: DrawPolicy, rules: RuleSet) -> list[tuple[bytes, bytes, array]]:
+    """The policy's table once some run in this process has built it (empty before): later
+    players, e.g. those of the next chunk of a long simulation, use it from their first hand."""
+    return []
+
+
 class Drawer:
     """Draw decisions of one seat through a ``DrawPolicy`` from ``drawodds.policies``.
 
     Small runs ask the policy per suit pattern (cached); long runs switch to a table of every
-    hand. Both give the same holds and use the generator the same way.
+    hand, which later seats in the same process then use at once. Both give the same holds and
+    use the generator the same way.
     """
 
     def __init__(self, rules: RuleSet, rng: np.random.Generator, name: str = "standard",
@@ -86,7 +94,8 @@ class Drawer:
         self.policy = draw_policy(name, **params)
         self.rules = rules
         self.rng = rng
-        self.table: tuple[bytes, bytes, array] | None = None
+        built = _built(self.policy, rules)
+        self.table: tuple[bytes, bytes, array] | None = built[0] if built else None
         self.misses = 0
         self._cache: dict[tuple[int, ...], tuple[int, int, float]] = {}
 
@@ -116,6 +125,9 @@ class Drawer:
         if self.misses > _TABLE_AFTER_MISSES:
             self.table = _hold_table(self.policy, self.rules)
             self._cache.clear()
+            built = _built(self.policy, self.rules)
+            if not built:
+                built.append(self.table)
         # The relabelled key keeps card order (suits only renamed), so bit i still means card i.
         hp = hold_plan(self.policy, np.array([key], dtype=np.int8), self.rules)
         plan = (int(hold_numbers(hp.keep[0])), int(hold_numbers(hp.alt_keep[0])), float(hp.alt_rate[0]))
