@@ -6,8 +6,8 @@ chairs), and prints the equilibrium's chips per deal with a standard error. Next
 solution's measured abstraction error: its own value with real cards dealt from one deck against
 each seat dealt from its own deck (``play_out``, see docs/solve.md) — what card removal, which
 the abstract game leaves out, does to the value. A row's verdict: "yes" when the equilibrium
-loses by more than that error with two standard errors to spare, "no" when it cannot be losing
-by that much (two standard errors), "not yet" when more deals are needed to tell.
+loses by more than that error with two standard errors to spare (the row's and the error's
+together), "no" when it cannot be losing by that much, "not yet" when more deals are needed.
 
     PYTHONPATH=src python benchmarks/bench_equilibrium.py [--rules morkpoker] [--deals 200000]
         [--opponents rule,reader,station,pat,raiser,snower,trips] [--playout-deals 2000000]
@@ -37,11 +37,12 @@ from drawodds.rules import preset  # noqa: E402
 OPPONENTS = "rule,reader,station,pat,raiser,snower,trips"
 
 
-def verdict(net: float, se: float, error: float) -> str:
-    """Is the equilibrium beaten by more than the abstraction error?"""
-    if net + 2 * se < -error:
+def verdict(net: float, se: float, error: float, error_se: float) -> str:
+    """Is the equilibrium beaten by more than the abstraction error (two standard errors)?"""
+    margin = 2 * math.hypot(se, error_se)
+    if net + margin < -error:
         return "yes"
-    if net - 2 * se > -error:
+    if net - margin > -error:
         return "no"
     return "not yet"
 
@@ -96,7 +97,7 @@ def main() -> None:
             net = sum(p.net_per_deal for p in parts) / 2
             se = math.sqrt(sum(p.net_per_deal_se ** 2 for p in parts)) / 2
             row = {"opponent": opponent, "deals": 2 * half, "net_per_deal": net, "net_per_deal_se": se,
-                   "deals_per_second": 2 * half / seconds, "beaten": verdict(net, se, error)}
+                   "deals_per_second": 2 * half / seconds, "beaten": verdict(net, se, error, diff_se * rules.ante)}
             rows.append(row)
             print(f"{opponent:<10} {net:>+11.4f} {se:>7.4f} {row['deals_per_second']:>9,.0f}  "
                   f"{row['beaten']}", flush=True)

@@ -153,7 +153,7 @@ def test_only_legal_actions_over_random_short_stacked_deals(factory):
     mine = factory(rules, np.random.default_rng(12))
     theirs = factory(rules, np.random.default_rng(13))
     others = [make_player(n, rules, np.random.default_rng(14)) for n in ("random", "raiser", "snower", "trips")]
-    for d in range(600):
+    for d in range(400):
         state = random_deal(rules if d % 2 else HEADS_UP, rng, deal_id=d)
         opponent = theirs if d % 5 == 0 else others[d % len(others)]
         play(state, [mine, opponent] if d % 3 else [opponent, mine])
@@ -205,3 +205,26 @@ def test_the_hand_lookup_matches_the_solutions_buckets_and_holds(factory, small_
         masks = np.array([holds[k] for _, holds in found])
         assert (masks[legal] == (keep[legal] << np.arange(5)).sum(axis=1)).all()
         assert (masks[~legal] == 255).all()
+
+
+def test_the_command_line_seats_it_heads_up_from_a_solution_file(small_solution, tmp_path, capsys):
+    import json
+
+    from drawodds.cli import main
+
+    path = small_solution.save(tmp_path / "small.parquet")
+
+    def run(*args):
+        with pytest.raises(SystemExit) as exc:
+            main(["simulate", *args])
+        return exc.value.code, capsys.readouterr()
+
+    code, out = run("--policy", "equilibrium,trips", "--solution", str(path), "--deals", "100", "--workers", "1",
+                    "--json")
+    result = json.loads(out.out)
+    assert code == 0 and result["players"] == 2
+    assert [p["policy"] for p in result["policies"]] == ["equilibrium", "trips"]
+    code, out = run("--policy", "equilibrium,rule,rule", "--players", "3", "--solution", str(path))
+    assert code == 2 and "heads-up" in out.err and len(out.err.strip().splitlines()) == 1
+    code, out = run("--policy", "equilibrium,rule", "--solution", str(tmp_path / "none.parquet"))
+    assert code == 2 and "no such solution file" in out.err

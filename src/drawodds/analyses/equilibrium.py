@@ -255,8 +255,8 @@ class EquilibriumPlayer:
         if post is None or post[0] != seat:
             self.unmapped += 1
             return CALL if obs.to_call > 0 else CHECK
-        _, letters, cum = post
-        return self._act(letters[_pick(cum[row, t.final[obs.strength]].tolist(), self._uniform())], obs, over)
+        _, acts, table = post
+        return self._act(acts[_pick(table[row, t.final[obs.strength]].tolist(), self._uniform())], obs, over)
 
     @staticmethod
     def _act(letter: str, obs: Observation, over: bool) -> Action:
