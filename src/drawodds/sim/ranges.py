@@ -98,6 +98,13 @@ class Holdings(Result):
         usual = self.usual_draw[rows] == draw
         return np.where(usual[:, None], plan.keep, plan.alt_keep)
 
+    def to_dict(self) -> dict[str, object]:
+        """A summary: the per-holding arrays (millions of rows) stay out of the JSON."""
+        mass = [float(self.usual_w[self.usual_draw == d].sum() + self.alt_w[self.alt_draw == d].sum())
+                for d in range(self.rules.max_draw_cards + 1)]
+        return {"rules": self.rules.name, "policy": self.policy.to_dict(), "holdings": len(self.cards),
+                "known": list(self.known), "draw_mass": mass}
+
 
 def _representatives(joker: bool) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
     """One hand per (rank multiset, flush state) that exists, and its table index.
