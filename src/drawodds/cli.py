@@ -13,11 +13,13 @@ import difflib
 import math
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 
 from drawodds import __version__
 from drawodds.cards import shown
@@ -757,6 +759,158 @@ def charts_cmd(
     console = stdout()
     for path in regenerate(out_dir, topics, progress=lambda t: console.print(f"[dim]drawing {t} ...[/dim]")):
         console.print(f"wrote {path}")
+
+
+# --- train ----------------------------------------------------------------------------------
+
+TRAIN_TRIALS = Bound("--trials", 2, 1_000_000, " (a standard error needs two)")
+TRAIN_HANDS = Bound("--hands", 1, 100_000)
+
+
+def _answer_lines(answers: str | None) -> Iterator[str] | None:
+    """The answers to read, one a line ('-': standard input), or None to ask at the prompt."""
+    if answers is None:
+        return None
+    if answers == "-":
+        return iter(sys.stdin.readline, "")
+    path = Path(answers)
+    if not path.is_file():
+        raise UserError(f"--answers {answers}: no such file")
+    return iter(path.read_text(encoding="utf-8").splitlines())
+
+
+def _ask(console: Console, prompt: str, lines: Iterator[str] | None) -> str | None:
+    """One answer: the next line of --answers (echoed after the prompt) or typed; None at the end."""
+    if lines is None:
+        try:
+            return console.input(prompt)
+        except EOFError:
+            return None
+    line = next(lines, None)
+    if line is not None:
+        line = line.rstrip("\r\n")
+        console.print(f"{prompt}{line}", highlight=False)
+    return line
+
+
+@app.command("train")
+def train_cmd(
+    rules: RulesOpt = "morkpoker",
+    opponents: Annotated[int | None, typer.Option(
+        "--opponents", "-n", help="Opponents for the equity objective (1-5; default: the table less one).")] = None,
+    objective: Annotated[str | None, typer.Option(
+        "--objective", help="Grade by equity (Monte Carlo against opponents), jacks (the chance of jacks or "
+                            "better, exact) or points (table points of your final hand, exact); default: "
+                            "equity, points in Poengpoker and Chicago.")] = None,
+    drill: Annotated[str, typer.Option(
+        "--drill", help="keep (what to keep), read (what an opponent's draw count says) or mixed "
+                        "(every fourth question a reading).")] = "mixed",
+    focus: Annotated[str | None, typer.Option(
+        "--focus", help="Deal only hands whose best hold is this pattern: pat, made, pair, kicker, "
+                        "flush-draw, straight-draw, sf-draw, two-cards, one-card, draw-five, other.")] = None,
+    hands: Annotated[int | None, typer.Option("--hands", help=TRAIN_HANDS.help(
+        "End after this many questions", "until quit"))] = None,
+    answers: Annotated[str | None, typer.Option(
+        "--answers", help="Read the answers from this file, one a line ('-': standard input), instead "
+                          "of asking.")] = None,
+    history: Annotated[str | None, typer.Option(
+        "--history", help="The history file: one JSON line per answer, read at the start to resume "
+                          "(default: drawodds/train.jsonl in your data folder, $XDG_DATA_HOME or "
+                          "~/.local/share on Linux).")] = None,
+    trials: Annotated[int, typer.Option("--trials", "-t", help=TRAIN_TRIALS.help(
+        "Monte Carlo trials per hand for the equity objective and readings", "20,000"))] = 20_000,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="Random seed, 0 or more: the same seed, history and answers give the same "
+                       "session (default: a new shuffle each time).")] = None,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="At the end, print the session summary as JSON (the questions go to stderr).")] = False,
+) -> None:
+    """Deal hands, grade what you keep and how you read draws, and deal more of what you miss.
+
+    Keep questions take the cards to keep (As Ah, or AsAh), the cards to throw after 'throw' or
+    '-' (throw 7s 3s, -7s3s), a draw count (3: the best hold drawing three) or 'pat'. Readings
+    take a class and an equity in percent (two pair 45). Also: score, help, quit.
+
+    Examples:
+
+      drawodds train
+
+      drawodds train --objective jacks --focus kicker
+
+      drawodds train --answers answers.txt --seed 1 --hands 2 --json
+    """
+    import datetime
+
+    import numpy as np
+
+    from drawodds.analyses import train as tr
+    from drawodds.render import train as view
+    from drawodds.render.console import page_width
+
+    TRAIN_TRIALS.check(trials)
+    TRAIN_HANDS.check(hands)
+    if seed is not None:
+        _seed(seed)
+    setup = tr.train_setup(rules, objective=objective, opponents=opponents, trials=trials, drill=drill,
+                           focus=focus)
+    path = Path(history) if history else tr.default_history_path()
+    if history:
+        _writable_file(history, "--history")
+    else:
+        _writable_folder(str(path.parent), "--history")
+    lines = _answer_lines(answers)
+    records = list(tr.load_history(path))
+    session = tr.next_session(records)
+    seed = seed if seed is not None else int(np.random.SeedSequence().entropy % 2**32)  # type: ignore[operator]
+    rng = np.random.default_rng(seed)
+    console = Console(stderr=json_out, width=page_width())
+    view.render_welcome(console, setup, records, session, seed)
+    items: list[tr.Grade | tr.ReadGrade] = []
+    now: list[dict[str, object]] = []
+    stopped = "hands"
+    try:
+        while hands is None or len(items) < hands:
+            with spinner("dealing...", enabled=lines is None):
+                question = tr.next_question(setup, records + now, len(items) + 1, rng)
+            view.render_question(console, question, setup)
+            answer = None
+            while answer is None:
+                text = _ask(console, view.prompt_text(question), lines)
+                if text is None:
+                    break
+                try:
+                    answer = tr.parse_answer(text, question, setup.rules)
+                except tr.AnswerError as exc:
+                    view.render_bad(console, str(exc))
+                    continue
+                if answer.kind in ("help", "score"):
+                    (view.render_help(console) if answer.kind == "help"
+                     else view.render_score(console, items, setup.objective))
+                    answer = None
+            if answer is None or answer.kind == "quit":
+                stopped = "end" if answer is None else "quit"
+                break
+            graded: tr.Grade | tr.ReadGrade
+            if isinstance(question, tr.Position):
+                graded = keep_grade = tr.grade(question, answer)
+                view.render_grade(console, keep_grade)
+            else:
+                graded = read_grade = tr.grade_read(question, answer)
+                view.render_read_grade(console, read_grade)
+            record = tr.history_record(graded, setup, session)
+            tr.append_history(path, record | {"time": datetime.datetime.now(datetime.UTC).isoformat(
+                timespec="seconds")})
+            items.append(graded)
+            now.append(record)
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    summary = tr.summarise(setup, items, records, session, seed, str(path), stopped)
+    if json_out:
+        emit_json(summary)
+    else:
+        view.render_summary(console, summary)
+    if stopped == "interrupted":
+        _interrupted(f"the {len(items)} answers before Ctrl-C are graded and saved")
 
 
 # --- entry point ----------------------------------------------------------------------------
