@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 from math import comb
 
 import numpy as np
@@ -17,8 +16,8 @@ import numpy.typing as npt
 from drawodds.cards import format_cards
 from drawodds.errors import RequestError
 from drawodds.evaluate import CATEGORIES
-from drawodds.handrange import parse_range
 from drawodds.execution import Progress
+from drawodds.handrange import parse_range
 from drawodds.holds import legal_holds
 from drawodds.policies import DrawPolicy, draw_policy
 from drawodds.results import Result, shown_as
@@ -28,6 +27,7 @@ from drawodds.sim.ranges import (
     EXACT_BUDGET,
     FINAL_TRIALS,
     HoldingsSource,
+    SolvedPlay,
     as_source,
     final_exact,
     final_sampled,
@@ -71,19 +71,6 @@ class DrawReading(Result):
     line: str | None = None         # the solved range's betting line (policy "equilibrium")
     seat: str | None = None         # the solved opponent's seat: first (left of the dealer) or dealer
     our_draw: int | None = None     # what we drew before a solved dealer drew
-
-
-class SolvedPlay(HoldingsSource, Protocol):
-    """A source that plays a betting line from a seat (``analyses.solved_range.SolvedRange``)."""
-
-    @property
-    def seat_name(self) -> str: ...
-
-    @property
-    def line_text(self) -> str: ...
-
-    @property
-    def our_draw(self) -> int | None: ...
 
 
 def _as_policy(policy: DrawPolicy | str) -> DrawPolicy:
@@ -131,7 +118,8 @@ def read_draw(draw: int, *, policy: DrawPolicy | str | SolvedPlay = "standard", 
     source = as_source(pol if pol is not None else policy, typed)   # type: ignore[arg-type]
     held = source_holdings(source, rs, known)
     if typed is not None and not held.weight.any():
-        raise RequestError(f"no hand of the range {typed} is left" + (" with our cards out of the deck" if known else ""))
+        raise RequestError(f"no hand of the range {typed} is left"
+                           + (" with our cards out of the deck" if known else ""))
     holding, p_draw = posterior(held, draw)
 
     cost = int(np.count_nonzero(held.mass(draw))) * comb(rs.deck_size, draw)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from drawodds.analyses import cfr
 from drawodds.analyses.solve import ACTION_NAMES, DrawSolution, classify, deal_classes
 from drawodds.cards import unseen
 from drawodds.combinatorics import combinations
@@ -130,8 +131,8 @@ def _seat_probability(sol: DrawSolution, history: str, seat: int) -> Floats:
         node = g.pre_nodes[history[:i]]
         decision = g.tree.nodes[node]
         strategy = sol.strategy[node]
-        assert strategy is not None
-        out = out * strategy[0, :, decision.actions.index(ACTION_NAMES[action])]   # type: ignore[union-attr]
+        assert isinstance(decision, cfr.Decision) and strategy is not None
+        out = out * strategy[0, :, decision.actions.index(ACTION_NAMES[action])]
     return out
 
 

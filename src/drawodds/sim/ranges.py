@@ -13,9 +13,9 @@ cheap (standing pat, drawing one, and larger draws while the enumeration stays w
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import comb
@@ -37,6 +37,7 @@ from drawodds.evaluate import (
     key_sums,
     strength_from_keys,
 )
+from drawodds.handrange import parse_range
 from drawodds.holds import final_strengths
 from drawodds.patterns import dealt_features
 from drawodds.policies import (
@@ -54,7 +55,6 @@ from drawodds.policies import (
     hold_plan,
     in_range,
 )
-from drawodds.handrange import parse_range
 from drawodds.results import HIDDEN, Result, shown_as
 from drawodds.rules import RuleSet
 from drawodds.sim.sampler import draws_avoiding
@@ -92,6 +92,21 @@ class HoldingsSource(Protocol):
     def name(self) -> str: ...
 
     def holdings(self, rules: RuleSet, known: tuple[int, ...]) -> Holdings: ...
+
+    def __hash__(self) -> int: ...
+
+
+class SolvedPlay(HoldingsSource, Protocol):
+    """A source that plays a betting line from a seat (``analyses.solved_range.SolvedRange``)."""
+
+    @property
+    def seat_name(self) -> str: ...
+
+    @property
+    def line_text(self) -> str: ...
+
+    @property
+    def our_draw(self) -> int | None: ...
 
 
 @dataclass(frozen=True)
@@ -353,6 +368,16 @@ def _draw_cdf(source: HoldingsSource, rules: RuleSet, known: tuple[int, ...], dr
         raise RequestError(f"no holding draws {draw} under the {source.name} play with these rules"
                            + (" and this range" if getattr(source, "hand_range", None) else ""))
     return cdf
+
+
+def check_conditions(rules: RuleSet, policy: DrawPolicy | HoldingsSource, draw_counts: Sequence[int | None],
+                     our_cards: Sequence[int] | npt.NDArray[np.integer]) -> None:
+    """RequestError (one line) unless some holding plays each draw count (None: any) with our
+    cards out of the deck; builds the holdings sampling will use (cached)."""
+    known = tuple(sorted(int(c) for c in np.asarray(our_cards).ravel()))
+    source = as_source(policy)
+    for d in dict.fromkeys(draw_counts):
+        _draw_cdf(source, rules, known, d)
 
 
 def _sample_rows(cdf: npt.NDArray[np.float64], n: int, rng: np.random.Generator) -> npt.NDArray[np.intp]:
