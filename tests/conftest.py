@@ -41,6 +41,39 @@ def reference_key(cards: list[int]) -> tuple:
     return (0, tuple(ranks))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def cache_directory(tmp_path_factory):
+    """Solutions and abstractions the tests build are kept in one temporary cache, never the home."""
+    import os
+
+    path = tmp_path_factory.mktemp("cache")
+    old = os.environ.get("DRAWODDS_CACHE")
+    os.environ["DRAWODDS_CACHE"] = str(path)
+    yield path
+    if old is None:
+        del os.environ["DRAWODDS_CACHE"]
+    else:
+        os.environ["DRAWODDS_CACHE"] = old
+
+
+@pytest.fixture(scope="session")
+def small_abstraction():
+    """A coarse abstraction of heads-up Mørkpoker (24 pre-draw, 12 final buckets), built once per
+    session into the test cache (about six seconds)."""
+    from drawodds.analyses.solve import cached_abstraction
+    from drawodds.rules import preset
+
+    return cached_abstraction(preset("morkpoker"), 24, 12, 1)
+
+
+@pytest.fixture(scope="session")
+def small_solution(small_abstraction):
+    """The equilibrium of that abstraction after 120 iterations of discounted CFR."""
+    from drawodds.analyses.solve import solve
+
+    return solve(small_abstraction.rules, abstraction=small_abstraction, iterations=120, schedule="dcfr")
+
+
 @pytest.fixture(scope="session")
 def hands_all():
     from drawodds.combinatorics import all_hands

@@ -17,14 +17,17 @@ from drawodds.analyses.solve import (
     classify,
     deal_classes,
     draw_options,
+    equilibrium_solution,
     hand_keep,
     legal_hold_table,
+    load_solution,
     pattern_groups,
     play_out,
     solve,
     subset_ranks,
 )
 from drawodds.combinatorics import combinations
+from drawodds.errors import RequestError
 from drawodds.evaluate import evaluate, jacks_or_better_floor
 from drawodds.holds import exact_holds
 from drawodds.rules import RuleError, preset
@@ -33,14 +36,13 @@ MORK = preset("morkpoker")
 
 
 @pytest.fixture(scope="module")
-def small() -> Abstraction:
-    """A coarse abstraction of heads-up Mørkpoker (built once: about ten seconds)."""
-    return build_abstraction(MORK, pre_buckets=24, final_buckets=12, rounds=1)
+def small(small_abstraction: Abstraction) -> Abstraction:
+    return small_abstraction
 
 
 @pytest.fixture(scope="module")
-def solved(small: Abstraction):
-    return solve(MORK, abstraction=small, iterations=120, schedule="dcfr")
+def solved(small_solution):
+    return small_solution
 
 
 def synthetic(rules=MORK, pre: int = 3, final: int = 4, seed: int = 7) -> Abstraction:
@@ -322,3 +324,32 @@ def test_forgetting_the_pre_draw_bucket_costs_a_best_response_nothing() -> None:
     full = cfr.evaluate_profile(tree, profile)
     assert full.value == pytest.approx(merged.value, abs=1e-12)
     assert full.best_response == pytest.approx(merged.best_response, abs=1e-12)
+
+
+def test_a_saved_solution_reads_back_identical(solved, cache_directory, tmp_path):
+    path = solved.save(tmp_path / "solution.parquet")
+    back = load_solution(path)
+    assert back.rules == solved.rules and back.value == solved.value and back.infosets == solved.infosets
+    for mine, theirs in zip(solved.strategy, back.strategy, strict=True):
+        assert (mine is None) == (theirs is None)
+        if mine is not None:
+            assert np.array_equal(mine, theirs)
+    hand = [48, 49, 44, 30, 12]
+    assert back.predraw_probabilities(hand, "") == solved.predraw_probabilities(hand, "")
+    assert back.to_dict() == solved.to_dict()
+
+
+def test_a_file_that_is_not_a_solution_is_refused(tmp_path):
+    bad = tmp_path / "other.parquet"
+    bad.write_bytes(b"not parquet")
+    with pytest.raises(RequestError, match="not a solution file"):
+        load_solution(bad)
+
+
+def test_the_equilibrium_is_solved_once_then_read_from_the_cache(small, cache_directory):
+    first = equilibrium_solution(MORK, exploitability=0.01, pre_buckets=24, final_buckets=12, rounds=1)
+    stored = sorted(cache_directory.glob("solution-*.parquet"))
+    assert len(stored) == 1 and first.exploitability <= 0.01
+    again = equilibrium_solution(MORK, exploitability=0.01, pre_buckets=24, final_buckets=12, rounds=1)
+    assert sorted(cache_directory.glob("solution-*.parquet")) == stored
+    assert again.value == first.value and again.iterations == first.iterations

@@ -20,18 +20,26 @@ Public state: the betting line and both draw counts; private state: the bucket.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import hashlib
+import json
+import math
+import os
 import time
 from dataclasses import dataclass, field
 from math import comb
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+import polars as pl
 
 from drawodds.analyses import cfr
 from drawodds.cards import RANKS
 from drawodds.combinatorics import combinations
+from drawodds.errors import RequestError
 from drawodds.evaluate import (
     FLUSH,
     HIGH_CARD,
@@ -42,7 +50,7 @@ from drawodds.evaluate import (
     evaluate,
     jacks_or_better_floor,
 )
-from drawodds.rules import RuleError, RuleSet
+from drawodds.rules import RuleError, RuleSet, preset, preset_names
 
 N_CARDS = 52
 N_STRENGTHS = 7463                      # strengths 1..7462 (0 unused), no joker
@@ -256,6 +264,7 @@ class Abstraction:
     final_of_strength: Ints = field(repr=False)             # strength -> final bucket
     final_mass: Floats = field(repr=False)                  # reference mass of each final bucket
     seconds: float = 0.0
+    settings: tuple[int, int, int] = (1024, 512, 2)         # the bucket budgets and field rounds asked for
 
     @property
     def pre_buckets(self) -> int:
@@ -585,7 +594,8 @@ def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: in
     final_mass = np.bincount(of_final[1:], weights=field_mass[1:], minlength=n_final)
     return Abstraction(rules, options, deals, weights, bucket, holds, natural, bucket_mass / w.sum(),
                        transitions, legal_count > 0, opens, pattern, names,
-                       of_final, final_mass / final_mass.sum(), time.perf_counter() - t0)
+                       of_final, final_mass / final_mass.sum(), time.perf_counter() - t0,
+                       (pre_buckets, final_buckets, rounds))
 
 
 def _count_true(group: Ints, flags: npt.NDArray[np.bool_], n: int) -> Ints:
@@ -890,6 +900,10 @@ class DrawSolution:
         final = int(a.final_of_strength[int(evaluate(np.asarray(hand).reshape(1, 5))[0])])
         return dict(zip(decision.actions, s[row, final].tolist(), strict=True))
 
+    def save(self, path: str | Path) -> Path:
+        """Write the solution to a Parquet file (see ``save_solution``)."""
+        return save_solution(self, path)
+
     def curve_frame(self) -> pd.DataFrame:
         """Exploitability (antes and milli-antes per deal) after each checkpoint."""
         return pd.DataFrame({"iteration": [c.iteration for c in self.curve],
@@ -902,12 +916,12 @@ class DrawSolution:
         """The summary a program reads (field names are a contract)."""
         return {"rules": self.rules.name, "value": [self.value[0], self.value[1]],
                 "exploitability": self.exploitability,
-                "exploitability_milli_antes": 1000 * self.exploitability,
+                "exploitability_milli_antes": 1000 * self.exploitability, "nash_conv": self.nash_conv,
                 "iterations": self.iterations, "seconds": round(self.seconds, 3),
                 "infosets": self.infosets, "infosets_per_seat": list(self.game.tree.infosets),
                 "abstraction_seconds": round(self.abstraction_seconds, 3), "schedule": self.schedule,
                 "raises": self.raises, "abstraction": self.abstraction.summary(),
-                "curve": [{"iteration": c.iteration, "seconds": round(c.seconds, 3),
+                "curve": [{"iteration": c.iteration, "seconds": round(c.seconds, 3), "value": c.value,
                            "exploitability": c.exploitability} for c in self.curve]}
 
     # tables ------------------------------------------------------------------------------
@@ -1128,6 +1142,150 @@ def solve(rules: RuleSet, *, pre_buckets: int = 1024, final_buckets: int = 512, 
     return DrawSolution(rules, abstraction, game, run.strategy, (run.value, -run.value), run.exploitability,
                         run.evaluation.nash_conv, run.iterations, run.seconds, abstraction.seconds, schedule,
                         game.max_bets - 1, run.curve)
+
+
+# --- storing solutions ---------------------------------------------------------------------------
+
+SOLUTION_FORMAT = 1          # bump when the stored layout changes; older files are refused
+DEFAULT_EXPLOITABILITY = 0.001   # the cached equilibrium's stopping point: 1 milli-ante per deal
+
+
+def cache_directory() -> Path:
+    """Where solutions and abstractions are kept between runs: ``$DRAWODDS_CACHE``, else
+    ``$XDG_CACHE_HOME/drawodds``, else ``~/.cache/drawodds``."""
+    if os.environ.get("DRAWODDS_CACHE"):
+        return Path(os.environ["DRAWODDS_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "drawodds"
+
+
+def _rules_fields(rules: RuleSet) -> dict[str, object]:
+    return {f.name: (list(v) if isinstance(v := getattr(rules, f.name), tuple) else v)
+            for f in dataclasses.fields(rules) if f.name != "sources"}
+
+
+def _rules_from(fields_: dict[str, object]) -> RuleSet:
+    base = preset(str(fields_["name"])) if str(fields_["name"]) in preset_names() else RuleSet()
+    changes = {k: (tuple(v) if isinstance(v, list) else v) for k, v in fields_.items()}
+    return base.replace(**changes)
+
+
+def _settings_key(rules: RuleSet, **settings: object) -> str:
+    """A short stable name for a rule set and solver settings (file names in the cache)."""
+    text = json.dumps({"format": SOLUTION_FORMAT, "rules": _rules_fields(rules), **settings}, sort_keys=True)
+    return f"{rules.name}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+
+
+_ABSTRACTION_ARRAYS = ("classes", "class_weights", "class_bucket", "class_holds", "class_natural", "prior",
+                       "transitions", "legal_draws", "openers", "pattern", "final_of_strength", "final_mass")
+
+
+def cached_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: int = 512, rounds: int = 2,
+                       *, directory: Path | None = None) -> Abstraction:
+    """``build_abstraction``, kept on disk: the first call builds and stores it (tens of seconds),
+    later calls with the same rules and sizes read it back (a second)."""
+    folder = directory or cache_directory()
+    path = folder / f"abstraction-{_settings_key(rules, pre=pre_buckets, final=final_buckets, rounds=rounds)}.npz"
+    if path.exists():
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in _ABSTRACTION_ARRAYS}
+            return Abstraction(rules, tuple(int(o) for o in z["options"]),
+                               pattern_names=tuple(z["pattern_names"].tolist()), seconds=float(z["seconds"]),
+                               settings=(pre_buckets, final_buckets, rounds), **arrays)
+    a = build_abstraction(rules, pre_buckets, final_buckets, rounds)
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, options=np.array(a.options), pattern_names=np.array(a.pattern_names), seconds=a.seconds,
+             **{k: getattr(a, k) for k in _ABSTRACTION_ARRAYS})
+    tmp.replace(path)
+    return a
+
+
+def save_solution(solution: DrawSolution, path: str | Path) -> Path:
+    """Write the solution's strategy to a Parquet file, one row per (decision, row, private state,
+    action), with the settings that rebuild its abstraction in the file's metadata."""
+    g, a = solution.game, solution.abstraction
+    parts: dict[str, list[npt.NDArray]] = {k: [] for k in ("node", "seat", "street", "line", "row", "state",
+                                                           "action", "probability")}
+    streets = {**{n: "pre-draw" for n in g.pre_nodes.values()}, **{n: "draw" for n in g.draw_nodes.values()},
+               **{n: "post-draw" for n in g.post_nodes.values()}}
+    for i in g.tree.decisions:
+        d = g.tree.nodes[i]
+        s = solution.strategy[i]
+        assert isinstance(d, cfr.Decision) and s is not None
+        rows, states, acts = s.shape
+        size = rows * states * acts
+        parts["node"].append(np.full(size, i, dtype=np.int32))
+        parts["seat"].append(np.full(size, d.player, dtype=np.int8))
+        parts["street"].append(np.full(size, streets.get(i, ""), dtype=object))
+        parts["line"].append(np.full(size, d.label, dtype=object))
+        grid = np.indices((rows, states, acts)).reshape(3, -1)
+        parts["row"].append(grid[0].astype(np.int32))
+        parts["state"].append(grid[1].astype(np.int32))
+        parts["action"].append(np.asarray(d.actions, dtype=object)[grid[2]])
+        parts["probability"].append(s.reshape(-1))
+    frame = pl.DataFrame({k: np.concatenate(v) for k, v in parts.items()}).with_columns(
+        pl.col("street", "line", "action").cast(pl.Categorical))
+    meta = {"format": SOLUTION_FORMAT, "rules": _rules_fields(solution.rules),
+            "settings": list(a.settings),
+            "summary": solution.to_dict()}
+    out = Path(path)
+    tmp = out.with_name(out.name + ".tmp")
+    frame.write_parquet(tmp, metadata={"drawodds": json.dumps(meta)})
+    tmp.replace(out)
+    return out
+
+
+def load_solution(path: str | Path, *, directory: Path | None = None) -> DrawSolution:
+    """Read a solution written by ``save_solution``; its abstraction is rebuilt from the stored
+    settings (or read from the cache)."""
+    try:
+        meta = json.loads(pl.read_parquet_metadata(path)["drawodds"])
+    except FileNotFoundError as exc:
+        raise RequestError(f"no such solution file: {path}") from exc
+    except (OSError, KeyError, ValueError, pl.exceptions.PolarsError) as exc:
+        raise RequestError(f"{path} is not a solution file written by drawodds solve") from exc
+    if meta.get("format") != SOLUTION_FORMAT:
+        raise RequestError(f"{path} was written by another version of drawodds; solve again")
+    rules = _rules_from(meta["rules"])
+    summary = meta["summary"]
+    pre, final, rounds = meta["settings"]
+    a = cached_abstraction(rules, pre, final, rounds, directory=directory)
+    game = build_game(a, summary["raises"])
+    probability = pl.read_parquet(path, columns=["probability"])["probability"].to_numpy()
+    strategy: list[Floats | None] = [None] * len(game.tree.nodes)
+    at = 0
+    for i in game.tree.decisions:
+        d = game.tree.nodes[i]
+        assert isinstance(d, cfr.Decision)
+        states = game.tree.spaces[int(game.tree.node_spaces[i, d.player])].size
+        size = d.rows * states * len(d.actions)
+        strategy[i] = probability[at:at + size].reshape(d.rows, states, len(d.actions))
+        at += size
+    if at != len(probability):
+        raise RequestError(f"{path} does not match the game its settings describe; solve again")
+    curve = tuple(cfr.Checkpoint(c["iteration"], c["seconds"], c.get("value", math.nan), c["exploitability"])
+                  for c in summary["curve"])
+    return DrawSolution(rules, a, game, tuple(strategy), (summary["value"][0], summary["value"][1]),
+                        summary["exploitability"], summary.get("nash_conv", math.nan), summary["iterations"],
+                        summary["seconds"], summary["abstraction_seconds"], summary["schedule"],
+                        summary["raises"], curve)
+
+
+def equilibrium_solution(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY,
+                         pre_buckets: int = 1024, final_buckets: int = 512, rounds: int = 2,
+                         directory: Path | None = None, progress: cfr.Progress | None = None) -> DrawSolution:
+    """The heads-up equilibrium of ``rules``, solved once to ``exploitability`` antes per deal and
+    kept in the cache directory; later calls read the stored file."""
+    folder = directory or cache_directory()
+    key = _settings_key(rules, pre=pre_buckets, final=final_buckets, rounds=rounds, exploitability=exploitability)
+    path = folder / f"solution-{key}.parquet"
+    if path.exists():
+        return load_solution(path, directory=folder)
+    a = cached_abstraction(rules, pre_buckets, final_buckets, rounds, directory=folder)
+    solution = solve(rules, abstraction=a, exploitability=exploitability, iterations=100_000, progress=progress)
+    save_solution(solution, path)
+    return solution
 
 
 # --- playing the solution with real cards ------------------------------------------------------
