@@ -141,8 +141,10 @@ def _describe(term: Term) -> str:
         return ("four-flush", "open-ended straight draw", "gutshot")[term.lo]
     if term.lo == 0 and term.hi == 12:
         return f"{RANKS[term.top]} high" + (" or better" if term.top_hi > term.top else "")
-    second = RANKS[term.lo] if term.lo == term.hi else f"{RANKS[term.lo]}-{RANKS[term.hi]}"
-    return f"{RANKS[term.top]}{second} high"
+    top = RANKS[term.top]
+    if term.lo == term.hi:
+        return f"{top}{RANKS[term.lo]} high"
+    return f"{top}{RANKS[term.lo]} to {top}{RANKS[term.hi]} high"
 
 
 @dataclass(frozen=True)
@@ -205,4 +207,4 @@ def parse_range(text: str, *, joker: bool = False) -> HandRange:
     terms = tuple(_term(t) for t in tokens)
     if not joker and any(t.kind == "cat" and t.lo == FIVE_ACES for t in terms):
         raise RequestError("range term '5K' (five aces) needs the joker deck")
-    return HandRange(", ".join(tokens), terms)
+    return HandRange(", ".join(t[:-1] + "x" if t.endswith("X") else t.replace("X+", "x+") for t in tokens), terms)

@@ -68,7 +68,8 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
           rng: np.random.Generator) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int8]]:
     """Opponents' final strengths (trials, n) and our replacement cards (trials, max draw)."""
 
-    policy = draw_policy(model.policy, **dict(model.policy_params))
+    source = model.source
+    policy = draw_policy(model.policy, **dict(model.policy_params)) if source is None else None
     n = model.opponents
     known = [c for h in model.known or () for c in h]
     stub = unseen([*hand.tolist(), *known], joker=rules.joker)
@@ -77,13 +78,15 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
         hands = np.broadcast_to(np.array(model.known, dtype=np.int8), (trials, n, 5))
         masks = np.ones((trials, n, 5), dtype=bool)
         rest = shuffled_stubs(stub, trials, layout.max_draw * (n + 1), rng)
-    elif model.draw_counts is None and model.hand_range is None and model.source is None:
+    elif model.draw_counts is None and model.hand_range is None and source is None:
         perm = shuffled_stubs(stub, trials, layout.cards_needed, rng)
         hands = np.stack([perm[:, layout.opponent_hand(i)] for i in range(n)], axis=1)
+        assert policy is not None
         masks = choose_holds(policy, hands.reshape(-1, 5), rules, rng).reshape(trials, n, 5)
         rest = perm[:, 5 * n:]
     else:
-        source = as_source(model.source or policy, model.hand_range)
+        assert source is not None or policy is not None
+        source = as_source(source or policy, model.hand_range)  # type: ignore[arg-type]
         counts = model.draw_counts or (None,) * n
         hands, masks = sample_conditioned(rules, source, counts, hand, trials, rng)
         rest = draws_avoiding(stub, hands.reshape(trials, -1), layout.max_draw * (n + 1), rng)
