@@ -16,7 +16,7 @@ from drawodds.cards import JOKER, parse_hand
 from drawodds.cli import main
 from drawodds.combinatorics import combinations
 from drawodds.errors import RequestError
-from drawodds.evaluate import FLUSH, HIGH_CARD, ONE_PAIR, STRAIGHT, TWO_PAIR, category_of, evaluate
+from drawodds.evaluate import ONE_PAIR, STRAIGHT, TWO_PAIR, category_of, evaluate
 from drawodds.handrange import parse_range
 from drawodds.patterns import dealt_features
 from drawodds.policies import draw_count_probabilities, draw_policy
@@ -163,7 +163,8 @@ def test_cli_ranges_and_their_errors(capsys):
     payload = json.loads(out)
     assert code == 0 and payload["hand_range"] == "3K, FH" and payload["holding"] == {"trips": pytest.approx(1.0)}
     for argv in (["read", "1", "--range", "JJ+, XX"], ["keep", "7s6s5d4c2c", "--vs", "1", "--range", "AA"],
-                 ["read", "1", "--line", "check-bet-call"], ["keep", "AsAhKs7s3s", "--range", "4F", "--rules", "poengpoker"],
+                 ["read", "1", "--line", "check-bet-call"],
+                 ["keep", "AsAhKs7s3s", "--range", "4F", "--rules", "poengpoker"],
                  ["keep", "AsAhKs7s3s", "--policy", "equilibrium", "--vs", "1", "--vs", "3"],
                  ["read", "1", "--policy", "equilibrium", "--opponent-dealer"],
                  ["read", "1", "--policy", "equilibrium", "--line", "check-dance"],

@@ -116,9 +116,15 @@ class SolvedRange:
         weight = self.bucket_weight[self.class_bucket[cls]]
         weight = np.where(self.class_holds[cls] >= 0, weight, 0.0)
         draws = np.broadcast_to(np.asarray(self.options, dtype=np.int8), weight.shape)
-        labels, category = hand_labels(cards, self.options)
-        return Holdings(rules, self.name, cards, np.ascontiguousarray(draws), weight, labels, category,
+        labels, category = _class_labels(self.options)
+        return Holdings(rules, self.name, cards, np.ascontiguousarray(draws), weight, labels[cls], category[cls],
                         tuple(int(c) for c in known), self)
+
+
+@functools.cache
+def _class_labels(options: tuple[int, ...]) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int8]]:
+    """Posterior labels and category of every deal class (they do not depend on the suits' names)."""
+    return hand_labels(deal_classes()[0], options)
 
 
 def _seat_probability(sol: DrawSolution, history: str, seat: int) -> Floats:
