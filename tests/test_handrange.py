@@ -12,7 +12,7 @@ import pytest
 
 from drawodds.analyses.keep import keep
 from drawodds.analyses.read import read_draw
-from drawodds.cards import JOKER, parse_hand
+from drawodds.cards import JOKER, parse_hand, unseen
 from drawodds.cli import main
 from drawodds.combinatorics import combinations
 from drawodds.errors import RequestError
@@ -21,6 +21,7 @@ from drawodds.handrange import parse_range
 from drawodds.patterns import dealt_features
 from drawodds.policies import draw_count_probabilities, draw_policy
 from drawodds.rules import preset
+from drawodds.sim.ranges import range_mask
 
 PAIR_OF_ONE_RANK = 6 * comb(12, 3) * 4 ** 3          # 84,480: the pair's suits, three other ranks
 NO_PAIR_SUITS = 4 ** 5 - 4                            # five distinct ranks, not all one suit
@@ -172,3 +173,16 @@ def test_cli_ranges_and_their_errors(capsys):
                  ["read", "1", "--policy", "equilibrium", "--snow", "0.1"]):
         code, _, err = _run(argv, capsys)
         assert code == 2 and err.count("\n") == 1, (argv, err)
+
+
+@pytest.mark.parametrize("joker", [False, True], ids=["52", "joker"])
+def test_the_class_table_matches_the_hand_by_hand_mask(joker):
+    """read and keep look ranges up by (rank multiset, flush state): the same as every hand's mask."""
+    rules, text = preset(joker=joker), "JJ+, 2P, FL+, 4F, OESD, GS, AQ+, Kx, 22-55"
+    known = tuple(sorted(parse_hand("Ks Kd 7h 7s 2s").tolist()))
+    stub = unseen(known, joker=joker)
+    cards = stub[combinations(len(stub), 5)]
+    rows = np.random.default_rng(1).choice(len(cards), 60_000, replace=False)
+    rows = np.concatenate([rows, np.flatnonzero((cards == JOKER).any(1))[::20]]) if joker else rows
+    want = parse_range(text, joker=joker).mask(cards[rows])
+    np.testing.assert_array_equal(range_mask(text, rules, known)[rows], want)

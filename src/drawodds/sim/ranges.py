@@ -302,11 +302,28 @@ def holdings(rules: RuleSet, policy: DrawPolicy, known: tuple[int, ...] = ()) ->
                     PolicyHolds(policy, rules))
 
 
+@functools.lru_cache(maxsize=8)
+def _range_table(text: str, joker: bool) -> npt.NDArray[np.bool_]:
+    """Whether each (rank multiset, flush state) is in the range: every range term reads only the
+    ranks and how many cards share a suit, so one representative hand per class decides."""
+    reps, index = _representatives(joker)
+    table = np.zeros(_TABLE_KEYS, dtype=bool)
+    table[index] = parse_range(text, joker=joker).mask(reps)
+    return table
+
+
 @functools.lru_cache(maxsize=4)
 def range_mask(text: str, rules: RuleSet, known: tuple[int, ...]) -> npt.NDArray[np.bool_]:
     """Which holdings (rows of ``holdings(rules, ..., known)``) are in the typed hand range."""
     stub = unseen(known, joker=rules.joker)
-    return parse_range(text, joker=rules.joker).mask(stub[combinations(len(stub), 5)])
+    sums = key_sums(stub[combinations(len(stub), 5)])
+    jok = ((sums >> 12) & 1).astype(bool)
+    suit_max = np.maximum(np.maximum(sums & 7, (sums >> 3) & 7), np.maximum((sums >> 6) & 7, (sums >> 9) & 7))
+    idx = (sums >> 13).astype(np.int64) * 3 + np.clip(suit_max.astype(np.int64) - 3, 0, 2)
+    out = _range_table(text, False)[idx]
+    if jok.any():
+        out[jok] = _range_table(text, True)[idx[jok]]
+    return out
 
 
 @dataclass(frozen=True)
