@@ -112,12 +112,12 @@ def test_card_removal_shifts_the_posterior():
 def test_a_pair_drawing_three_improves_4656_times_in_16215():
     rules = preset()
     held = holdings(rules, draw_policy(), ())
-    pairs = np.isin(held.label, np.arange(13)) & (held.usual_draw == 3)
+    pairs = np.isin(held.label[:, 0], np.arange(13)) & (held.draw[:, 0] == 3)
     some = np.zeros_like(pairs)
     some[np.flatnonzero(pairs)[::2000]] = True                  # ~550 pair holdings, each exact
     dist = final_exact(held, 3, rules, where=some)
     assert 1 - dist[ONE_PAIR] == pytest.approx(4_656 / 16_215, rel=1e-9)
-    two_pair = (held.label == LABELS.index("two_pair")) & (held.usual_draw == 1)
+    two_pair = (held.label[:, 0] == LABELS.index("two_pair")) & (held.draw[:, 0] == 1)
     dist = final_exact(held, 1, rules, where=two_pair)
     assert dist[CATEGORIES.index("full_house")] == pytest.approx(4 / 47, rel=1e-9)
 
@@ -190,10 +190,10 @@ def test_class_table_matches_hold_plan_with_the_joker(rules):
     rows = np.random.default_rng(2).choice(len(held.cards), 40_000)
     rows = np.concatenate([rows, np.flatnonzero((held.cards == 52).any(1))[::50]])
     plan = hold_plan(policy, held.cards[rows], rules)
-    np.testing.assert_array_equal(held.usual_draw[rows], 5 - plan.keep.sum(1))
-    np.testing.assert_allclose(held.alt_w[rows], plan.alt_rate)
+    np.testing.assert_array_equal(held.draw[rows, 0], 5 - plan.keep.sum(1))
+    np.testing.assert_allclose(held.weight[rows, 1], plan.alt_rate)
     deviates = plan.alt_rate > 0
-    np.testing.assert_array_equal(held.alt_draw[rows][deviates], 5 - plan.alt_keep[deviates].sum(1))
+    np.testing.assert_array_equal(held.draw[rows, 1][deviates], 5 - plan.alt_keep[deviates].sum(1))
     np.testing.assert_array_equal(held.category[rows], plan.category)
 
 

@@ -147,8 +147,22 @@ def _command_samples() -> dict[str, Any]:
     }
 
 
+def _train_samples() -> dict[str, Any]:
+    from drawodds.analyses import train as tr
+
+    setup = tr.train_setup("morkpoker", objective="jacks", drill="keep")
+    pos = tr.position(setup, drawodds.parse_hand("AsAhKs7s3s"), 1, 1)
+    grade = tr.grade(pos, tr.parse_answer("As Ah Ks", pos, setup.rules))
+    reading = tr.read_question(tr.train_setup(trials=500), np.random.default_rng(1), 2)
+    read = tr.grade_read(reading, tr.parse_answer("pair 40", reading, setup.rules))
+    summary = tr.summarise(setup, [grade, read], [], 1, 1)
+    return {"TrainSetup": setup, "Position": pos, "Grade": grade, "ReadQuestion": reading, "ReadGrade": read,
+            "TrainingSummary": summary, "PatternRow": summary.patterns[0], "SessionRow": summary.sessions[0]}
+
+
 SAMPLES: tuple[Callable[[], dict[str, Any]], ...] = (
-    _strategy_samples, _engine_samples, _points_samples, _model_samples, _analysis_samples, _command_samples)
+    _strategy_samples, _engine_samples, _points_samples, _model_samples, _analysis_samples, _command_samples,
+    _train_samples)
 
 
 @pytest.fixture(scope="module")

@@ -13,11 +13,13 @@ import difflib
 import math
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 
 from drawodds import __version__
 from drawodds.cards import shown
@@ -241,6 +243,50 @@ def rules_cmd(
         show(rule_sheet(name), json_out, render_rule_sheet)
 
 
+RangeOpt = Annotated[str | None, typer.Option(
+    "--range", help='Deal the opponent only hands of this range, e.g. "JJ+, 2P+, 4F, OESD" '
+                    "(pairs, categories, draws, high cards: see the manual).")]
+LineOpt = Annotated[str | None, typer.Option(
+    "--line", help="With --policy equilibrium: the betting before the draw from the first actor, e.g. "
+                   "check-bet-call (default: every line that reaches the draw).")]
+SolutionOpt = Annotated[str | None, typer.Option(
+    "--solution", help="With --policy equilibrium: a solution file saved by the solver (default: the "
+                       "cached equilibrium of the rules, solved the first time).")]
+
+
+def _solved_options(solved: bool, line: str | None, solution: str | None, extra: dict[str, bool] | None = None
+                    ) -> None:
+    """The equilibrium's options only go with --policy equilibrium; a line must parse."""
+    given = [name for name, on in {"--line": line is not None, "--solution": solution is not None,
+                                   **(extra or {})}.items() if on]
+    if given and not solved:
+        raise UserError(f"{given[0]} goes with --policy equilibrium")
+    if solved and line is not None:
+        from drawodds.analyses.solved_range import parse_line
+
+        parse_line(line)
+    if solution is not None and not Path(solution).is_file():
+        raise UserError(f"--solution: no such file: {solution}")
+
+
+def _solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: str, our_draw: int | None,
+                  hand: Any, quiet: bool) -> Any:
+    """The equilibrium's player as a range: from a saved solution, or the cached equilibrium
+    (solved, with a note, the first time)."""
+    from drawodds.analyses.solve import equilibrium_solution, load_solution
+    from drawodds.analyses.solved_range import solved_range
+
+    if solution is not None:
+        sol = load_solution(solution)
+        if sol.rules != rules:
+            raise UserError(f"--solution {solution} was solved for other rules ({sol.rules.name}); "
+                            "give the same --rules")
+    else:
+        with spinner("loading the equilibrium (solved the first time: it takes a while)...", enabled=not quiet):
+            sol = equilibrium_solution(rules)
+    return solved_range(sol, line=line, seat=seat, our_draw=our_draw, our_hand=hand)
+
+
 # --- keep -----------------------------------------------------------------------------------
 
 @app.command("keep")
@@ -250,7 +296,9 @@ def keep_cmd(
     opponents: Annotated[int | None, typer.Option(
         "--opponents", "-n", help="Opponents who draw (0-5; default: the table size less one).")] = None,
     policy: Annotated[str, typer.Option(
-        "--policy", help="Opponents' draw policy: standard, loose or tight (see `drawodds policies`).")] = "standard",
+        "--policy", help="Opponents' draw policy: standard, loose or tight (see `drawodds policies`); or "
+                         "equilibrium: the heads-up solution's player, first to act, after a betting --line.")
+    ] = "standard",
     trials: Annotated[int | None, typer.Option("--trials", "-t", help=TRIALS.help(
         "Monte Carlo trials, the most it may run with --se; at most 200,000 in Poengpoker and Chicago",
         "100,000, 10,000 in Poengpoker and Chicago, 1,000,000 with --se"))] = None,
@@ -277,6 +325,9 @@ def keep_cmd(
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
     players: PlayersOpt = None,
+    hand_range: RangeOpt = None,
+    line: LineOpt = None,
+    solution: SolutionOpt = None,
     json_out: JsonOpt = False,
     csv: Annotated[str | None, typer.Option(
         "--csv", help="Write the rows flat to this CSV file ('-' for standard output).")] = None,
@@ -296,8 +347,13 @@ def keep_cmd(
       drawodds keep "9c9d5h5s2c" --vs 3 --vs 1
 
       drawodds keep "AsAhKs7s3s" --against "QcQdJhJd2c"
+
+      drawodds keep "9c9d5h5s2c" --vs 1 --range "2P+, 4F, OESD"
+
+      drawodds keep "Kc Kd 8h 5s 2c" --vs 1 --policy equilibrium --line check-bet-call
     """
     from drawodds.analyses.keep import RANK_COLUMNS, keep
+    from drawodds.handrange import parse_range
     from drawodds.render.keep import render_keep
 
     if exact:
@@ -310,7 +366,14 @@ def keep_cmd(
         raise UserError(f"--by must be one of {', '.join(RANK_COLUMNS)}, got {by!r}")
     if not policy.strip():
         raise UserError("--policy needs a name: standard, loose or tight")
+    solved = policy.strip().lower() == "equilibrium"
+    _solved_options(solved, line, solution)
+    if solved and (against or (opponents is not None and opponents != 1) or len(vs or ()) > 1 or exact):
+        raise UserError("--policy equilibrium is heads-up: one opponent (at most one --vs, no --against, "
+                        "no --exact)")
     rule_set = build_rules(rules, joker=joker, max_draw=max_draw, players=players)
+    if hand_range is not None:
+        parse_range(hand_range, joker=rule_set.joker)
     (TRIALS if rule_set.game == "draw" else POINTS_TRIALS).check(trials)
     TOP.check(top)
     _seed(seed)
@@ -320,10 +383,17 @@ def keep_cmd(
     _writable_file(csv, "--csv")
     default_trials = 100_000 if rule_set.game == "draw" else 10_000
     n_trials = trials if trials is not None else (1_000_000 if se is not None else default_trials)
+    player: Any = policy
+    if solved:
+        from drawodds.cards import parse_hand
+
+        player = _solved_range(rule_set, solution, line, "first", None,
+                               parse_hand(" ".join(hand), joker=rule_set.joker), json_out or csv == "-")
     with progress_bar("simulating", "trials", enabled=not (json_out or csv == "-") and opponents != 0) as update:
-        result = keep(" ".join(hand), rules=rule_set, opponents=opponents, policy=policy, trials=n_trials,
-                      seed=seed, se=se, workers=n_workers, scheduler=cluster, by=by,  # type: ignore[arg-type]
-                      vs=vs or (),
+        result = keep(" ".join(hand), rules=rule_set, opponents=opponents, policy=player,
+                      trials=n_trials, seed=seed, se=se, workers=n_workers, scheduler=cluster,
+                      by=by,  # type: ignore[arg-type]
+                      vs=vs or (), hand_range=hand_range,
                       against=against or (), opener=opener, progress=update)
     if csv:
         result.flat().to_csv(sys.stdout if csv == "-" else csv, index=False)
@@ -441,7 +511,8 @@ def _simulate_points(rule_set: RuleSet, deals: int | None, games: int | None, se
 def read_cmd(
     draw: Annotated[int, typer.Argument(help="How many cards the opponent drew (0 = stood pat).")],
     policy: Annotated[str, typer.Option(
-        "--policy", help="The opponent's draw policy: standard, loose or tight.")] = "standard",
+        "--policy", help="The opponent's draw policy: standard, loose or tight; or equilibrium (the heads-up "
+                     "solution, after a betting --line).")] = "standard",
     snow: Annotated[float, typer.Option(
         "--snow", help="Rate at which a weak hand stands pat anyway, a bluff (0-1).")] = 0.0,
     break_rate: Annotated[float, typer.Option(
@@ -457,6 +528,15 @@ def read_cmd(
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
     workers: WorkersOpt = None,
+    hand_range: RangeOpt = None,
+    line: LineOpt = None,
+    opponent_first: Annotated[bool, typer.Option(
+        "--opponent-first/--opponent-dealer",
+        help="With --policy equilibrium: the opponent sits left of the dealer, acts and draws first "
+             "(default), or is the dealer and drew after us (give --our-draw).")] = True,
+    our_draw: Annotated[int | None, typer.Option(
+        "--our-draw", help="With --opponent-dealer: the cards we drew before the dealer drew.")] = None,
+    solution: SolutionOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """What an opponent's draw count says: their holding before the draw, their final hand, our equity.
@@ -472,25 +552,45 @@ def read_cmd(
       drawodds read 2 --rules jackpot --opener
 
       drawodds read 3 --hand "AsAhKs7s3s" --json
+
+      drawodds read 1 --range "JJ+, 2P+, 4F, OESD"
+
+      drawodds read 1 --policy equilibrium --line check-bet-call
     """
     from drawodds.analyses.read import read_draw
     from drawodds.cards import parse_hand
+    from drawodds.handrange import parse_range
     from drawodds.policies import draw_policy
     from drawodds.render.read import render_read
 
     rs = build_rules(rules, joker=joker, max_draw=max_draw)
-    pol = draw_policy(policy, snow=snow, break_rate=break_rate)
+    solved = policy.strip().lower() == "equilibrium"
+    _solved_options(solved, line, solution, extra={"--our-draw": our_draw is not None,
+                                                   "--opponent-dealer": not opponent_first})
+    if solved and (snow or break_rate or opener):
+        raise UserError("--snow, --break-rate and --opener shape a draw policy; the equilibrium plays its own "
+                        "strategy (its betting --line says who opened)")
+    pol: Any = None if solved else draw_policy(policy, snow=snow, break_rate=break_rate)
     cards = None if hand is None else parse_hand(hand, joker=rs.joker)
+    typed = None if hand_range is None else parse_range(hand_range, joker=rs.joker).text
     READ_TRIALS.check(trials)
     _seed(seed)
     n_workers = _workers(workers)
+    if solved:
+        if not opponent_first and our_draw is None:
+            raise UserError("--opponent-dealer: the dealer drew after us; say how many cards we drew (--our-draw)")
+        pol = _solved_range(rs, solution, line, "first" if opponent_first else "dealer", our_draw, cards,
+                            json_out)
+    assert pol is not None
     if cards is None:
         with spinner("reading the draw...", enabled=not json_out):
-            result = read_draw(draw, policy=pol, rules=rs, opener=opener, trials=trials, seed=seed)
+            result = read_draw(draw, policy=pol, rules=rs, opener=opener, trials=trials, seed=seed,
+                               hand_range=typed)
     else:
         with progress_bar("our holds", "trials", enabled=not json_out) as update:
             result = read_draw(draw, policy=pol, rules=rs, hand=cards, opener=opener, trials=trials,
-                               seed=seed, equity_trials=trials, workers=n_workers, progress=update)
+                               seed=seed, equity_trials=trials, workers=n_workers, progress=update,
+                               hand_range=typed)
     show(result, json_out, render_read)
     if result.interrupted:
         _interrupted("our equities cover the trials run so far")
@@ -772,6 +872,158 @@ def charts_cmd(
     console = stdout()
     for path in regenerate(out_dir, topics, progress=lambda t: console.print(f"[dim]drawing {t} ...[/dim]")):
         console.print(f"wrote {path}")
+
+
+# --- train ----------------------------------------------------------------------------------
+
+TRAIN_TRIALS = Bound("--trials", 2, 1_000_000, " (a standard error needs two)")
+TRAIN_HANDS = Bound("--hands", 1, 100_000)
+
+
+def _answer_lines(answers: str | None) -> Iterator[str] | None:
+    """The answers to read, one a line ('-': standard input), or None to ask at the prompt."""
+    if answers is None:
+        return None
+    if answers == "-":
+        return iter(sys.stdin.readline, "")
+    path = Path(answers)
+    if not path.is_file():
+        raise UserError(f"--answers {answers}: no such file")
+    return iter(path.read_text(encoding="utf-8").splitlines())
+
+
+def _ask(console: Console, prompt: str, lines: Iterator[str] | None) -> str | None:
+    """One answer: the next line of --answers (echoed after the prompt) or typed; None at the end."""
+    if lines is None:
+        try:
+            return console.input(prompt)
+        except EOFError:
+            return None
+    line = next(lines, None)
+    if line is not None:
+        line = line.rstrip("\r\n")
+        console.print(f"{prompt}{line}", highlight=False)
+    return line
+
+
+@app.command("train")
+def train_cmd(
+    rules: RulesOpt = "morkpoker",
+    opponents: Annotated[int | None, typer.Option(
+        "--opponents", "-n", help="Opponents for the equity objective (1-5; default: the table less one).")] = None,
+    objective: Annotated[str | None, typer.Option(
+        "--objective", help="Grade by equity (Monte Carlo against opponents), jacks (the chance of jacks or "
+                            "better, exact) or points (table points of your final hand, exact); default: "
+                            "equity, points in Poengpoker and Chicago.")] = None,
+    drill: Annotated[str, typer.Option(
+        "--drill", help="keep (what to keep), read (what an opponent's draw count says) or mixed "
+                        "(every fourth question a reading).")] = "mixed",
+    focus: Annotated[str | None, typer.Option(
+        "--focus", help="Deal only hands whose best hold is this pattern: pat, made, pair, kicker, "
+                        "flush-draw, straight-draw, sf-draw, two-cards, one-card, draw-five, other.")] = None,
+    hands: Annotated[int | None, typer.Option("--hands", help=TRAIN_HANDS.help(
+        "End after this many questions", "until quit"))] = None,
+    answers: Annotated[str | None, typer.Option(
+        "--answers", help="Read the answers from this file, one a line ('-': standard input), instead "
+                          "of asking.")] = None,
+    history: Annotated[str | None, typer.Option(
+        "--history", help="The history file: one JSON line per answer, read at the start to resume "
+                          "(default: drawodds/train.jsonl in your data folder, $XDG_DATA_HOME or "
+                          "~/.local/share on Linux).")] = None,
+    trials: Annotated[int, typer.Option("--trials", "-t", help=TRAIN_TRIALS.help(
+        "Monte Carlo trials per hand for the equity objective and readings", "20,000"))] = 20_000,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="Random seed, 0 or more: the same seed, history and answers give the same "
+                       "session (default: a new shuffle each time).")] = None,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="At the end, print the session summary as JSON (the questions go to stderr).")] = False,
+) -> None:
+    """Deal hands, grade what you keep and how you read draws, and deal more of what you miss.
+
+    Keep questions take the cards to keep (As Ah, or AsAh), the cards to throw after 'throw' or
+    '-' (throw 7s 3s, -7s3s), a draw count (3: the best hold drawing three) or 'pat'. Readings
+    take a class and an equity in percent (two pair 45). Also: score, help, quit.
+
+    Examples:
+
+      drawodds train
+
+      drawodds train --objective jacks --focus kicker
+
+      drawodds train --answers answers.txt --seed 1 --hands 2 --json
+    """
+    import datetime
+
+    import numpy as np
+
+    from drawodds.analyses import train as tr
+    from drawodds.render import train as view
+    from drawodds.render.console import page_width
+
+    TRAIN_TRIALS.check(trials)
+    TRAIN_HANDS.check(hands)
+    if seed is not None:
+        _seed(seed)
+    setup = tr.train_setup(rules, objective=objective, opponents=opponents, trials=trials, drill=drill,
+                           focus=focus)
+    path = Path(history) if history else tr.default_history_path()
+    if history:
+        _writable_file(history, "--history")
+    else:
+        _writable_folder(str(path.parent), "--history")
+    lines = _answer_lines(answers)
+    records = list(tr.load_history(path))
+    session = tr.next_session(records)
+    seed = seed if seed is not None else int(np.random.SeedSequence().entropy % 2**32)  # type: ignore[operator]
+    rng = np.random.default_rng(seed)
+    console = Console(stderr=json_out, width=page_width())
+    view.render_welcome(console, setup, records, session, seed)
+    items: list[tr.Grade | tr.ReadGrade] = []
+    now: list[dict[str, object]] = []
+    stopped = "hands"
+    try:
+        while hands is None or len(items) < hands:
+            with spinner("dealing...", enabled=lines is None):
+                question = tr.next_question(setup, records + now, len(items) + 1, rng)
+            view.render_question(console, question, setup)
+            answer = None
+            while answer is None:
+                text = _ask(console, view.prompt_text(question), lines)
+                if text is None:
+                    break
+                try:
+                    answer = tr.parse_answer(text, question, setup.rules)
+                except tr.AnswerError as exc:
+                    view.render_bad(console, str(exc))
+                    continue
+                if answer.kind in ("help", "score"):
+                    (view.render_help(console) if answer.kind == "help"
+                     else view.render_score(console, items, setup.objective))
+                    answer = None
+            if answer is None or answer.kind == "quit":
+                stopped = "end" if answer is None else "quit"
+                break
+            graded: tr.Grade | tr.ReadGrade
+            if isinstance(question, tr.Position):
+                graded = keep_grade = tr.grade(question, answer)
+                view.render_grade(console, keep_grade)
+            else:
+                graded = read_grade = tr.grade_read(question, answer)
+                view.render_read_grade(console, read_grade)
+            record = tr.history_record(graded, setup, session)
+            tr.append_history(path, record | {"time": datetime.datetime.now(datetime.UTC).isoformat(
+                timespec="seconds")})
+            items.append(graded)
+            now.append(record)
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    summary = tr.summarise(setup, items, records, session, seed, str(path), stopped)
+    if json_out:
+        emit_json(summary)
+    else:
+        view.render_summary(console, summary)
+    if stopped == "interrupted":
+        _interrupted(f"the {len(items)} answers before Ctrl-C are graded and saved")
 
 
 # --- entry point ----------------------------------------------------------------------------

@@ -23,11 +23,14 @@ from drawodds.cards import CardError, format_cards, parse_hand
 from drawodds.errors import RequestError
 from drawodds.evaluate import CATEGORIES, describe, evaluate, jacks_or_better_floor
 from drawodds.execution import Progress, resolve_workers
+from drawodds.handrange import parse_range
 from drawodds.holds import exact_holds, hold_openers_split, legal_holds
 from drawodds.points.games import points_by_hold
+from drawodds.policies import draw_policy
 from drawodds.results import HIDDEN, Result, jsonable, shown_as
 from drawodds.rules import RuleError, RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
+from drawodds.sim.ranges import SolvedPlay, as_source, check_conditions
 
 RankBy = Literal["equity", "jacks", "improve", "points"]   # what ``keep`` ranks the holds by
 RANK_COLUMNS: dict[str, str] = {"equity": "equity", "jacks": "p_jacks_or_better",
@@ -61,6 +64,8 @@ class KeepResult(Result):
     opener: bool = field(default=False, metadata=HIDDEN)
     workers: int = 1
     interrupted: bool = False
+    hand_range: str | None = None   # the typed range the opponents are dealt from
+    line: str | None = None         # a solved opponent's betting line (policy "equilibrium")
 
     @functools.cached_property
     def table(self) -> pd.DataFrame:
@@ -108,16 +113,21 @@ def _as_rules(rules: str | RuleSet, overrides: dict[str, Any]) -> RuleSet:
 
 
 def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | RuleSet = "morkpoker",
-         opponents: int | None = None, policy: str = "standard", trials: int = 100_000, seed: int = 1,
+         opponents: int | None = None, policy: str | SolvedPlay = "standard", trials: int = 100_000, seed: int = 1,
          se: float | None = None, workers: int | None = 1, scheduler: str | None = None,
          by: RankBy | None = None,
          vs: Sequence[int] = (), against: Sequence[str] = (), opener: bool = False,
+         hand_range: str | None = None,
          progress: Progress | None = None, **rule_overrides: Any) -> KeepResult:
     """Rank every legal hold of ``hand``.
 
     ``opponents`` defaults to the rule set's table size less one (``len(vs)`` when draw counts
     are given); 0 gives the exact odds alone. ``vs`` conditions each opponent on the number of
     cards they drew; ``against`` gives opponents known hands that stand pat (each a hand text).
+    ``hand_range`` deals every opponent from a typed range (``"JJ+, 2P+, 4F"``, see
+    ``drawodds.handrange``), with ``vs`` too. ``policy`` is a draw policy's name or a solved
+    range (``analyses.solved_range``: the equilibrium's player after a betting line, who sits
+    first and so drew before us; heads-up only).
     ``by`` picks the ranking (default: equity with opponents, else points). Every card we know
     is out of the deck in every column: with ``against`` the exact odds draw from the cards
     neither we nor the opponents hold. ``workers`` processes run the Monte Carlo (None: every
@@ -152,9 +162,25 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         if dup is not None:
             raise CardError(f"card {format_cards([dup])[0]} is in two hands")
     if opponents is None:
-        opponents = rs.players - 1
+        opponents = rs.players - 1 if isinstance(policy, str) else 1
     if not 0 <= opponents <= 5:
         raise RequestError(f"opponents must be 0-5, got {opponents}")
+    typed = None if hand_range is None else parse_range(hand_range, joker=rs.joker).text
+    source: SolvedPlay | None = None if isinstance(policy, str) else policy
+    if (typed or source is not None) and (points_game or known):
+        raise RequestError("--range and the solved range apply to opponents who draw in the draw game "
+                           "(not --against, not points games)")
+    if source is not None:
+        if opponents != 1:
+            raise RequestError(f"the solved range is heads-up: one opponent, not {opponents}")
+        if source.seat_name != "first":
+            raise RequestError("in keep the opponent drew before us: they sit first, not as the dealer")
+    if typed or source is not None:
+        try:
+            check_conditions(rules=rs, policy=as_source(source or draw_policy(policy), typed),  # type: ignore[arg-type]
+                             draw_counts=vs or (None,), our_cards=cards)
+        except RequestError as exc:
+            raise RequestError(f"{exc} (our hand {' '.join(format_cards(cards))})") from None
     if trials < 1:
         raise RequestError("trials must be at least 1")
     by = by or ("equity" if opponents and not points_game else "points")
@@ -191,11 +217,11 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     nan = np.full(len(masks), np.nan)
     cols["equity"] = cols["equity_se"] = cols["equity_gap"] = cols["equity_diff_se"] = nan
     if opponents and points_game:
-        cols.update(_points_columns(cards, masks, rs, opponents, trials, seed, policy, progress))
+        cols.update(_points_columns(cards, masks, rs, opponents, trials, seed, str(policy), progress))
         used_trials = trials
     elif opponents:
-        model = OpponentModel(opponents=opponents, policy=policy, draw_counts=vs or None,
-                              known=known or None)
+        model = OpponentModel(opponents=opponents, policy=policy if isinstance(policy, str) else policy.name,
+                              draw_counts=vs or None, known=known or None, hand_range=typed, source=source)
         eq = hold_equities(cards, masks, rs, model, trials=trials, seed=seed, workers=workers, scheduler=scheduler,
                            se_target=se, progress=progress)
         cols["equity"], cols["equity_se"], cols["equity_diff_se"] = eq.equity, eq.equity_se, eq.diff_se
@@ -209,10 +235,12 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     tiebreak = [k for k in ("p_jacks_or_better", "points", "p_improve") if k != primary]
     order = np.lexsort([cols["draw"]] + [-cols[k] for k in reversed(tiebreak)] + [-cols[primary]])
     cols = {k: v[order] for k, v in cols.items()}
-    return KeepResult(hand=cards, rules=rs, opponents=opponents, policy=policy, trials=used_trials,
+    return KeepResult(hand=cards, rules=rs, opponents=opponents,
+                      policy=policy if isinstance(policy, str) else policy.name, trials=used_trials,
                       seed=seed, by=by, columns=cols, vs=vs, opener=opener, workers=workers,
                       interrupted=interrupted,
-                      against=tuple(" ".join(format_cards(h)) for h in known))
+                      against=tuple(" ".join(format_cards(h)) for h in known), hand_range=typed,
+                      line=None if source is None else source.line_text)
 
 
 def _points_columns(cards: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rs: RuleSet,

@@ -17,12 +17,23 @@ from drawodds.cards import format_cards
 from drawodds.errors import RequestError
 from drawodds.evaluate import CATEGORIES
 from drawodds.execution import Progress
+from drawodds.handrange import parse_range
 from drawodds.holds import legal_holds
 from drawodds.policies import DrawPolicy, draw_policy
 from drawodds.results import Result, shown_as
 from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
-from drawodds.sim.ranges import EXACT_BUDGET, FINAL_TRIALS, final_exact, final_sampled, holdings, posterior
+from drawodds.sim.ranges import (
+    EXACT_BUDGET,
+    FINAL_TRIALS,
+    HoldingsSource,
+    SolvedPlay,
+    as_source,
+    final_exact,
+    final_sampled,
+    posterior,
+    source_holdings,
+)
 from drawodds.sim.stats import proportion_se
 
 
@@ -56,34 +67,47 @@ class DrawReading(Result):
     equity: tuple[HoldEquity, ...] = field(default=(), metadata=shown_as(lambda e: list(e) or None))
     equity_trials: int | None = None
     interrupted: bool = False       # Ctrl-C cut the equity Monte Carlo short: it covers the trials run
+    hand_range: str | None = None   # the typed range the dealt hands are restricted to
+    line: str | None = None         # the solved range's betting line (policy "equilibrium")
+    seat: str | None = None         # the solved opponent's seat: first (left of the dealer) or dealer
+    our_draw: int | None = None     # what we drew before a solved dealer drew
 
 
 def _as_policy(policy: DrawPolicy | str) -> DrawPolicy:
     return draw_policy(policy) if isinstance(policy, str) else policy
 
 
-def read_draw(draw: int, *, policy: DrawPolicy | str = "standard", rules: RuleSet | str = "morkpoker",
+def read_draw(draw: int, *, policy: DrawPolicy | str | SolvedPlay = "standard", rules: RuleSet | str = "morkpoker",
               hand: Sequence[int] | npt.NDArray[np.integer] | None = None, opener: bool = False,
+              hand_range: str | None = None,
               trials: int = FINAL_TRIALS, seed: int = 1, equity_trials: int = 50_000,
               exact_budget: int = EXACT_BUDGET, workers: int | None = 1,
               progress: Progress | None = None) -> DrawReading:
     """Read one opponent's draw count: posterior holding, final hand, and our equity per hold.
 
-    ``opener`` (Jacks or Better rules only) restricts the range to hands that may open. With
+    ``policy`` is a draw policy (or its name) or a solved range (``solved_range``: the
+    equilibrium's player after a betting line). ``opener`` (Jacks or Better rules only, with a
+    policy) restricts the range to hands that may open; ``hand_range`` (a typed range such as
+    ``"JJ+, 2P+, 4F"``, see ``drawodds.handrange``) restricts the dealt hands further. With
     ``hand`` our cards are removed from the deck (card removal) and every legal hold of ours is
-    scored against the conditioned opponent (Monte Carlo, common random numbers, SE, ``seed``).
+    scored against the conditioned opponent (Monte Carlo, common random numbers, SE, ``seed``);
+    against a solved dealer, who drew after us, only our holds that draw what we drew.
     """
     rs = preset(rules) if isinstance(rules, str) else rules
-    pol = _as_policy(policy)
     if not 0 <= draw <= rs.max_draw_cards:
         raise RequestError(f"a player draws 0-{rs.max_draw_cards} cards under {rs.name}, not {draw}")
+    solved = None if isinstance(policy, DrawPolicy | str) else policy
+    pol = _as_policy(policy) if isinstance(policy, DrawPolicy | str) else None
     if opener:
         if rs.opener != "jacks":
             raise RequestError("--opener needs Jacks or Better rules (e.g. --rules jackpot): "
                              "otherwise any hand may open")
+        if pol is None:
+            raise RequestError("--opener is for a draw policy; the solved range follows the betting --line")
         pol = draw_policy(pol.name, **{k: v for k, v in pol.to_dict().items() if k != "name"} | {"min_hand": "jacks"})
     if trials < 1:
         raise RequestError("trials must be at least 1")
+    typed = None if hand_range is None else parse_range(hand_range, joker=rs.joker).text
     ours: npt.NDArray[np.int8] | None = None
     if hand is not None:
         given = np.asarray(hand, dtype=np.int64).ravel()
@@ -91,18 +115,21 @@ def read_draw(draw: int, *, policy: DrawPolicy | str = "standard", rules: RuleSe
             raise RequestError(f"our hand must be five distinct cards of this {rs.deck_size}-card deck")
         ours = given.astype(np.int8)
     known = () if ours is None else tuple(sorted(int(c) for c in ours))
-    held = holdings(rs, pol, known)
+    source = as_source(pol if pol is not None else policy, typed)   # type: ignore[arg-type]
+    held = source_holdings(source, rs, known)
+    if typed is not None and not held.weight.any():
+        raise RequestError(f"no hand of the range {typed} is left"
+                           + (" with our cards out of the deck" if known else ""))
     holding, p_draw = posterior(held, draw)
 
-    usual, alt = held.weights(draw)
-    cost = int(np.count_nonzero(usual + alt)) * comb(rs.deck_size, draw)
+    cost = int(np.count_nonzero(held.mass(draw))) * comb(rs.deck_size, draw)
     names = CATEGORIES if rs.joker else CATEGORIES[:9]
     if draw == 0 or cost <= exact_budget:
         probs = final_exact(held, draw, rs)
         se = np.zeros_like(probs)
         method, n_final = "exact", None
     else:
-        counts = final_sampled(rs, pol, held, draw, trials, np.random.default_rng(seed))
+        counts = final_sampled(rs, held, draw, trials, np.random.default_rng(seed))
         probs = counts / trials
         se = proportion_se(probs, trials)
         method, n_final = "monte carlo", trials
@@ -114,22 +141,30 @@ def read_draw(draw: int, *, policy: DrawPolicy | str = "standard", rules: RuleSe
     equities: tuple[HoldEquity, ...] = ()
     interrupted = False
     if ours is not None:
-        equities, interrupted = _equities(ours, rs, pol, draw, equity_trials, seed, workers, progress)
-    return DrawReading(draw=draw, policy=pol.name, rules=rs.name, range=pol.min_hand, p_draw=p_draw,
-                       holding=holding, final=final, final_se=final_se, final_method=method,
+        only = solved.our_draw if solved is not None else None
+        equities, interrupted = _equities(ours, rs, source, draw, equity_trials, seed, workers, progress, only)
+    return DrawReading(draw=draw, policy=source.name, rules=rs.name, range=pol.min_hand if pol else "any",
+                       p_draw=p_draw, holding=holding, final=final, final_se=final_se, final_method=method,
                        trials=n_final, seed=seed if (n_final or ours is not None) else None,
                        hand=None if ours is None else format_cards(ours), equity=equities,
-                       equity_trials=equity_trials if ours is not None else None, interrupted=interrupted)
+                       equity_trials=equity_trials if ours is not None else None, interrupted=interrupted,
+                       hand_range=typed, line=None if solved is None else solved.line_text,
+                       seat=None if solved is None else solved.seat_name,
+                       our_draw=None if solved is None else solved.our_draw)
 
 
-def _equities(hand: npt.NDArray[np.int8], rules: RuleSet, policy: DrawPolicy, draw: int, trials: int,
-              seed: int, workers: int | None, progress: Progress | None) -> tuple[tuple[HoldEquity, ...], bool]:
+def _equities(hand: npt.NDArray[np.int8], rules: RuleSet, source: HoldingsSource, draw: int, trials: int,
+              seed: int, workers: int | None, progress: Progress | None,
+              only: int | None = None) -> tuple[tuple[HoldEquity, ...], bool]:
     """Our equity per legal hold against one opponent conditioned on ``draw`` (keep's Monte Carlo),
-    and whether Ctrl-C cut it short."""
+    and whether Ctrl-C cut it short. ``only``: score just the holds that draw that many cards."""
 
     masks = legal_holds(hand, rules)
-    params = tuple((k, v) for k, v in policy.to_dict().items() if k != "name")
-    model = OpponentModel(opponents=1, policy=policy.name, policy_params=params, draw_counts=(draw,))
+    if only is not None:
+        masks = masks[5 - masks.sum(axis=1) == only]
+        if not len(masks):
+            raise RequestError(f"no legal hold of ours draws {only} cards")
+    model = OpponentModel(opponents=1, policy=source.name, draw_counts=(draw,), source=source)
     result = hold_equities(hand, masks, rules, model, trials=trials, seed=seed, workers=workers, progress=progress)
     rows = [HoldEquity(keep=format_cards(hand[m]), discard=format_cards(hand[~m]), draw=int(5 - m.sum()),
                        equity=float(e), equity_se=float(s))

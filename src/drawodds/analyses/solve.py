@@ -1194,7 +1194,7 @@ def cached_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: i
                                settings=(pre_buckets, final_buckets, rounds), **arrays)
     a = build_abstraction(rules, pre_buckets, final_buckets, rounds)
     folder.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")      # concurrent builders never share a file
     np.savez(tmp, options=np.array(a.options), pattern_names=np.array(a.pattern_names), seconds=a.seconds,
              **{k: getattr(a, k) for k in _ABSTRACTION_ARRAYS})
     tmp.replace(path)
@@ -1230,7 +1230,7 @@ def save_solution(solution: DrawSolution, path: str | Path) -> Path:
             "settings": list(a.settings),
             "summary": solution.to_dict()}
     out = Path(path)
-    tmp = out.with_name(out.name + ".tmp")
+    tmp = out.with_name(f"{out.name}.{os.getpid()}.tmp")
     frame.write_parquet(tmp, metadata={"drawodds": json.dumps(meta)})
     tmp.replace(out)
     return out

@@ -134,7 +134,9 @@ def _setup(result: KeepResult) -> str:
         who = f"{_opponents(result)} standing pat with {'; '.join(pretty_hand(h) for h in result.against)}"
     else:
         who = (f"{_opponents(result)} drawing by '{result.policy}'"
-               + (f" (draw counts {', '.join(map(str, result.vs))})" if result.vs else ""))
+               + (f" after {result.line}" if result.line else "")
+               + (f" (draw counts {', '.join(map(str, result.vs))})" if result.vs else "")
+               + (f", dealt {result.hand_range}" if result.hand_range else ""))
     return (f"{format_hand(result.hand, pretty=True)}, {dealt_description(result)} · rules {rs.name}, "
             f"max draw {rs.max_draw} · {who} · ranked by {result.by}")
 

@@ -15,6 +15,12 @@ def render_read(result: DrawReading) -> None:
     """The reading: holding before the draw, final hand and, with our hand, our equity per hold."""
     console = stdout()
     who = f"policy '{result.policy}'" + (f", range {result.range.replace('_', ' ')}+" if result.range != "any" else "")
+    if result.line is not None:
+        who += f", line {result.line}, opponent {'first to act' if result.seat == 'first' else 'the dealer'}"
+        if result.our_draw is not None:
+            who += f" after we drew {result.our_draw}"
+    if result.hand_range is not None:
+        who += f", dealt {result.hand_range}"
     console.print(f"[bold]Opponent drew {result.draw}[/bold] ({who}, rules {result.rules}). "
                   f"A player like this draws {result.draw} with probability {pct(result.p_draw)}%.")
     _holding(console, result)

@@ -22,7 +22,7 @@ from drawodds.holds import exact_holds, final_strengths
 from drawodds.policies import choose_holds, draw_policy
 from drawodds.results import Result
 from drawodds.rules import RuleSet
-from drawodds.sim.ranges import sample_conditioned
+from drawodds.sim.ranges import HoldingsSource, as_source, sample_conditioned
 from drawodds.sim.sampler import draws_avoiding, layout_for, shuffled_stubs
 from drawodds.sim.stats import Moments
 
@@ -35,8 +35,10 @@ class OpponentModel:
     """How the opponents are dealt and draw: a draw policy and, optionally, their draw counts.
 
     ``draw_counts`` (one per opponent) switches to hands conditioned on the public draw count
-    (see ``sim/reading.py``); ``known`` gives each opponent a fixed hand they stand pat with;
-    otherwise opponents get random hands and draw by ``policy``.
+    (see ``sim/ranges.py``); ``hand_range`` (a typed range, ``drawodds.handrange``) deals each
+    opponent from that range; ``source`` replaces the policy by any holdings source (a solved
+    strategy); ``known`` gives each opponent a fixed hand they stand pat with; otherwise
+    opponents get random hands and draw by ``policy``.
     """
 
     opponents: int
@@ -44,6 +46,8 @@ class OpponentModel:
     policy_params: tuple[tuple[str, float], ...] = ()
     draw_counts: tuple[int, ...] | None = None
     known: tuple[tuple[int, ...], ...] | None = None
+    hand_range: str | None = None
+    source: HoldingsSource | None = None
 
 
 @dataclass(frozen=True, repr=False)
@@ -64,7 +68,8 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
           rng: np.random.Generator) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int8]]:
     """Opponents' final strengths (trials, n) and our replacement cards (trials, max draw)."""
 
-    policy = draw_policy(model.policy, **dict(model.policy_params))
+    source = model.source
+    policy = draw_policy(model.policy, **dict(model.policy_params)) if source is None else None
     n = model.opponents
     known = [c for h in model.known or () for c in h]
     stub = unseen([*hand.tolist(), *known], joker=rules.joker)
@@ -73,14 +78,17 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
         hands = np.broadcast_to(np.array(model.known, dtype=np.int8), (trials, n, 5))
         masks = np.ones((trials, n, 5), dtype=bool)
         rest = shuffled_stubs(stub, trials, layout.max_draw * (n + 1), rng)
-    elif model.draw_counts is None:
+    elif model.draw_counts is None and model.hand_range is None and source is None:
         perm = shuffled_stubs(stub, trials, layout.cards_needed, rng)
         hands = np.stack([perm[:, layout.opponent_hand(i)] for i in range(n)], axis=1)
+        assert policy is not None
         masks = choose_holds(policy, hands.reshape(-1, 5), rules, rng).reshape(trials, n, 5)
         rest = perm[:, 5 * n:]
     else:
-
-        hands, masks = sample_conditioned(rules, policy, model.draw_counts, hand, trials, rng)
+        assert source is not None or policy is not None
+        source = as_source(source or policy, model.hand_range)  # type: ignore[arg-type]
+        counts = model.draw_counts or (None,) * n
+        hands, masks = sample_conditioned(rules, source, counts, hand, trials, rng)
         rest = draws_avoiding(stub, hands.reshape(trials, -1), layout.max_draw * (n + 1), rng)
     d = layout.max_draw
     ours = rest[:, :d]

@@ -1,22 +1,25 @@
 """Reading draw counts: what an opponent's public draw says about their hand, and what it becomes.
 
 Every possible five-card holding of the opponent (the deck less our own cards: C(52, 5) or
-C(47, 5) rows) is weighted by the exact probability that the policy draws ``d`` cards with it
-(``draw_count_probabilities``, the snow/break deviations mixed in analytically) and by whether it
-is in the player's pre-draw range. That gives the exact posterior of the holding, with no
-sampling. The final hand after the draw is enumerated exactly where that is cheap (standing pat,
-drawing one, and larger draws while the enumeration stays within ``EXACT_BUDGET`` evaluations),
-and otherwise sampled from the exact posterior with standard errors.
+C(47, 5) rows) is weighted by the exact probability that the way it is played draws ``d``
+cards with it and by whether it is in the player's pre-draw range: a ``Holdings`` table, built
+by a *source*. A draw policy is one (``holdings``: the snow/break deviations mixed in
+analytically, ``PolicyRange`` adding a typed hand range from ``drawodds.handrange``); a solved
+strategy, built in ``drawodds.analyses``, is another. That gives the exact posterior of the
+holding, with no sampling. The final hand after the draw is enumerated exactly where that is
+cheap (standing pat, drawing one, and larger draws while the enumeration stays within
+``EXACT_BUDGET`` evaluations), and otherwise sampled from the exact posterior with standard errors.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
-from typing import Literal
+from typing import Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -34,7 +37,9 @@ from drawodds.evaluate import (
     key_sums,
     strength_from_keys,
 )
+from drawodds.handrange import parse_range
 from drawodds.holds import final_strengths
+from drawodds.patterns import dealt_features
 from drawodds.policies import (
     FOUR_FLUSH,
     HIGH_CARDS,
@@ -50,7 +55,7 @@ from drawodds.policies import (
     hold_plan,
     in_range,
 )
-from drawodds.results import Result
+from drawodds.results import HIDDEN, Result, shown_as
 from drawodds.rules import RuleSet
 from drawodds.sim.sampler import draws_avoiding
 
@@ -71,32 +76,95 @@ _SNOW_LABEL = _PAT_BASE + len(CATEGORIES)
 _BROKEN_LABEL = _SNOW_LABEL + 1
 
 
+class HoldRule(Protocol):
+    """How holdings are played: the keep mask of each hand for the listed way of playing it."""
+
+    def keep(self, cards: npt.NDArray[np.int8], columns: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
+        """(M, 5) the cards kept from each hand (M, 5) when it is played as its column (M,)."""
+        ...
+
+
+class HoldingsSource(Protocol):
+    """Anything that weights every holding by how it is played (a draw policy, a solved strategy):
+    hashable, so that its holdings are built once per set of known cards."""
+
+    @property
+    def name(self) -> str: ...
+
+    def holdings(self, rules: RuleSet, known: tuple[int, ...]) -> Holdings: ...
+
+    def __hash__(self) -> int: ...
+
+
+class SolvedPlay(HoldingsSource, Protocol):
+    """A source that plays a betting line from a seat (``analyses.solved_range.SolvedRange``)."""
+
+    @property
+    def seat_name(self) -> str: ...
+
+    @property
+    def line_text(self) -> str: ...
+
+    @property
+    def our_draw(self) -> int | None: ...
+
+
+@dataclass(frozen=True)
+class PolicyHolds:
+    """The hold rule of a draw policy: column 0 is its usual hold, column 1 the snow/break deviation."""
+
+    policy: DrawPolicy
+    rules: RuleSet
+
+    def keep(self, cards: npt.NDArray[np.int8], columns: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
+        plan = hold_plan(self.policy, cards, self.rules)
+        return np.where((np.asarray(columns) == 0)[:, None], plan.keep, plan.alt_keep)
+
+
 @dataclass(frozen=True, repr=False)
 class Holdings(Result):
-    """Every holding an opponent can have given the cards we know, with what the policy does."""
+    """Every holding an opponent can have given the cards we know, and the ways it is played.
 
-    rules: RuleSet
-    policy: DrawPolicy
-    cards: npt.NDArray[np.int8]          # (N, 5)
-    usual_draw: npt.NDArray[np.int8]     # (N,) cards drawn with the usual hold
-    alt_draw: npt.NDArray[np.int8]       # (N,) cards drawn after a snow / break deviation
-    usual_w: npt.NDArray[np.float64]     # (N,) prior mass of the usual hold (0 outside the range)
-    alt_w: npt.NDArray[np.float64]       # (N,) prior mass of the deviation
-    label: npt.NDArray[np.int16]         # (N,) posterior label of the usual hold (index into LABELS)
-    alt_label: npt.NDArray[np.int16]     # (N,) label of the deviation
-    category: npt.NDArray[np.int8]       # (N,) category of the dealt hand
+    Row ``i`` is one dealt hand; column ``k`` one way of playing it (a policy's usual hold and its
+    deviation; a solved strategy's draw options) with the prior mass ``weight[i, k]`` of being
+    dealt the hand *and* playing it that way, the cards it then draws and the posterior label it
+    is reported under. ``holds`` gives the kept cards of any (row, column). A range restricts
+    the holdings by multiplying the weights (``restricted``).
+    """
+
+    rules: RuleSet = field(metadata=shown_as(lambda r: r.name))
+    source: str                                                   # what plays them, e.g. "standard"
+    cards: npt.NDArray[np.int8] = field(metadata=HIDDEN)          # (N, 5)
+    draw: npt.NDArray[np.int8] = field(metadata=HIDDEN)           # (N, K) cards drawn in each column
+    weight: npt.NDArray[np.float64] = field(metadata=HIDDEN)      # (N, K) prior mass (0: out of range)
+    label: npt.NDArray[np.int16] = field(metadata=HIDDEN)         # (N, K) posterior label (index into LABELS)
+    category: npt.NDArray[np.int8] = field(metadata=HIDDEN)       # (N,) category of the dealt hand
     known: tuple[int, ...]
+    holds: HoldRule = field(metadata=HIDDEN)
 
-    def weights(self, draw: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        """Prior mass of (usual hold, deviation) for each holding that ends up drawing ``draw``."""
-        return (np.where(self.usual_draw == draw, self.usual_w, 0.0),
-                np.where(self.alt_draw == draw, self.alt_w, 0.0))
+    def weights(self, draw: int) -> npt.NDArray[np.float64]:
+        """(N, K) prior mass of each way of playing each holding that ends up drawing ``draw``."""
+        return np.where(self.draw == draw, self.weight, 0.0)
+
+    def mass(self, draw: int | None) -> npt.NDArray[np.float64]:
+        """(N,) prior mass of each holding drawing ``draw`` (None: any number)."""
+        w = self.weight if draw is None else self.weights(draw)
+        return w.sum(axis=1)
+
+    def restricted(self, mask: npt.NDArray[np.bool_], source: str | None = None) -> Holdings:
+        """The holdings with the rows outside ``mask`` (N,) given no weight."""
+        return dataclasses.replace(self, weight=self.weight * mask[:, None], source=source or self.source)
+
+    def columns_for(self, rows: npt.NDArray[np.intp], draw: int) -> npt.NDArray[np.intp]:
+        """The way each listed holding is played when it draws ``draw`` (the first such column
+        with weight; holdings are sampled in proportion to the weights, so there is one)."""
+        match = self.draw[rows] == draw
+        ok = match & (self.weight[rows] > 0)
+        return np.where(ok.any(axis=1), ok.argmax(axis=1), match.argmax(axis=1))
 
     def hold_for(self, rows: npt.NDArray[np.intp], draw: int) -> npt.NDArray[np.bool_]:
         """The hold of each listed holding that is consistent with the draw count."""
-        plan = hold_plan(self.policy, self.cards[rows], self.rules)
-        usual = self.usual_draw[rows] == draw
-        return np.where(usual[:, None], plan.keep, plan.alt_keep)
+        return self.holds.keep(self.cards[rows], self.columns_for(rows, draw))
 
 
 def _representatives(joker: bool) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
@@ -193,6 +261,32 @@ def _labels(plan: HoldPlan) -> npt.NDArray[np.int16]:
     return label.astype(np.int16)
 
 
+def hand_labels(cards: npt.NDArray[np.int8], draws: Sequence[int]
+                ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int8]]:
+    """(N, K) posterior label of each hand played by drawing ``draws[k]``, read from the hand
+    alone (for sources without policy patterns, such as a solved strategy), and (N,) its category.
+
+    A made hand (straight or better) standing pat is ``pat_<category>`` and drawing is a broken
+    pat; any other hand standing pat is a snow. Otherwise: trips, two pair, a four-flush or
+    straight draw when drawing one to it, a pair by rank, a four-flush, straight draw, or high cards.
+    """
+    f = dealt_features(cards)
+    made = f.category >= STRAIGHT
+    flush_draw = f.has_flush4 & ~made
+    pair = np.where(f.pair_rank >= 0, f.pair_rank, 0)
+    out = np.empty((len(cards), len(draws)), dtype=np.int16)
+    other = {code: _OTHER_BASE + i for i, code in enumerate(_OTHER)}
+    for k, d in enumerate(draws):
+        one = d == 1
+        out[:, k] = np.select(
+            [made & (d == 0), made, d == 0, f.max_count >= 3, f.pairs >= 2, one & flush_draw,
+             one & f.open_ended, one & f.inside, f.pairs == 1, flush_draw, f.open_ended, f.inside],
+            [_PAT_BASE + f.category, _BROKEN_LABEL, _SNOW_LABEL, other[TRIPS_P], other[TWO_PAIR_P],
+             other[FOUR_FLUSH], other[OPEN_ENDED], other[INSIDE], pair, other[FOUR_FLUSH],
+             other[OPEN_ENDED], other[INSIDE]], other[HIGH_CARDS])
+    return out, f.category
+
+
 @functools.lru_cache(maxsize=3)
 def holdings(rules: RuleSet, policy: DrawPolicy, known: tuple[int, ...] = ()) -> Holdings:
     """All opponent holdings from the deck less ``known``, classified (cached; ~0.3 s to build)."""
@@ -202,18 +296,105 @@ def holdings(rules: RuleSet, policy: DrawPolicy, known: tuple[int, ...] = ()) ->
     cards = stub[combinations(len(stub), 5)]
     usual_draw, label, alt_rate, alt_draw, alt_label, category = _classify(policy, rules, cards)
     weight = in_range(policy, cards, rules).astype(np.float64)
-    return Holdings(rules, policy, cards, usual_draw, alt_draw, weight * (1.0 - alt_rate), weight * alt_rate,
-                    label, alt_label, category, tuple(int(c) for c in known))
+    return Holdings(rules, policy.name, cards, np.stack([usual_draw, alt_draw], axis=1),
+                    np.stack([weight * (1.0 - alt_rate), weight * alt_rate], axis=1),
+                    np.stack([label, alt_label], axis=1), category, tuple(int(c) for c in known),
+                    PolicyHolds(policy, rules))
+
+
+@functools.lru_cache(maxsize=8)
+def _range_table(text: str, joker: bool) -> npt.NDArray[np.bool_]:
+    """Whether each (rank multiset, flush state) is in the range: every range term reads only the
+    ranks and how many cards share a suit, so one representative hand per class decides."""
+    reps, index = _representatives(joker)
+    table = np.zeros(_TABLE_KEYS, dtype=bool)
+    table[index] = parse_range(text, joker=joker).mask(reps)
+    return table
 
 
 @functools.lru_cache(maxsize=4)
-def _draw_cdf(rules: RuleSet, policy: DrawPolicy, known: tuple[int, ...], draw: int) -> npt.NDArray[np.float64]:
-    """Cumulative prior mass of the holdings that draw ``draw`` (for sampling by search)."""
-    usual, alt = holdings(rules, policy, known).weights(draw)
-    cdf = np.cumsum(usual + alt)
+def range_mask(text: str, rules: RuleSet, known: tuple[int, ...]) -> npt.NDArray[np.bool_]:
+    """Which holdings (rows of ``holdings(rules, ..., known)``) are in the typed hand range."""
+    stub = unseen(known, joker=rules.joker)
+    sums = key_sums(stub[combinations(len(stub), 5)])
+    jok = ((sums >> 12) & 1).astype(bool)
+    suit_max = np.maximum(np.maximum(sums & 7, (sums >> 3) & 7), np.maximum((sums >> 6) & 7, (sums >> 9) & 7))
+    idx = (sums >> 13).astype(np.int64) * 3 + np.clip(suit_max.astype(np.int64) - 3, 0, 2)
+    out = _range_table(text, False)[idx]
+    if jok.any():
+        out[jok] = _range_table(text, True)[idx[jok]]
+    return out
+
+
+@dataclass(frozen=True)
+class PolicyRange:
+    """A draw policy's player dealt from a typed hand range (``drawodds.handrange``; None: any)."""
+
+    policy: DrawPolicy
+    hand_range: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.policy.name
+
+    def holdings(self, rules: RuleSet, known: tuple[int, ...]) -> Holdings:
+        held = holdings(rules, self.policy, known)
+        if self.hand_range is None:
+            return held
+        return held.restricted(range_mask(self.hand_range, rules, known))
+
+
+def as_source(policy: DrawPolicy | HoldingsSource, hand_range: str | None = None) -> HoldingsSource:
+    """A policy (with an optional typed range) or any other holdings source, as a source."""
+    if isinstance(policy, DrawPolicy):
+        return PolicyRange(policy, hand_range)
+    if hand_range is not None:
+        return RangedSource(policy, hand_range)
+    return policy
+
+
+@dataclass(frozen=True)
+class RangedSource:
+    """Another source's holdings restricted to a typed hand range."""
+
+    inner: HoldingsSource
+    hand_range: str
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    def holdings(self, rules: RuleSet, known: tuple[int, ...]) -> Holdings:
+        return source_holdings(self.inner, rules, known).restricted(range_mask(self.hand_range, rules, known))
+
+
+@functools.lru_cache(maxsize=3)
+def source_holdings(source: HoldingsSource, rules: RuleSet, known: tuple[int, ...] = ()) -> Holdings:
+    """A source's holdings from the deck less ``known`` (cached)."""
+    return source.holdings(rules, known)
+
+
+@functools.lru_cache(maxsize=4)
+def _draw_cdf(source: HoldingsSource, rules: RuleSet, known: tuple[int, ...], draw: int | None
+              ) -> npt.NDArray[np.float64]:
+    """Cumulative prior mass of the holdings that draw ``draw`` (None: any; for sampling by search)."""
+    cdf = np.cumsum(source_holdings(source, rules, known).mass(draw))
     if cdf[-1] <= 0:
-        raise RequestError(f"no holding draws {draw} under the {policy.name} policy with these rules")
+        if draw is None:
+            raise RequestError("no holding is in this range (with the cards we hold)")
+        raise RequestError(f"no holding draws {draw} under the {source.name} play with these rules"
+                           + (" and this range" if getattr(source, "hand_range", None) else ""))
     return cdf
+
+
+def check_conditions(rules: RuleSet, policy: DrawPolicy | HoldingsSource, draw_counts: Sequence[int | None],
+                     our_cards: Sequence[int] | npt.NDArray[np.integer]) -> None:
+    """RequestError (one line) unless some holding plays each draw count (None: any) with our
+    cards out of the deck; builds the holdings sampling will use (cached)."""
+    known = tuple(sorted(int(c) for c in np.asarray(our_cards).ravel()))
+    source = as_source(policy)
+    for d in dict.fromkeys(draw_counts):
+        _draw_cdf(source, rules, known, d)
 
 
 def _sample_rows(cdf: npt.NDArray[np.float64], n: int, rng: np.random.Generator) -> npt.NDArray[np.intp]:
@@ -233,11 +414,15 @@ def _card_bits(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.uint64]:
     return out
 
 
-def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence[int],
+def sample_conditioned(rules: RuleSet, policy: DrawPolicy | HoldingsSource, draw_counts: Sequence[int | None],
                        our_cards: Sequence[int] | npt.NDArray[np.integer], n: int, rng: np.random.Generator, *,
                        method: Literal["auto", "joint", "gibbs"] = "auto", sweeps: int = 2,
                        ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
     """Opponents' dealt hands and holds, each conditioned on its public draw count.
+
+    ``policy`` is a draw policy or any ``HoldingsSource`` (a policy dealt from a range, a solved
+    strategy); a draw count of None leaves that opponent's draw free (dealt from the source's
+    whole range, played as it plays it).
 
     Returns hands ``(n, len(draw_counts), 5)`` int8 (from the deck less ``our_cards``, no card shared)
     and keep masks of the same shape consistent with each draw count. Each opponent's holding is
@@ -257,16 +442,17 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence
     Cost: the first call per (rules, policy, our cards) builds the weights of all C(47, 5)
     holdings, about a second; later calls reuse them (cached) and cost ~1 us per opponent-hand.
     """
-    counts = [int(d) for d in draw_counts]
+    counts = [None if d is None else int(d) for d in draw_counts]
     m = len(counts)
     if m == 0 or n < 0:
         raise RequestError("need at least one draw count and n >= 0")
     for d in counts:
-        if not 0 <= d <= rules.max_draw_cards:
+        if d is not None and not 0 <= d <= rules.max_draw_cards:
             raise RequestError(f"draw count {d} is impossible: these rules allow 0-{rules.max_draw_cards}")
     known = tuple(sorted(int(c) for c in np.asarray(our_cards).ravel()))
-    held = holdings(rules, policy, known)
-    cdfs = [_draw_cdf(rules, policy, known, d) for d in counts]
+    source = as_source(policy)
+    held = source_holdings(source, rules, known)
+    cdfs = [_draw_cdf(source, rules, known, d) for d in counts]
     if method == "auto":
         method = "joint" if m <= 3 else "gibbs"
     if method not in ("joint", "gibbs"):
@@ -307,8 +493,20 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy, draw_counts: Sequence
                     bits[pending[ok], j] = cb[ok]
                     pending = pending[~ok]
     hands = held.cards[rows]
-    keeps = np.stack([held.hold_for(rows[:, j], counts[j]) for j in range(m)], axis=1)
+    keeps = np.stack([_holds(held, rows[:, j], counts[j], rng) for j in range(m)], axis=1)
     return hands, keeps
+
+
+def _holds(held: Holdings, rows: npt.NDArray[np.intp], draw: int | None, rng: np.random.Generator
+           ) -> npt.NDArray[np.bool_]:
+    """The holds of sampled holdings: the one that draws ``draw``, or (None) a way of playing
+    each drawn in proportion to its weight."""
+    if draw is not None:
+        return held.hold_for(rows, draw)
+    w = held.weight[rows]
+    u = rng.random(len(rows)) * w.sum(axis=1)
+    columns = np.minimum((np.cumsum(w, axis=1) <= u[:, None]).sum(axis=1), w.shape[1] - 1)
+    return held.holds.keep(held.cards[rows], columns)
 
 
 @functools.lru_cache(maxsize=32)
@@ -330,13 +528,15 @@ def final_strength_distribution(rules: RuleSet, policy: DrawPolicy, draw: int, *
 
 def posterior(held: Holdings, draw: int) -> tuple[dict[str, float], float]:
     """Exact posterior over LABELS of the holding given the draw count, and P(draw count)."""
-    usual, alt = held.weights(draw)
-    total = usual.sum() + alt.sum()
-    prior = (held.usual_w + held.alt_w).sum()
+    w = held.weights(draw)
+    total = sum(float(w[:, k].sum()) for k in range(w.shape[1]))
+    prior = float(held.weight.sum())
     if total <= 0:
-        raise RequestError(f"no holding draws {draw} under this policy and range")
-    mass = np.bincount(held.label, weights=usual, minlength=len(LABELS))
-    mass += np.bincount(held.alt_label, weights=alt, minlength=len(LABELS))
+        raise RequestError(f"no holding draws {draw} under the {held.source} play"
+                           + (" in this range" if prior > 0 else ": the range is empty"))
+    mass = np.zeros(len(LABELS))
+    for k in range(w.shape[1]):
+        mass += np.bincount(held.label[:, k], weights=w[:, k], minlength=len(LABELS))
     order = np.argsort(-mass, kind="stable")
     return {LABELS[i]: float(mass[i] / total) for i in order if mass[i] > 0}, float(total / prior)
 
@@ -347,8 +547,7 @@ def final_exact(held: Holdings, draw: int, rules: RuleSet,
 
     ``where`` restricts the holdings (e.g. to one posterior label); weights stay the posterior's.
     """
-    usual, alt = held.weights(draw)
-    w = usual + alt
+    w = held.mass(draw)
     rows = np.flatnonzero(w if where is None else w * where)
     out = np.zeros(len(CATEGORIES))
     if draw == 0:
@@ -375,10 +574,10 @@ def final_exact(held: Holdings, draw: int, rules: RuleSet,
     return out / w[rows].sum()
 
 
-def final_sampled(rules: RuleSet, policy: DrawPolicy, held: Holdings, draw: int, trials: int,
-                   rng: np.random.Generator) -> npt.NDArray[np.float64]:
+def final_sampled(rules: RuleSet, held: Holdings, draw: int, trials: int,
+                  rng: np.random.Generator) -> npt.NDArray[np.float64]:
     """Category counts (10) of ``trials`` final hands sampled from the exact posterior."""
-    rows = _sample_rows(_draw_cdf(rules, policy, held.known, draw), trials, rng)
+    rows = _sample_rows(np.cumsum(held.mass(draw)), trials, rng)
     cards = held.cards[rows]
     keep = held.hold_for(rows, draw)
     dead = _card_bits(cards)

@@ -1,0 +1,200 @@
+"""The solved range: which hands a player of the heads-up solution holds after a betting line
+and a draw count, as the holdings that ``read`` and ``keep --vs`` work with.
+
+Each hand the opponent can hold is weighted by the solution's probability of taking the
+opponent's own actions on the betting line with it (ours do not depend on their cards) and of
+then drawing each number of cards, keeping the hold the solution keeps for that draw. Hands are
+mapped to the solution's pre-draw buckets through their suit-isomorphism class, so every one of
+the C(52, 5) (or, knowing our cards, C(47, 5)) hands is weighted exactly; card removal between
+the two hands enters through the deck, as the solution itself ignores it.
+
+Seats follow the solver: seat 0 sits left of the dealer, acts first before the draw and draws
+first; seat 1 is the dealer and draws after seeing seat 0's draw.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from drawodds.analyses import cfr
+from drawodds.analyses.solve import ACTION_NAMES, DrawSolution, classify, deal_classes
+from drawodds.cards import unseen
+from drawodds.combinatorics import combinations
+from drawodds.errors import RequestError
+from drawodds.rules import RuleSet
+from drawodds.sim.ranges import Holdings, hand_labels
+
+Floats = npt.NDArray[np.float64]
+_LETTERS = {name: letter for letter, name in ACTION_NAMES.items()} | {letter: letter for letter in ACTION_NAMES}
+SEATS = ("first", "dealer")
+
+
+def parse_line(text: str) -> str:
+    """A betting line as action letters: ``check-bet-call`` (or ``xbc``) -> ``"xbc"``.
+
+    Words (check, bet, raise, call, fold) are separated by hyphens, commas or spaces; seat 0,
+    left of the dealer, acts first.
+    """
+    words = [w for w in text.strip().lower().replace(",", " ").replace("-", " ").split() if w]
+    if len(words) == 1 and words[0] not in _LETTERS and set(words[0]) <= set(ACTION_NAMES):
+        words = list(words[0])                                  # letters: "xbc"
+    bad = next((w for w in words if w not in _LETTERS), None)
+    if not words or bad is not None:
+        raise RequestError(f"--line takes betting words (check, bet, raise, call, fold), e.g. check-bet-call; "
+                           f"got {bad or text!r}")
+    return "".join(_LETTERS[w] for w in words)
+
+
+def line_words(history: str) -> str:
+    """Action letters as the hyphenated words a user types."""
+    return "-".join(ACTION_NAMES[a] for a in history) if history else "any line"
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class SolvedRange:
+    """The solution's player in one seat after a betting line (``""``: every line that reaches
+    the draw, each as likely as both seats' strategies make it), as a holdings source.
+
+    ``bucket_weight[b, k]`` is the probability that a hand of pre-draw bucket ``b`` takes the
+    line's actions of this seat and then draws ``options[k]`` cards; ``class_holds`` the hold
+    of every deal class for each option. Equal and hashed by the digest of its arrays.
+    """
+
+    seat: int
+    line: str
+    our_draw: int | None
+    options: tuple[int, ...]
+    class_bucket: npt.NDArray[np.int32] = field(repr=False)
+    class_holds: npt.NDArray[np.int8] = field(repr=False)
+    bucket_weight: Floats = field(repr=False)
+    name: str = "equilibrium"
+
+    @functools.cached_property
+    def key(self) -> str:
+        h = hashlib.sha1(repr((self.seat, self.line, self.our_draw, self.options, self.name)).encode())
+        for a in (self.class_bucket, self.class_holds, self.bucket_weight):
+            h.update(np.ascontiguousarray(a).tobytes())
+        return h.hexdigest()
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SolvedRange) and self.key == other.key
+
+    @property
+    def seat_name(self) -> str:
+        return SEATS[self.seat]
+
+    @property
+    def line_text(self) -> str:
+        return line_words(self.line)
+
+    def keep(self, cards: npt.NDArray[np.int8], columns: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
+        """The cards each hand keeps when it draws ``options[column]`` (the solution's hold)."""
+        h = np.asarray(cards, dtype=np.int64)
+        cls, rename = classify(h)
+        mapped = (h // 4) * 4 + np.take_along_axis(rename, h % 4, axis=1)
+        rep = deal_classes()[0][cls].astype(np.int64)
+        position = (mapped[:, :, None] == rep[:, None, :]).argmax(axis=2)
+        hold = self.class_holds[cls, np.asarray(columns)].astype(np.int64)
+        return ((hold[:, None] >> position) & 1).astype(bool)
+
+    def holdings(self, rules: RuleSet, known: tuple[int, ...]) -> Holdings:
+        """Every hand from the deck less ``known``, weighted by the solution's play."""
+        if rules.joker:
+            raise RequestError("the solution is for a 52-card deck; the joker is not supported")
+        stub = unseen(known)
+        cards = stub[combinations(len(stub), 5)]
+        cls, _ = classify(cards)
+        weight = self.bucket_weight[self.class_bucket[cls]]
+        weight = np.where(self.class_holds[cls] >= 0, weight, 0.0)
+        draws = np.broadcast_to(np.asarray(self.options, dtype=np.int8), weight.shape)
+        labels, category = _class_labels(self.options)
+        return Holdings(rules, self.name, cards, np.ascontiguousarray(draws), weight, labels[cls], category[cls],
+                        tuple(int(c) for c in known), self)
+
+
+@functools.cache
+def _class_labels(options: tuple[int, ...]) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int8]]:
+    """Posterior labels and category of every deal class (they do not depend on the suits' names)."""
+    return hand_labels(deal_classes()[0], options)
+
+
+def _seat_probability(sol: DrawSolution, history: str, seat: int) -> Floats:
+    """(P,) probability that a hand of each pre-draw bucket takes ``seat``'s actions on the line."""
+    g = sol.game
+    out = np.ones(sol.abstraction.pre_buckets)
+    for i, action in enumerate(history):
+        if i % 2 != seat:
+            continue
+        node = g.pre_nodes[history[:i]]
+        decision = g.tree.nodes[node]
+        strategy = sol.strategy[node]
+        assert isinstance(decision, cfr.Decision) and strategy is not None
+        out = out * strategy[0, :, decision.actions.index(ACTION_NAMES[action])]
+    return out
+
+
+def _draw_strategy(sol: DrawSolution, history: str, seat: int, our_draw: int | None) -> Floats:
+    """(P, options) the seat's draw probabilities after the line (seat 1: after our draw)."""
+    g, a = sol.game, sol.abstraction
+    index = next(i for i, ln in enumerate(g.lines) if ln.history == history)
+    q = g.lines[index].first_after
+    row = g.groups[q].index(index)
+    if seat == 1:
+        assert our_draw is not None
+        row += a.options.index(our_draw) * len(g.groups[q])
+    strategy = sol.strategy[g.draw_nodes[(q, seat)]]
+    assert strategy is not None
+    return strategy[row]
+
+
+def solved_range(solution: DrawSolution, *, line: str | None = None, seat: str = "first",
+                 our_draw: int | None = None, our_hand: Sequence[int] | npt.NDArray[np.integer] | None = None,
+                 ) -> SolvedRange:
+    """The opponent's range under the solution: in ``seat`` ("first": left of the dealer, acts
+    and draws first; "dealer": acts second and draws after us, so ``our_draw`` is needed) after
+    the betting ``line`` (words or letters from the first actor; None: every line that reaches
+    the draw, weighted by both seats' strategies, ours from ``our_hand``'s bucket when given).
+
+    Raises a one-line ``RequestError`` for a line that does not reach the draw or a missing draw.
+    """
+    if seat not in SEATS:
+        raise RequestError(f"the opponent's seat is first or dealer, not {seat!r}")
+    s = SEATS.index(seat)
+    a, g = solution.abstraction, solution.game
+    if s == 1:
+        if our_draw is None:
+            raise RequestError("a dealer draws after us: say how many cards we drew (--our-draw)")
+        if our_draw not in a.options:
+            raise RequestError(f"we draw {', '.join(map(str, a.options))} cards under these rules, not {our_draw}")
+    elif our_draw is not None:
+        raise RequestError("--our-draw is for an opponent who is the dealer (draws after us)")
+    reaching = [ln.history for ln in g.lines]
+    if line is not None:
+        history = parse_line(line)
+        if history not in reaching:
+            raise RequestError(f"the line {line_words(history)} does not reach the draw; lines that do: "
+                               + ", ".join(line_words(h) for h in reaching))
+        weight = _seat_probability(solution, history, s)[:, None] * _draw_strategy(solution, history, s, our_draw)
+    else:
+        history = ""
+        if our_hand is not None:
+            cls, _ = classify(np.sort(np.asarray(our_hand, dtype=np.int64)).reshape(1, 5))
+            ours = np.zeros(a.pre_buckets)
+            ours[a.class_bucket[cls[0]]] = 1.0
+        else:
+            ours = a.prior
+        weight = np.zeros((a.pre_buckets, len(a.options)))
+        for h in reaching:
+            other = float(ours @ _seat_probability(solution, h, 1 - s))
+            weight += other * _seat_probability(solution, h, s)[:, None] * _draw_strategy(solution, h, s, our_draw)
+    return SolvedRange(s, history, our_draw, tuple(a.options), np.asarray(a.class_bucket, dtype=np.int32),
+                       np.asarray(a.class_holds, dtype=np.int8), np.ascontiguousarray(weight))

@@ -1,0 +1,807 @@
+"""`train`: deal hands, grade the player's holds and draw readings, and remember the mistakes.
+
+A session asks two kinds of question. A *keep* question deals five cards and asks what to keep;
+the answer is graded against ``keep``'s ranking of every legal hold (exact for the jacks and
+points objectives, Monte Carlo with a standard error for equity against opponents), and the
+difference is the answer's cost. A *reading* question gives our hand and an opponent's draw count
+and asks what they most likely hold and what our equity is, graded against ``read_draw``.
+
+Deals are not uniform: from a batch of random deals, each is weighted by how close its best two
+holds are (exact strategy-table values, cheap for thousands of deals) and by how often this player
+got its pattern wrong before, so the trainer deals more of the decisions that are missed. One
+numpy Generator drives every choice, so a seed (with the same history and answers) replays a
+session. The history is a JSON-lines file, one line per graded question.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from drawodds.analyses.keep import KeepResult, keep, ranking
+from drawodds.analyses.read import DrawReading, read_draw
+from drawodds.analyses.strategy import Solver, make_solver, parse_objective
+from drawodds.cards import CardError, card_str, format_cards, parse_cards
+from drawodds.errors import DrawoddsError, RequestError
+from drawodds.evaluate import CATEGORIES, describe, evaluate
+from drawodds.patterns import HOLD_TYPES, HoldKind, hold_pattern_codes, hold_pattern_label, hold_type, kept_cards
+from drawodds.results import HIDDEN, Result, shown_as
+from drawodds.rules import RuleSet, preset
+
+OBJECTIVES = ("equity", "jacks", "points")
+DRILLS = ("mixed", "keep", "read")
+READ_EVERY = 4            # mixed drill: every fourth question is a reading
+READ_BAND = 0.05          # an equity estimate within 5 points of the pot counts as right
+BATCH = 256               # candidate deals weighed for each keep question
+FOCUS_BATCHES = 64        # batches searched for a deal of the focus pattern before giving up
+CLOSE_WEIGHT = 3.0        # extra weight of a deal whose best two holds are level
+ERROR_WEIGHT = 4.0        # extra weight of a pattern this player always gets wrong
+# Gap between the best two holds at which a deal counts as a close call (objective units).
+CLOSE_SCALE = {"equity": 0.01, "jacks": 0.01, "points": 0.05}
+UNITS = {"equity": "points of equity", "jacks": "percentage points", "points": "points"}
+HISTORY_FILE = "train.jsonl"
+
+# The patterns drilled and tallied: the type of the best hold (``drawodds.patterns.HOLD_TYPES``).
+PATTERNS: dict[str, int] = {"pat": 0, "made": 1, "pair": 2, "kicker": 3, "flush-draw": 4, "straight-draw": 5,
+                            "sf-draw": 6, "two-cards": 7, "one-card": 8, "draw-five": 9, "other": 10}
+PATTERN_NAMES: dict[str, str] = {slug: HOLD_TYPES[i] for slug, i in PATTERNS.items()}
+_PATTERN_KEEPS = {"one-card": 1, "draw-five": 0}    # cards kept: these need a draw of 4 or 5
+
+# Reading answers: the posterior's labels grouped into classes a player can name.
+READ_CLASSES = ("pair", "two pair", "trips", "four flush", "open-ended", "inside straight", "high cards",
+                "straight", "flush", "full house", "four of a kind", "straight flush", "bluff", "broken pat")
+_READ_ALIASES: dict[str, str] = {
+    "pair": "pair", "one pair": "pair", "a pair": "pair", "1p": "pair",
+    "two pair": "two pair", "2 pair": "two pair", "twopair": "two pair", "2p": "two pair",
+    "trips": "trips", "three of a kind": "trips", "set": "trips", "3k": "trips",
+    "four flush": "four flush", "4 flush": "four flush", "flush draw": "four flush", "4f": "four flush",
+    "open ended": "open-ended", "open": "open-ended", "straight draw": "open-ended", "oesd": "open-ended",
+    "inside straight": "inside straight", "inside": "inside straight", "gutshot": "inside straight",
+    "high cards": "high cards", "high card": "high cards", "high": "high cards", "nothing": "high cards",
+    "straight": "straight", "flush": "flush", "full house": "full house", "full": "full house",
+    "boat": "full house", "four of a kind": "four of a kind", "quads": "four of a kind",
+    "straight flush": "straight flush", "royal flush": "straight flush", "bluff": "bluff", "snow": "bluff",
+    "broken pat": "broken pat", "broken": "broken pat",
+}
+HELP = ("Answer a keep question with the cards to keep (As Ah, or AsAh), the cards to throw after "
+        "'throw' or '-' (throw 7s 3s, -7s3s), a draw count (3: the best hold that draws three), or "
+        "'pat'. Answer a reading with a class and your equity in percent (two pair 55). Also: "
+        "'score' for the running score, 'help', 'quit'.")
+
+Objective = Literal["equity", "jacks", "points"]
+
+
+class AnswerError(DrawoddsError):
+    """An answer the trainer cannot grade (not in the hand, an illegal hold): say why, ask again."""
+
+
+# --- the set-up -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True, repr=False)
+class TrainSetup(Result):
+    """What a session drills: rule set, objective, opponents, trials, the drill and its focus."""
+
+    rules: RuleSet = field(metadata=shown_as(lambda r: r.name))
+    objective: str
+    opponents: int
+    trials: int
+    drill: str
+    focus: str | None = None
+    policy: str = "standard"
+
+    @property
+    def unit(self) -> str:
+        return UNITS[self.objective]
+
+
+def focus_names() -> str:
+    return ", ".join(PATTERNS)
+
+
+def resolve_pattern(name: str) -> str:
+    """A pattern's short name from its short or long name ('flush-draw', 'flush draw')."""
+    key = name.strip().lower().replace("_", "-")
+    for slug, long in PATTERN_NAMES.items():
+        if key in (slug, long, long.replace(" ", "-")):
+            return slug
+    raise RequestError(f"unknown pattern {name!r}; patterns: {focus_names()}")
+
+
+def train_setup(rules: str | RuleSet = "morkpoker", *, objective: str | None = None, opponents: int | None = None,
+                trials: int = 20_000, drill: str = "mixed", focus: str | None = None,
+                policy: str = "standard") -> TrainSetup:
+    """Check a session's options before any dealing; an impossible combination raises ``RequestError``."""
+    rs = preset(rules) if isinstance(rules, str) else rules.validate()
+    points_game = rs.game != "draw"
+    objective = (objective or ("points" if points_game else "equity")).strip().lower()
+    if objective not in OBJECTIVES:
+        raise RequestError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if objective == "equity":
+        if points_game:
+            raise RequestError(f"{rs.name} scores points, not a showdown: use --objective points (or jacks)")
+        opponents = min(rs.players - 1, 5) if opponents is None else opponents
+        if not 1 <= opponents <= 5:
+            raise RequestError(f"--opponents must be 1-5 for the equity objective, got {opponents}")
+    elif opponents:
+        raise RequestError(f"--opponents goes with --objective equity; {objective} is exact for your hand alone")
+    if trials < 2:
+        raise RequestError(f"--trials must be at least 2 (a standard error needs two), got {trials}")
+    drill = drill.strip().lower()
+    if drill not in DRILLS:
+        raise RequestError(f"--drill must be one of {', '.join(DRILLS)}, got {drill!r}")
+    if points_game and drill == "read":
+        raise RequestError(f"reading a draw count is about the betting game; {rs.name} has no betting")
+    if focus is not None:
+        if drill == "read":
+            raise RequestError("--focus drills holds: use --drill keep or mixed")
+        focus = resolve_pattern(focus)
+        kept = _PATTERN_KEEPS.get(focus)
+        if kept is not None and 5 - kept > rs.max_draw_cards:
+            raise RequestError(f"'{focus}' draws {5 - kept} cards, more than {rs.name} allows "
+                               f"(max draw {rs.max_draw})")
+    return TrainSetup(rs, objective, opponents or 0, trials, drill, focus, policy)
+
+
+# --- the history ----------------------------------------------------------------------------------
+
+def default_history_path() -> Path:
+    """Where the history lives: the user's data folder (XDG_DATA_HOME on Linux and the like)."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "drawodds" / HISTORY_FILE
+
+
+def load_history(path: str | Path) -> tuple[dict[str, Any], ...]:
+    """Every record of a history file (none when it does not exist yet); unreadable lines are skipped."""
+    target = Path(path)
+    if not target.exists():
+        return ()
+    records = []
+    for line in target.read_text(encoding="utf-8").splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and "kind" in record and "session" in record:
+            records.append(record)
+    return tuple(records)
+
+
+def append_history(path: str | Path, record: Mapping[str, Any]) -> None:
+    """Add one record as a line of JSON (the folder is created on first use)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(dict(record), ensure_ascii=False, allow_nan=False) + "\n")
+
+
+def next_session(records: Iterable[Mapping[str, Any]]) -> int:
+    """The number of the session about to start: one more than the last recorded."""
+    return 1 + max((int(r.get("session", 0)) for r in records), default=0)
+
+
+def _same_game(record: Mapping[str, Any], setup: TrainSetup) -> bool:
+    return record.get("rules") == setup.rules.name and record.get("objective") == setup.objective
+
+
+def pattern_weights(records: Iterable[Mapping[str, Any]], setup: TrainSetup) -> dict[str, float]:
+    """How much more often each pattern is dealt, from this player's record under the same rules
+    and objective: 1 + ERROR_WEIGHT x mistakes / (decisions + 2), so a pattern never missed keeps 1."""
+    seen: dict[str, list[int]] = {}
+    for r in records:
+        if r.get("kind") == "keep" and _same_game(r, setup):
+            tally = seen.setdefault(str(r.get("pattern")), [0, 0])
+            tally[0] += 1
+            tally[1] += bool(r.get("mistake"))
+    return {p: 1.0 + ERROR_WEIGHT * m / (n + 2) for p, (n, m) in seen.items()}
+
+
+# --- dealing ---------------------------------------------------------------------------------------
+
+@functools.cache
+def _solver(rules: RuleSet, objective: str, opponents: int, policy: str) -> Solver:
+    """The exact strategy-table solver that weighs candidate deals (one draw; no card removal)."""
+    rs = rules if rules.draws == 1 else rules.replace(draws=1)
+    return make_solver(parse_objective(objective, rs, opponents=max(opponents, 1), policy=policy), rs)
+
+
+def _random_deals(rng: np.random.Generator, n: int, deck: int) -> npt.NDArray[np.int8]:
+    """n random five-card deals, each sorted (rows independent, no card twice in a row)."""
+    return np.sort(np.argsort(rng.random((n, deck)), axis=1)[:, :5], axis=1).astype(np.int8)
+
+
+def candidate_weights(setup: TrainSetup, deals: npt.NDArray[np.int8],
+                      weights: Mapping[str, float]) -> tuple[npt.NDArray[np.float64], list[str]]:
+    """Each deal's weight (close calls and missed patterns count more) and its pattern."""
+    hv = _solver(setup.rules, setup.objective, setup.opponents, setup.policy).hold_values(deals)
+    gap = hv.best_value - hv.runner_up_value
+    codes = hold_pattern_codes(hv.deals, setup.rules.joker)[np.arange(len(deals)), hv.best.astype(np.int64)]
+    slugs = list(PATTERNS)
+    patterns = [slugs[t] for t in hold_type(codes)]
+    close = 1.0 + CLOSE_WEIGHT * np.exp(-np.nan_to_num(gap, nan=1.0) / CLOSE_SCALE[setup.objective])
+    missed = np.array([weights.get(p, 1.0) for p in patterns])
+    # Variety: a pattern's deals weigh less the more common it is (no batch of junk hands alone).
+    counts = {p: patterns.count(p) for p in set(patterns)}
+    missed = missed / np.sqrt([counts[p] for p in patterns])
+    if setup.focus is not None:
+        missed = missed * np.array([p == setup.focus for p in patterns])
+    return close * missed, patterns
+
+
+def choose_deal(setup: TrainSetup, weights: Mapping[str, float], rng: np.random.Generator) -> npt.NDArray[np.int8]:
+    """One deal, drawn from a batch of random deals by weight (``candidate_weights``)."""
+    for _ in range(FOCUS_BATCHES):
+        deals = _random_deals(rng, BATCH, setup.rules.deck_size)
+        w, _ = candidate_weights(setup, deals, weights)
+        if w.sum() > 0:
+            return deals[rng.choice(len(deals), p=w / w.sum())]
+    raise RequestError(f"no deal in {FOCUS_BATCHES * BATCH:,} has '{setup.focus}' as its best hold under "
+                       f"{setup.rules.name} and the {setup.objective} objective: choose another --focus")
+
+
+# --- questions ----------------------------------------------------------------------------------
+
+def _cards(cards: npt.NDArray[np.integer]) -> list[str]:
+    return format_cards(cards)
+
+
+@dataclass(frozen=True, repr=False)
+class Position(Result):
+    """A keep question: the deal, and every legal hold ranked under the session's objective."""
+
+    index: int
+    hand: npt.NDArray[np.int8] = field(metadata=shown_as(_cards))
+    objective: str
+    result: KeepResult = field(metadata=HIDDEN)
+    pattern: str                 # the type of the best hold (a key of PATTERNS)
+    codes: tuple[int, ...] = field(default=(), metadata=HIDDEN)   # hold pattern code of each ranked hold
+    seed: int | None = None      # the Monte Carlo's seed (equity objective)
+
+    @property
+    def kind(self) -> str:
+        return "keep"
+
+    @property
+    def dealt(self) -> str:
+        return describe(int(evaluate(self.hand, joker=self.result.rules.joker)))
+
+
+@dataclass(frozen=True, repr=False)
+class ReadQuestion(Result):
+    """A reading question: our hand, an opponent's draw count, and the exact reading of it."""
+
+    index: int
+    hand: npt.NDArray[np.int8] = field(metadata=shown_as(_cards))
+    draw: int
+    opener: bool                 # Jacks or Better: the opponent opened, so holds openers
+    classes: dict[str, float]    # exact posterior of their holding, by answer class, likeliest first
+    reading: DrawReading = field(metadata=HIDDEN)
+
+    @property
+    def kind(self) -> str:
+        return "read"
+
+    @property
+    def likely(self) -> str:
+        return next(iter(self.classes))
+
+
+Question = Position | ReadQuestion
+
+
+def position(setup: TrainSetup, hand: npt.NDArray[np.integer], index: int, seed: int) -> Position:
+    """Rank every legal hold of ``hand`` for a keep question (``keep``: exact, or Monte Carlo)."""
+    cards = np.sort(np.asarray(hand, dtype=np.int8))[::-1].copy()   # high cards first
+    if setup.objective == "equity":
+        result = keep(cards, rules=setup.rules, opponents=setup.opponents, policy=setup.policy,
+                      trials=setup.trials, seed=seed, workers=1, by="equity")
+    else:
+        result = keep(cards, rules=setup.rules, opponents=0, by=setup.objective)  # type: ignore[arg-type]
+    codes = hold_codes(cards, list(result.columns["keep"]), setup.rules.joker)
+    pattern = list(PATTERNS)[int(hold_type(codes[0]))]
+    return Position(index, cards, setup.objective, result, pattern, tuple(codes),
+                    seed if setup.objective == "equity" else None)
+
+
+def hold_codes(hand: npt.NDArray[np.integer], holds: Sequence[Sequence[str]], joker: bool = False) -> list[int]:
+    """The hold pattern code (``drawodds.patterns``) of each hold (its kept cards) of the hand."""
+    deal = np.sort(np.asarray(hand, dtype=np.int64))
+    codes = hold_pattern_codes(deal[None, :], joker)[0]
+    names = [card_str(int(c)) for c in deal]
+    return [int(codes[sum(1 << i for i, c in enumerate(names) if c in set(kept))]) for kept in holds]
+
+
+def read_class(label: str) -> str:
+    """A posterior label of ``drawodds.sim.ranges`` as an answer class ('pair_of_kings' -> 'pair')."""
+    if label.startswith("pair_of_"):
+        return "pair"
+    if label.startswith("pat_"):
+        name = label[4:].replace("_", " ")
+        return {"three of a kind": "trips", "one pair": "pair", "high card": "high cards"}.get(name, name)
+    return {"snow": "bluff", "broken_pat": "broken pat"}.get(label, label.replace("_", " "))
+
+
+def read_question(setup: TrainSetup, rng: np.random.Generator, index: int) -> ReadQuestion:
+    """A reading question: a random hand of ours and a draw count, read exactly (``read_draw``)."""
+    rs = setup.rules
+    hand = np.sort(_random_deals(rng, 1, rs.deck_size)[0])[::-1].copy()
+    opener = rs.opener == "jacks"
+    seed = int(rng.integers(2**31))
+    for draw in rng.permutation([1, 3, 0, 2]):    # a count some holding of the range draws
+        try:
+            reading = read_draw(int(draw), rules=rs, policy=setup.policy, hand=hand, opener=opener,
+                                equity_trials=setup.trials, seed=seed, workers=1)
+        except RequestError:
+            continue
+        classes: dict[str, float] = {}
+        for label, p in reading.holding.items():
+            classes[read_class(label)] = classes.get(read_class(label), 0.0) + p
+        ordered = dict(sorted(classes.items(), key=lambda kv: -kv[1]))
+        return ReadQuestion(index, hand, int(draw), opener, ordered, reading)
+    raise RequestError(f"no draw count can be read under {rs.name} with the '{setup.policy}' policy")
+
+
+def question_kind(setup: TrainSetup, index: int) -> str:
+    """'keep' or 'read' for the index-th question (1-based) of a session."""
+    if setup.drill == "read":
+        return "read"
+    if setup.drill == "mixed" and setup.rules.game == "draw" and index % READ_EVERY == 0:
+        return "read"
+    return "keep"
+
+
+def next_question(setup: TrainSetup, records: Sequence[Mapping[str, Any]], index: int,
+                  rng: np.random.Generator) -> Question:
+    """The index-th question of a session, dealt from ``rng`` and weighted by ``records`` (the
+    history so far, this session's answers included)."""
+    if question_kind(setup, index) == "read":
+        return read_question(setup, rng, index)
+    weights = pattern_weights(records, setup)
+    for _ in range(20):
+        hand = choose_deal(setup, weights, rng)
+        pos = position(setup, hand, index, int(rng.integers(2**31)))
+        # The table's best hold ignores card removal: under --focus, trust keep's ranking.
+        if setup.focus is None or pos.pattern == setup.focus:
+            return pos
+    return pos
+
+
+# --- answers ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Answer:
+    """A parsed answer: a hold (kept cards), a reading, or a command (quit, help, score)."""
+
+    kind: Literal["hold", "read", "quit", "help", "score"]
+    text: str
+    keep: tuple[str, ...] = ()
+    how: str = ""                   # hold: cards, throw, draw or pat
+    read_class: str | None = None
+    read_equity: float | None = None
+
+
+_COMMANDS = {"q": "quit", "quit": "quit", "exit": "quit", "?": "help", "h": "help", "help": "help",
+             "score": "score"}
+
+
+def parse_answer(text: str, question: Question, rules: RuleSet) -> Answer:
+    """Read one answer line for ``question``; a bad one raises ``AnswerError`` (one line)."""
+    raw = " ".join(text.split())
+    low = raw.lower()
+    if low in _COMMANDS:
+        return Answer(_COMMANDS[low], raw)  # type: ignore[arg-type]
+    if not low:
+        raise AnswerError("no answer: " + ("cards to keep, throw CARDS, a draw count or pat"
+                                           if question.kind == "keep" else "a class and an equity, e.g. pair 60"))
+    if isinstance(question, ReadQuestion):
+        return _parse_read(raw)
+    return _parse_hold(raw, question, rules)
+
+
+def _parse_hold(raw: str, question: Position, rules: RuleSet) -> Answer:
+    hand = format_cards(question.hand)
+    low = raw.lower()
+    rows = question.result.rows()
+    if low in ("pat", "stand", "stand pat") or low.isdigit():
+        count = 0 if not low.isdigit() else int(low)
+        drawing = [r for r in rows if r["draw"] == count]
+        if not drawing:
+            most = max(r["draw"] for r in rows)
+            raise AnswerError(f"no legal hold draws {count} under {rules.name}: draw 0-{most} "
+                              f"(max draw {rules.max_draw})")
+        return Answer("hold", raw, tuple(drawing[0]["keep"]), "pat" if count == 0 else "draw")
+    throw = low.startswith(("throw", "discard", "-"))
+    body = raw.lstrip("-").strip()
+    for word in ("throw", "discard", "keep", "hold"):
+        if body.lower().startswith(word):
+            body = body[len(word):]
+    try:
+        cards = [card_str(c) for c in parse_cards(body.replace("-", " "), joker=rules.joker)]
+    except CardError as exc:
+        raise AnswerError(f"{exc} (answer with cards from your hand, a draw count, pat, or help)") from None
+    stray = [c for c in cards if c not in hand]
+    if stray:
+        raise AnswerError(f"{stray[0]} is not in your hand ({' '.join(hand)})")
+    if throw and not cards:
+        raise AnswerError("throw which cards? e.g. throw 7s 3s")
+    kept = [c for c in hand if (c not in cards) == throw]
+    match = next((r for r in rows if sorted(r["keep"]) == sorted(kept)), None)
+    if match is None:
+        limit = rules.draw_limit_for(parse_cards(kept, joker=rules.joker))
+        raise AnswerError(f"that draws {5 - len(kept)}; under {rules.name} you may draw at most {limit}"
+                          + (" (4 when you keep an ace)" if rules.max_draw == "4-ace" else ""))
+    return Answer("hold", raw, tuple(match["keep"]), "throw" if throw else "cards")
+
+
+def _parse_read(raw: str) -> Answer:
+    words = raw.lower().replace(",", " ").replace("%", " ").split()
+    number = words[-1] if words else ""
+    try:
+        equity = float(number)
+    except ValueError:
+        raise AnswerError("give a class and your equity in percent, e.g. two pair 45") from None
+    if not (math.isfinite(equity) and 0 <= equity <= 100):
+        raise AnswerError(f"equity is a percentage from 0 to 100, got {number}")
+    name = " ".join(words[:-1]).replace("-", " ").strip()
+    cls = _READ_ALIASES.get(name)
+    if cls is None:
+        raise AnswerError(f"unknown class {name!r}; classes: {', '.join(READ_CLASSES)}")
+    return Answer("read", raw, read_class=cls, read_equity=equity / 100)
+
+
+# --- grading -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True, repr=False)
+class Grade(Result):
+    """One keep decision graded: the best hold, the player's, what the difference costs and why."""
+
+    index: int
+    hand: list[str]
+    dealt: str
+    objective: str
+    answer: str
+    best: list[str]
+    best_draw: int
+    chosen: list[str]
+    chosen_draw: int
+    best_value: float
+    chosen_value: float
+    cost: float                  # best value - chosen value (objective units; 0 for the best hold)
+    cost_se: float               # 0 when exact
+    exact: bool
+    mistake: bool                # exact: any cost; sampled: more than two standard errors
+    pattern: str                 # the best hold's type (a key of PATTERNS)
+    best_pattern: str
+    chosen_pattern: str
+    why: str
+    seed: int | None = None
+
+    @property
+    def kind(self) -> str:
+        return "keep"
+
+
+@dataclass(frozen=True, repr=False)
+class ReadGrade(Result):
+    """One reading graded: the likeliest holding and our equity, against the player's answer."""
+
+    index: int
+    hand: list[str]
+    draw: int
+    answer: str
+    answer_class: str
+    answer_equity: float
+    likely: str
+    likely_p: float
+    classes: dict[str, float]
+    equity: float                # our best hold's equity against them (Monte Carlo)
+    equity_se: float
+    best: list[str]
+    band: float                  # an equity answer within this of ``equity`` counts as right
+    class_right: bool
+    equity_right: bool
+    why: str
+
+    @property
+    def kind(self) -> str:
+        return "read"
+
+    @property
+    def mistake(self) -> bool:
+        return not (self.class_right and self.equity_right)
+
+
+def grade(question: Position, answer: Answer) -> Grade:
+    """Grade a hold answer: cost against the best hold (± its standard error when sampled)."""
+    result = question.result
+    rank = ranking(result)
+    rows = result.rows()
+    i = next(k for k, r in enumerate(rows) if sorted(r["keep"]) == sorted(answer.keep))
+    gap = float(rank.gap[i]) if i else 0.0
+    gap_se = float(rank.gap_se[i]) if i else 0.0
+    exact = not rank.sampled
+    mistake = (gap > 1e-12) if exact else bool(not rank.near_best[i])
+    j = i if i else min(1, len(rows) - 1)      # a right answer: why it beats the runner-up
+    best, other = (hold_facts(question, k, rows[k], float(rank.value[k])) for k in (0, j))
+    return Grade(question.index, format_cards(question.hand), question.dealt, question.objective, answer.text,
+                 list(rows[0]["keep"]), int(rows[0]["draw"]), list(rows[i]["keep"]), int(rows[i]["draw"]),
+                 float(rank.value[0]), float(rank.value[i]), gap, gap_se, exact, mistake, question.pattern,
+                 hold_pattern_label(question.codes[0]), hold_pattern_label(question.codes[i]),
+                 why(best, other, question.objective), question.seed)
+
+
+def grade_read(question: ReadQuestion, answer: Answer) -> ReadGrade:
+    """Grade a reading: the class must be the posterior's likeliest, the equity within the band."""
+    best = question.reading.equity[0]
+    band = max(READ_BAND, 2 * best.equity_se)
+    likely = question.likely
+    top = list(question.classes.items())[:3]
+    told = ", ".join(f"{c} {100 * p:.0f}%" for c, p in top)
+    words = {0: "standing pat", 1: "drawing one", 2: "drawing two", 3: "drawing three"}.get(
+        question.draw, f"drawing {question.draw}")
+    line = (f"{words} they hold {told}; you win {_pc(best.equity)} keeping {_shown(best.keep) or 'nothing'}, "
+            f"draw {best.draw}")
+    return ReadGrade(question.index, format_cards(question.hand), question.draw, answer.text,
+                     answer.read_class or "", float(answer.read_equity or 0.0), likely, question.classes[likely],
+                     dict(question.classes), best.equity, best.equity_se, list(best.keep), band,
+                     answer.read_class == likely or math.isclose(question.classes.get(answer.read_class or "", -1.0),
+                                                                 question.classes[likely]),
+                     abs(float(answer.read_equity or 0.0) - best.equity) <= band, line)
+
+
+# --- why ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HoldFacts:
+    """The exact figures of one hold that explain it: final-hand odds, outs, the objective's value."""
+
+    keep: tuple[str, ...]
+    draw: int
+    code: int                    # hold pattern code
+    label: str
+    cats: tuple[float, ...]      # exact chance of each final category (CATEGORIES order)
+    value: float                 # the objective's value (equity, chance of jacks, points)
+    unseen: int                  # cards it draws from
+
+    @property
+    def kind(self) -> int:
+        return self.code >> 8 if self.code < 1 << 13 else -1
+
+    def at_least(self, category: int) -> float:
+        return float(sum(self.cats[category:]))
+
+    def outs(self, category: int) -> str:
+        """'9 times in 47' on a one-card draw, else a percentage."""
+        p = self.at_least(category)
+        if self.draw == 1:
+            return f"{round(p * self.unseen)} times in {self.unseen}"
+        return f"{_pc(p)} of the time"
+
+
+def hold_facts(question: Position, k: int, row: Mapping[str, Any], value: float) -> HoldFacts:
+    """The figures of the k-th ranked hold of a keep question."""
+    rs = question.result.rules
+    cats = tuple(float(row.get(c, 0.0)) for c in CATEGORIES)
+    code = question.codes[k]
+    return HoldFacts(tuple(row["keep"]), int(row["draw"]), code, hold_pattern_label(code), cats, value,
+                     rs.deck_size - 5)
+
+
+def _pc(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+_MADE = {HoldKind.PAIR, HoldKind.PAIR_K, HoldKind.PAIR_KK, HoldKind.TRIPS, HoldKind.TRIPS_K, HoldKind.TWO_PAIR,
+         HoldKind.QUADS}
+_DRAW4 = {HoldKind.FLUSH_DRAW: 5, HoldKind.STRAIGHT_DRAW: 4, HoldKind.SF_DRAW: 4, HoldKind.ROYAL_DRAW: 4}
+_TARGET_WORDS = {2: "two pair or better", 3: "trips or better", 4: "a straight or better", 5: "a flush or better",
+                 6: "a full house or better"}
+
+
+def _target(f: HoldFacts) -> int:
+    """The category a hold is drawing to: the next one up from what it keeps."""
+    kind = f.kind
+    if kind in _DRAW4 and kept_cards(f.code) == 4:
+        return _DRAW4[HoldKind(kind)]
+    if kind in (HoldKind.PAIR, HoldKind.PAIR_K, HoldKind.PAIR_KK):
+        return 2
+    if kind in (HoldKind.TRIPS, HoldKind.TRIPS_K, HoldKind.TWO_PAIR):
+        return 6
+    return 1
+
+
+_AT_LEAST = {1: "a pair", 2: "two pair", 3: "trips", 4: "a straight", 5: "a flush", 6: "a full house",
+             7: "four of a kind", 8: "a straight flush", 9: "five of a kind"}
+
+
+def _shown(cards: Sequence[str]) -> str:
+    return " ".join(format_cards(parse_cards(list(cards), joker=True), pretty=True))
+
+
+def _hold(f: HoldFacts) -> str:
+    return "standing pat" if f.draw == 0 else f"{_shown(f.keep) or 'nothing'} drawing {f.draw}"
+
+
+def _values(best: HoldFacts, other: HoldFacts, objective: str) -> str:
+    if objective == "points":
+        return f"{best.value:.3f} points against {other.value:.3f}"
+    what = "equity" if objective == "equity" else "jacks or better"
+    return f"{what} {_pc(best.value)} against {_pc(other.value)}"
+
+
+def _why_kicker(best: HoldFacts, other: HoldFacts, objective: str) -> str | None:
+    """The other hold keeps the best one's made cards plus a kicker (or stands pat on them)."""
+    extra = [c for c in other.keep if c not in best.keep]
+    if best.kind not in _MADE or not set(best.keep) < set(other.keep):
+        return None
+    target = _target(best)
+    if best.kind == HoldKind.TWO_PAIR:
+        return f"two pair drawing one fills up {best.outs(6)}; the {_shown(extra)} adds nothing"
+    return (f"{_hold(best)} makes {_TARGET_WORDS[target]} {_pc(best.at_least(target))}, keeping the "
+            f"{_shown(extra)} too only {_pc(other.at_least(target))}; {_values(best, other, objective)}")
+
+
+def _why_broke(best: HoldFacts, other: HoldFacts, objective: str) -> str | None:
+    """The other hold throws cards the best one keeps."""
+    if not set(other.keep) < set(best.keep):
+        return None
+    lost = [c for c in best.keep if c not in other.keep]
+    gain, cat = _widest(best, other)
+    if gain <= 0:
+        return f"throwing the {_shown(lost)} gains nothing: {_values(best, other, objective)}"
+    return (f"{_hold(best)} ends {_AT_LEAST[cat]} or better {_pc(best.at_least(cat))}; throwing the {_shown(lost)} "
+            f"leaves {_pc(other.at_least(cat))}; {_values(best, other, objective)}")
+
+
+def _widest(best: HoldFacts, other: HoldFacts) -> tuple[float, int]:
+    """The final-hand threshold where the best hold is furthest ahead of the other, and by how much."""
+    return max((best.at_least(c) - other.at_least(c), c) for c in range(1, len(best.cats)))
+
+
+def _why_draw(best: HoldFacts, other: HoldFacts, objective: str) -> str | None:
+    """One hold draws one card to a flush or straight."""
+    for a, b in ((best, other), (other, best)):
+        if a.kind in _DRAW4 and kept_cards(a.code) == 4 and a.draw == 1:
+            t = _target(a)
+            tb = _target(b)
+            tail = (f"{_hold(b)} makes {_TARGET_WORDS[tb]} {_pc(b.at_least(tb))}" if tb in _TARGET_WORDS
+                    else f"{_hold(b)} ends a pair or better {_pc(b.at_least(1))}")
+            return (f"{a.label} ({_shown(a.keep)}) makes {_TARGET_WORDS[t].split(' or ')[0]} {a.outs(t)}; {tail}; "
+                    f"{_values(best, other, objective)}")
+    return None
+
+
+def _why_compare(best: HoldFacts, other: HoldFacts, objective: str) -> str:
+    """Fallback: the exact figure where the two holds differ most, and the objective's values."""
+    gain, c = _widest(best, other)
+    if gain <= 0:    # ahead on no threshold: the value alone decides (it counts the whole table)
+        gain, c = max((other.at_least(c) - best.at_least(c), c) for c in range(1, len(best.cats)))
+    return (f"{_hold(best)} ends {_AT_LEAST[c]} or better {_pc(best.at_least(c))}, {_hold(other)} "
+            f"{_pc(other.at_least(c))}; {_values(best, other, objective)}")
+
+
+def why(best: HoldFacts, other: HoldFacts, objective: str) -> str:
+    """One line on why the best hold beats the other, computed from their exact figures."""
+    if best.keep == other.keep:
+        return f"{_hold(best)}: the only legal hold"
+    for rule in (_why_kicker, _why_draw, _why_broke):
+        line = rule(best, other, objective)
+        if line:
+            return line
+    return _why_compare(best, other, objective)
+
+
+# --- records and the summary ---------------------------------------------------------------------
+
+def history_record(item: Grade | ReadGrade, setup: TrainSetup, session: int) -> dict[str, Any]:
+    """The history line of one graded question (the time is added when it is written)."""
+    base = {"session": session, "kind": item.kind, "rules": setup.rules.name, "objective": setup.objective,
+            "opponents": setup.opponents, "mistake": item.mistake}
+    if isinstance(item, Grade):
+        return base | {"pattern": item.pattern, "hand": item.hand, "answer": item.answer, "best": item.best,
+                       "chosen": item.chosen, "cost": item.cost, "cost_se": item.cost_se}
+    return base | {"hand": item.hand, "draw": item.draw, "answer": item.answer, "likely": item.likely,
+                   "equity": item.equity, "class_right": item.class_right, "equity_right": item.equity_right}
+
+
+@dataclass(frozen=True, repr=False)
+class PatternRow(Result):
+    """Mistakes on one pattern: this session, all sessions, and its weight in the next deals."""
+
+    pattern: str
+    name: str
+    decisions: int
+    mistakes: int
+    cost: float
+    all_decisions: int
+    all_mistakes: int
+    weight: float
+
+
+@dataclass(frozen=True, repr=False)
+class SessionRow(Result):
+    """One session's keep decisions and mistakes (under the same rules and objective)."""
+
+    session: int
+    decisions: int
+    mistakes: int
+
+    @property
+    def rate(self) -> float:
+        return self.mistakes / self.decisions if self.decisions else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return super().to_dict() | {"mistake_rate": self.rate}
+
+
+@dataclass(frozen=True, repr=False)
+class TrainingSummary(Result):
+    """A session's score, its mistakes by pattern, progress over sessions and every graded answer."""
+
+    rules: str
+    objective: str
+    opponents: int
+    unit: str
+    seed: int
+    session: int
+    decisions: int
+    mistakes: int
+    cost: float
+    cost_se: float
+    reads: int
+    reads_right: int
+    all_decisions: int           # every session under these rules and objective, this one included
+    all_mistakes: int
+    patterns: tuple[PatternRow, ...] = field(metadata=shown_as(list))
+    sessions: tuple[SessionRow, ...] = field(metadata=shown_as(list))
+    grades: tuple[Grade, ...] = field(metadata=shown_as(list))
+    readings: tuple[ReadGrade, ...] = field(metadata=shown_as(list))
+    history: str | None = None
+    stopped: str = "end"         # quit, hands (--hands reached), end (no more answers)
+
+
+def summarise(setup: TrainSetup, items: Sequence[Grade | ReadGrade], records: Sequence[Mapping[str, Any]],
+              session: int, seed: int, history: str | None = None, stopped: str = "end") -> TrainingSummary:
+    """The session's score and tables; ``records`` is the history before this session."""
+    grades = tuple(g for g in items if isinstance(g, Grade))
+    reads = tuple(g for g in items if isinstance(g, ReadGrade))
+    now = [history_record(g, setup, session) for g in items]
+    every = [r for r in (*records, *now) if r.get("kind") == "keep" and _same_game(r, setup)]
+    weights = pattern_weights(every, setup)
+    rows = []
+    for slug in PATTERNS:
+        mine = [g for g in grades if g.pattern == slug]
+        ever = [r for r in every if r.get("pattern") == slug]
+        if ever:
+            rows.append(PatternRow(slug, PATTERN_NAMES[slug], len(mine), sum(g.mistake for g in mine),
+                                   sum(g.cost for g in mine), len(ever), sum(bool(r.get("mistake")) for r in ever),
+                                   weights.get(slug, 1.0)))
+    sessions: dict[int, list[int]] = {}
+    for r in every:
+        tally = sessions.setdefault(int(r["session"]), [0, 0])
+        tally[0] += 1
+        tally[1] += bool(r.get("mistake"))
+    return TrainingSummary(
+        setup.rules.name, setup.objective, setup.opponents, setup.unit, seed, session, len(grades),
+        sum(g.mistake for g in grades), sum(g.cost for g in grades),
+        math.sqrt(sum(g.cost_se**2 for g in grades)), len(reads), sum(not r.mistake for r in reads),
+        len(every), sum(bool(r.get("mistake")) for r in every), tuple(rows),
+        tuple(SessionRow(s, n, m) for s, (n, m) in sorted(sessions.items())), grades, reads, history, stopped)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"

@@ -1,0 +1,191 @@
+"""`drawodds train`: graded holds checked against a brute-force count, history, weighting, focus."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from drawodds.analyses import train as tr
+from drawodds.cli import main
+
+RANKS, SUITS = "23456789TJQKA", "cdhs"
+
+
+def run(capsys, monkeypatch, answers, *args):
+    """Run the command in-process with the answers on standard input; (code, stdout, stderr)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{a}\n" for a in answers)))
+    with pytest.raises(SystemExit) as exc:
+        main(["train", "--answers", "-", *args])
+    cap = capsys.readouterr()
+    return exc.value.code, cap.out, cap.err
+
+
+def session(capsys, monkeypatch, answers, history, *args):
+    code, out, err = run(capsys, monkeypatch, answers, "--history", str(history), "--json", *args)
+    assert code == 0, err
+    return json.loads(out), err
+
+
+# --- an independent count: every draw of every hold, jacks or better by hand --------------------
+
+def code(card: str) -> int:
+    return RANKS.index(card[0]) * 4 + SUITS.index(card[1])
+
+
+def jacks_or_better(hands: np.ndarray) -> np.ndarray:
+    """(N, 5) card codes -> whether each hand is at least a pair of jacks (plain numpy, no drawodds)."""
+    ranks, suits = hands // 4, hands % 4
+    counts = np.stack([(ranks == r).sum(axis=1) for r in range(13)], axis=1)
+    high_pair = (counts[:, 9:] >= 2).any(axis=1)
+    pairs = (counts == 2).sum(axis=1)
+    flush = (suits == suits[:, :1]).all(axis=1)
+    distinct = (counts > 0).sum(axis=1) == 5
+    top, low = ranks.max(axis=1), ranks.min(axis=1)
+    wheel = distinct & (top == 12) & (np.sort(ranks, axis=1)[:, 3] == 3)
+    straight = distinct & ((top - low == 4) | wheel)
+    return high_pair | (pairs == 2) | (counts.max(axis=1) >= 3) | flush | straight
+
+
+def brute_force(hand: list[str], max_draw: int = 3) -> dict[frozenset[str], float]:
+    """P(jacks or better) of every legal hold, by enumerating every draw."""
+    cards = [code(c) for c in hand]
+    stub = np.array([c for c in range(52) if c not in cards], dtype=np.int64)
+    out = {}
+    for k in range(5 - max_draw, 6):
+        picks = list(itertools.combinations(range(47), 5 - k))
+        draws = stub[np.array(picks, dtype=np.int64)] if k < 5 else np.zeros((1, 0), dtype=np.int64)
+        for kept in itertools.combinations(cards, k):
+            hands = np.hstack([np.tile(np.array(kept, dtype=np.int64), (len(draws), 1)), draws])
+            names = frozenset(RANKS[c // 4] + SUITS[c % 4] for c in kept)
+            out[names] = float(jacks_or_better(hands).mean())
+    return out
+
+
+def test_costs_match_a_brute_force_count(capsys, monkeypatch, tmp_path):
+    args = ("--seed", "1", "--objective", "jacks", "--drill", "keep", "--hands", "1")
+    wrong, _ = session(capsys, monkeypatch, ["pat"], tmp_path / "a.jsonl", *args)
+    g = wrong["grades"][0]
+    values = brute_force(g["hand"])
+    best = max(values.values())
+    assert g["chosen"] == g["hand"] and g["exact"] and g["cost_se"] == 0
+    assert g["cost"] == pytest.approx(best - values[frozenset(g["hand"])], abs=1e-12)
+    assert g["mistake"] == (g["cost"] > 0) and g["why"]
+    # The best hold, given as the cards to throw, costs nothing (the same seed deals the same hand).
+    keep = max(values, key=values.__getitem__)
+    throw = "throw " + " ".join(c for c in g["hand"] if c not in keep)
+    right, _ = session(capsys, monkeypatch, [throw], tmp_path / "b.jsonl", *args)
+    r = right["grades"][0]
+    assert r["hand"] == g["hand"] and r["cost"] == 0 and not r["mistake"]
+    assert values[frozenset(r["best"])] == pytest.approx(best, abs=1e-12)
+
+
+def test_answers_parse_to_the_right_hold():
+    setup = tr.train_setup("morkpoker", objective="jacks")
+    pos = tr.position(setup, np.array([code(c) for c in "As Ah Ks 7s 3s".split()]), 1, 1)
+    rules = setup.rules
+
+    def kept(text):
+        return sorted(tr.parse_answer(text, pos, rules).keep)
+
+    assert kept("As Ah") == kept("AsAh") == kept("throw Ks 7s 3s") == kept("-Ks7s3s") == ["Ah", "As"]
+    assert kept("pat") == sorted("As Ah Ks 7s 3s".split())
+    best3 = next(r["keep"] for r in pos.result.rows() if r["draw"] == 3)
+    assert kept("3") == sorted(best3)
+    assert tr.parse_answer("q", pos, rules).kind == "quit"
+    for bad, words in [("Qs", "not in your hand"), ("4", "no legal hold draws 4"), ("As", "at most 3"),
+                       ("", "no answer"), ("Xx", "unknown rank")]:
+        with pytest.raises(tr.AnswerError, match=words):
+            tr.parse_answer(bad, pos, rules)
+
+
+def test_equity_cost_carries_a_standard_error(capsys, monkeypatch, tmp_path):
+    args = ("--seed", "2", "--drill", "keep", "--hands", "2", "--trials", "2000", "--opponents", "1")
+    data, err = session(capsys, monkeypatch, ["1", "2"], tmp_path / "h.jsonl", *args)
+    assert data["objective"] == "equity" and data["decisions"] == 2
+    for g in data["grades"]:
+        assert not g["exact"] and g["seed"] is not None
+        assert (g["cost"] == 0 and g["cost_se"] == 0) if g["chosen"] == g["best"] else g["cost_se"] > 0
+        assert g["mistake"] == (g["cost"] > 2 * g["cost_se"])
+    assert "±" in err or all(g["chosen"] == g["best"] for g in data["grades"])
+
+
+def test_bad_lines_get_one_line_and_the_question_again(capsys, monkeypatch, tmp_path):
+    answers = ["Zz", "Qx Qy", "throw", "5", "help", "score", "pat"]
+    data, err = session(capsys, monkeypatch, answers, tmp_path / "h.jsonl", "--seed", "1", "--objective",
+                        "jacks", "--drill", "keep", "--hands", "1")
+    assert data["decisions"] == 1 and data["grades"][0]["answer"] == "pat"
+    bad = [line for line in err.splitlines() if line.strip().startswith("? ")]
+    assert len(bad) == 4 and "no legal hold draws 5" in err
+    assert err.count("Keep? ") == len(answers)
+
+
+def test_history_resumes_and_changes_the_weighting(capsys, monkeypatch, tmp_path):
+    history = tmp_path / "h.jsonl"
+    args = ("--objective", "jacks", "--drill", "keep", "--hands", "2")
+    first, _ = session(capsys, monkeypatch, ["pat", "pat"], history, "--seed", "3", *args)
+    missed_first = first["mistakes"]
+    assert first["session"] == 1 and missed_first >= 1
+    lines = [json.loads(x) for x in history.read_text().splitlines()]
+    assert [x["mistake"] for x in lines] == [g["mistake"] for g in first["grades"]]
+    assert all(x["session"] == 1 for x in lines)
+    second, err = session(capsys, monkeypatch, ["pat", "q"], history, "--seed", "3", *args)
+    assert second["session"] == 2 and second["stopped"] == "quit"
+    assert f"so far 2 decisions, {missed_first} mistake" in err
+    assert second["all_decisions"] == 3 and second["all_mistakes"] == missed_first + second["mistakes"]
+    assert [s["session"] for s in second["sessions"]] == [1, 2]
+    missed = {g["pattern"] for g in first["grades"] if g["mistake"]}
+    assert all(p["weight"] > 1 for p in second["patterns"] if p["pattern"] in missed)
+    # The recorded mistakes move the deal weights.
+    setup = tr.train_setup("morkpoker", objective="jacks", drill="keep")
+    deals = tr._random_deals(np.random.default_rng(0), 256, 52)
+    fresh, _ = tr.candidate_weights(setup, deals, {})
+    weighted, _ = tr.candidate_weights(setup, deals, tr.pattern_weights(tr.load_history(history), setup))
+    assert not np.allclose(fresh, weighted)
+
+
+def test_default_history_honours_xdg_data_home(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr("sys.platform", "linux")
+    code, _, err = run(capsys, monkeypatch, ["pat"], "--seed", "1", "--objective", "jacks", "--hands", "1")
+    assert code == 0, err
+    assert len((tmp_path / "drawodds" / "train.jsonl").read_text().splitlines()) == 1
+
+
+def test_focus_and_seed(capsys, monkeypatch, tmp_path):
+    args = ("--seed", "4", "--objective", "jacks", "--drill", "keep", "--hands", "3", "--focus", "flush-draw")
+    a, _ = session(capsys, monkeypatch, ["pat"] * 3, tmp_path / "a.jsonl", *args)
+    b, _ = session(capsys, monkeypatch, ["pat"] * 3, tmp_path / "b.jsonl", *args)
+    assert [g["pattern"] for g in a["grades"]] == ["flush-draw"] * 3
+    assert all(len(g["best"]) == 4 and len({c[1] for c in g["best"]}) == 1 for g in a["grades"])
+    assert [g["hand"] for g in a["grades"]] == [g["hand"] for g in b["grades"]]
+    other, _ = session(capsys, monkeypatch, ["pat"] * 3, tmp_path / "c.jsonl", "--seed", "5", *args[2:])
+    assert [g["hand"] for g in other["grades"]] != [g["hand"] for g in a["grades"]]
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--focus", "nosuch"], "patterns: pat, made, pair"),
+    (["--focus", "draw-five"], "more than morkpoker allows"),
+    (["--objective", "equity", "--rules", "poengpoker"], "use --objective points"),
+    (["--objective", "jacks", "--opponents", "2"], "--opponents goes with --objective equity"),
+    (["--drill", "sideways"], "--drill must be one of"),
+    (["--hands", "0"], "--hands must be at least 1"),
+])
+def test_bad_options_are_one_line(capsys, monkeypatch, tmp_path, args, fragment):
+    code, _, err = run(capsys, monkeypatch, [], "--history", str(tmp_path / "h.jsonl"), *args)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and fragment in err
+    assert not (tmp_path / "h.jsonl").exists()
+
+
+def test_a_reading_is_graded_against_the_posterior(capsys, monkeypatch, tmp_path):
+    data, err = session(capsys, monkeypatch, ["two pair 50"], tmp_path / "h.jsonl", "--seed", "1", "--drill", "read",
+                        "--hands", "1", "--trials", "2000")
+    r = data["readings"][0]
+    assert r["likely"] == max(r["classes"], key=r["classes"].get)
+    assert sum(r["classes"].values()) == pytest.approx(1.0)
+    assert r["class_right"] == (r["answer_class"] == r["likely"])
+    assert r["equity_right"] == (abs(0.5 - r["equity"]) <= r["band"]) and r["band"] >= 0.05
+    assert "Read? two pair 50" in err
