@@ -27,6 +27,7 @@ import numpy.typing as npt
 from drawodds.analyses.cfr import Checkpoint
 from drawodds.analyses.solve import (
     DEFAULT_EXPLOITABILITY,
+    GAME_OPTIONS,
     DrawSolution,
     betting_round,
     equilibrium_path,
@@ -41,8 +42,6 @@ from drawodds.rules import RuleSet
 LETTERS = {"check": "x", "bet": "b", "raise": "r", "call": "c", "fold": "f"}
 ACTIONS = {"x": CHECK, "b": BET, "r": RAISE, "c": CALL, "f": FOLD}
 # Options of a rule set that change the game the solver models (the rest only concern the table).
-GAME_OPTIONS = ("game", "joker", "draws", "blinds", "ante", "small_bet", "big_bet", "max_raises", "opener",
-                "first_after_draw", "all_check_redeal", "max_draw")
 NO_HOLD = 255                 # a draw count the hand may not make
 
 Floats = npt.NDArray[np.float64]

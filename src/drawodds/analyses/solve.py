@@ -1170,9 +1170,16 @@ def _rules_from(fields_: dict[str, object]) -> RuleSet:
     return base.replace(**changes)
 
 
+# The options that shape the heads-up game the solver plays; the table size, stacks and session
+# length do not, so rule sets that differ only there share one stored solution.
+GAME_OPTIONS = ("game", "joker", "draws", "blinds", "ante", "small_bet", "big_bet", "max_raises", "opener",
+                "first_after_draw", "all_check_redeal", "max_draw")
+
+
 def _settings_key(rules: RuleSet, **settings: object) -> str:
     """A short stable name for a rule set and solver settings (file names in the cache)."""
-    text = json.dumps({"format": SOLUTION_FORMAT, "rules": _rules_fields(rules), **settings}, sort_keys=True)
+    game = {k: v for k, v in _rules_fields(rules).items() if k in GAME_OPTIONS}
+    text = json.dumps({"format": SOLUTION_FORMAT, "rules": game, **settings}, sort_keys=True)
     return f"{rules.name}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
@@ -1281,7 +1288,8 @@ def equilibrium_solution(rules: RuleSet, *, exploitability: float = DEFAULT_EXPL
     key = _settings_key(rules, pre=pre_buckets, final=final_buckets, rounds=rounds, exploitability=exploitability)
     path = folder / f"solution-{key}.parquet"
     if path.exists():
-        return load_solution(path, directory=folder)
+        stored = load_solution(path, directory=folder)
+        return dataclasses.replace(stored, rules=rules)     # the same game, perhaps another table size
     a = cached_abstraction(rules, pre_buckets, final_buckets, rounds, directory=folder)
     solution = solve(rules, abstraction=a, exploitability=exploitability, iterations=100_000, progress=progress)
     save_solution(solution, path)
