@@ -808,9 +808,7 @@ def solve_cmd(
 ) -> None:
     """Solve heads-up limit draw: an approximate equilibrium and what it plays, in plain words.
 
-    Counterfactual regret minimisation on an abstract game of hand buckets (see the heads-up
-    equilibrium page of the manual). The abstraction is built once (under a minute) and kept in
-    the cache (DRAWODDS_CACHE, else ~/.cache/drawodds); --exploitability is in milli-antes.
+    --exploitability is in milli-antes per deal. The abstraction is built once and cached.
 
     Examples:
 
