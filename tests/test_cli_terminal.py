@@ -89,7 +89,7 @@ def test_columns_that_do_not_apply_are_left_out(capsys, monkeypatch) -> None:
     ("simulate", "--rules", "poengpoker", "--games", "20"),
     ("openers", "--players", "2,3", "--deals", "100"),
     ("openers", "--players", "2-8", "--max-antes", "3"),
-    ("lesson", "pat", "--deals", "100"),
+    ("lesson", "pat", "--deals", "100", "--no-equilibrium"),
     ("rules", "jackpot"),
     ("policies",),
     ("keep", "Js Jh Ts 9s 8s", "--rules", "jackpot", "--opener", "--trials", "2000"),

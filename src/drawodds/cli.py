@@ -744,6 +744,9 @@ def lesson_cmd(
         "--rules", "-r", help="Rule set of the plain betting game: morkpoker or svensk.")] = "morkpoker",
     out_md: Annotated[str | None, typer.Option(
         "--markdown", help="Also write the lesson as Markdown to this file.")] = None,
+    equilibrium: Annotated[bool, typer.Option("--equilibrium/--no-equilibrium", help=(
+        "Add how often the heads-up equilibrium stands pat and bets after (solved once, 1-2 minutes, "
+        "then read from the cache)."))] = True,
     json_out: JsonOpt = False,
 ) -> None:
     """A strategy claim from the rule documents, tested with numbers.
@@ -753,6 +756,8 @@ def lesson_cmd(
       drawodds lesson pat
 
       drawodds lesson pat --deals 5000 --seed 2 --json
+
+      drawodds lesson pat --no-equilibrium
     """
     from drawodds.analyses.lessons import standing_pat
     from drawodds.render.lesson import render_lesson
@@ -766,8 +771,19 @@ def lesson_cmd(
         raise UserError(f"the standing-pat lesson is about betting in the draw game, and {rule_set.name} "
                         "is a points game: use --rules morkpoker or svensk")
     _writable_file(out_md, "--markdown")
+    solved = None
+    if equilibrium:
+        from drawodds.analyses.solve import DEFAULT_EXPLOITABILITY, equilibrium_cached, equilibrium_solution
+        from drawodds.render.solve import solve_progress
+
+        if not equilibrium_cached(rule_set):
+            note(f"solving the heads-up {rule_set.name} equilibrium once (1-2 minutes; kept for next time)")
+        with solve_progress(100_000, DEFAULT_EXPLOITABILITY, enabled=not json_out) as (stage, checkpoint):
+            solved = equilibrium_solution(rule_set, progress=checkpoint, stage=stage or (lambda s, f: None))
+        if solved.interrupted:
+            _interrupted("the equilibrium was not solved; the lesson did not start")
     with progress_bar("playing deals", "deals", enabled=not json_out) as update:
-        lesson = standing_pat(deals=deals, seed=seed, rules=rule_set, progress=update)
+        lesson = standing_pat(deals=deals, seed=seed, rules=rule_set, progress=update, equilibrium=solved)
     if out_md:
         Path(out_md).write_text(lesson.to_markdown(), encoding="utf-8")
     show(lesson, json_out, render_lesson)
@@ -846,12 +862,124 @@ def openers_cmd(
         _interrupted(f"only the table sizes shown finished ({', '.join(str(r.n) for r in result.rows)})")
 
 
+# --- solve ----------------------------------------------------------------------------------
+
+SOLVE_ITERATIONS = Bound("--iterations", 1, 1_000_000)
+PRE_BUCKETS = Bound("--buckets PRE", 1, 4096)
+FINAL_BUCKETS = Bound("--buckets FINAL", 1, 2048)
+FIELD_ROUNDS = Bound("--field-rounds", 1, 5)
+SOLVE_DEFAULT_MA = 1.0          # no limit given: stop at 1 milli-ante per deal
+SOLVE_MAX_ITERATIONS = 100_000  # the iteration limit when only --exploitability is given
+
+
+def _bucket_sizes(text: str) -> tuple[int, int]:
+    """'1024,512' -> (1024, 512), each checked against its range."""
+    parts = text.split(",")
+    try:
+        pre, final = (int(p) for p in parts) if len(parts) == 2 else (None, None)
+    except ValueError:
+        pre = final = None
+    if pre is None or final is None:
+        raise UserError(f"--buckets takes two sizes, PRE,FINAL, e.g. 1024,512; got {shown(text)!r}")
+    PRE_BUCKETS.check(pre)
+    FINAL_BUCKETS.check(final)
+    return pre, final
+
+
+def _positive(value: float | None, option: str) -> None:
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise UserError(f"{option} must be a positive number, got {value}")
+
+
+@app.command("solve")
+def solve_cmd(
+    rules: Annotated[str, typer.Option("--rules", "-r", help=(
+        "Rule set: morkpoker, svensk or jackpot (one draw, antes, no joker)."))] = "morkpoker",
+    max_draw: MaxDrawOpt = None,
+    joker: JokerOpt = None,
+    draws: DrawsOpt = None,
+    iterations: Annotated[int | None, typer.Option("--iterations", "-i", help=(
+        "Stop after this many CFR iterations (1-1,000,000). With --exploitability too, whichever comes "
+        "first."))] = None,
+    exploitability: Annotated[float | None, typer.Option("--exploitability", "-e", help=(
+        "Stop once the exploitability is at most this many MILLI-antes per deal (1 = 0.001 antes per "
+        "deal). Neither limit given: 1."))] = None,
+    seconds: Annotated[float | None, typer.Option(
+        "--seconds", help="Also stop after this many seconds of CFR.")] = None,
+    buckets: Annotated[str, typer.Option("--buckets", help=(
+        "Abstraction size: pre-draw and final-hand buckets, PRE,FINAL (1-4,096 and 1-2,048; "
+        "default 1024,512). Smaller solves faster and coarser."))] = "1024,512",
+    field_rounds: Annotated[int, typer.Option("--field-rounds", help=FIELD_ROUNDS.help(
+        "Fixed-point passes of the field the holds are chosen against", "2"))] = 2,
+    schedule: Annotated[str, typer.Option(
+        "--schedule", help="CFR variant: dcfr (discounted CFR, the default) or cfr+.")] = "dcfr",
+    out: Annotated[str | None, typer.Option(
+        "--out", "-o", help="Write the solution to this Parquet file (read it with load_solution).")] = None,
+    chart: Annotated[str | None, typer.Option(
+        "--chart", help="Draw the exploitability curve to this PNG file.")] = None,
+    tables: Annotated[str | None, typer.Option(
+        "--tables", help="Write the strategy tables as CSV files into this folder.")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Solve heads-up limit draw: an approximate equilibrium and what it plays, in plain words.
+
+    --exploitability is in milli-antes per deal. The abstraction is built once and cached.
+
+    Examples:
+
+      drawodds solve --rules morkpoker --exploitability 1
+
+      drawodds solve --rules jackpot --iterations 500 --out jackpot.parquet --json
+
+      drawodds solve --buckets 64,32 --iterations 200 --chart curve.png --tables tables/
+    """
+    from drawodds.analyses.solve import check_rules, solve
+    from drawodds.analyses.solve_summary import write_tables
+    from drawodds.render.solve import render_solve, solve_json, solve_progress
+
+    rule_set = build_rules(rules, max_draw=max_draw, joker=joker, draws=draws)
+    check_rules(rule_set)
+    SOLVE_ITERATIONS.check(iterations)
+    _positive(exploitability, "--exploitability")
+    _positive(seconds, "--seconds")
+    pre, final = _bucket_sizes(buckets)
+    FIELD_ROUNDS.check(field_rounds)
+    if schedule not in ("dcfr", "cfr+"):
+        raise UserError(f"--schedule must be dcfr or cfr+, got {shown(schedule)!r}")
+    _writable_file(out, "--out")
+    _writable_file(chart, "--chart")
+    if tables is not None:
+        _writable_folder(tables, "--tables")
+    if iterations is None and exploitability is None:
+        exploitability = SOLVE_DEFAULT_MA
+    target = None if exploitability is None else exploitability / 1000
+    limit = iterations if iterations is not None else SOLVE_MAX_ITERATIONS
+    with solve_progress(limit, target, enabled=not json_out) as (stage, checkpoint):
+        solution = solve(rule_set, pre_buckets=pre, final_buckets=final, iterations=limit, exploitability=target,
+                         seconds=seconds, schedule=schedule, rounds=field_rounds, cache=True, stage=stage,
+                         progress=checkpoint)
+    if out:
+        solution.save(out)
+    if chart:
+        from drawodds.charts.solve import plot_exploitability
+
+        plot_exploitability(solution, chart)
+    if tables is not None:
+        write_tables(solution, tables)
+    if json_out:
+        emit_json(solve_json(solution))
+    else:
+        render_solve(solution)
+    if solution.interrupted:
+        _interrupted(f"the strategy is the average of the {solution.iterations:,} iterations run")
+
+
 # --- charts ---------------------------------------------------------------------------------
 
 @app.command("charts")
 def charts_cmd(
     topics: Annotated[list[str] | None, typer.Argument(
-        help="reading, openers, points, strategy (default: all).")] = None,
+        help="reading, openers, points, strategy, solve (default: all).")] = None,
     out_dir: Annotated[str, typer.Option("--out", help="Folder for the PNG files.")] = "reports",
 ) -> None:
     """Redraw the charts in reports/ from the library (a few minutes for all of them).

@@ -570,6 +570,7 @@ class Solution:
     seconds: float
     schedule: Schedule
     curve: tuple[Checkpoint, ...] = field(repr=False)
+    interrupted: bool = False            # stopped by Ctrl-C: the average of the iterations done
 
     @property
     def value(self) -> float:
@@ -605,7 +606,8 @@ def solve_tree(tree: Tree, *, iterations: int = 1000, exploitability: float | No
     """Run CFR with alternating updates until ``iterations``, or earlier once the exploitability
     (checked on the ladder of ``checkpoints``) is at most ``exploitability``, or ``seconds`` pass.
 
-    Time spent measuring exploitability is excluded from the reported seconds.
+    Time spent measuring exploitability is excluded from the reported seconds. Ctrl-C stops the
+    run early with the average strategy of the iterations done (``Solution.interrupted``).
     """
     c = _compile(tree)
     nodes = tree.nodes
@@ -623,42 +625,47 @@ def solve_tree(tree: Tree, *, iterations: int = 1000, exploitability: float | No
     def average() -> Strategy:
         return _normalize(c, [total.get(i) for i in range(len(nodes))])
 
-    for t in range(1, iterations + 1):
-        start = time.perf_counter()
-        pos, neg = schedule.factors(t)
-        plus = neg == 0.0 and pos == 1.0
-        w = schedule.weight(t)
-        for p in (0, 1):
-            vals, action_values = _values(c, strategy, reach[1 - p], p, best=False)
-            own = reach[p]
-            for i in players[p]:
-                s = strategy[i]
-                assert s is not None
-                if w > 0:
-                    total[i] += (w * own[i]) * s
-                r = regret[i]
-                r += action_values[i]
-                r -= vals[i]
-                if c.masks[i] is not None:
-                    r *= c.masks[i]
-                if plus:
-                    np.maximum(r, 0.0, out=r)
-                    strategy[i] = _proportional(r, c.uniform[i])  # type: ignore[arg-type]
-                else:
-                    r *= np.where(r > 0, pos, neg)
-                    strategy[i] = _proportional(np.maximum(r, 0.0), c.uniform[i])  # type: ignore[arg-type]
-            reach[p] = _reach(c, strategy, p)
-        spent += time.perf_counter() - start
-        if t in ladder:
-            evaluation = _evaluate(c, average())
-            point = Checkpoint(t, spent, evaluation.value, evaluation.exploitability)
-            curve.append(point)
-            progress(point)
-            if (exploitability is not None and evaluation.exploitability <= exploitability) or \
-                    (seconds is not None and spent >= seconds):
-                break
+    interrupted, done = False, 0
+    try:
+        for t in range(1, iterations + 1):
+            start = time.perf_counter()
+            pos, neg = schedule.factors(t)
+            plus = neg == 0.0 and pos == 1.0
+            w = schedule.weight(t)
+            for p in (0, 1):
+                vals, action_values = _values(c, strategy, reach[1 - p], p, best=False)
+                own = reach[p]
+                for i in players[p]:
+                    s = strategy[i]
+                    assert s is not None
+                    if w > 0:
+                        total[i] += (w * own[i]) * s
+                    r = regret[i]
+                    r += action_values[i]
+                    r -= vals[i]
+                    if c.masks[i] is not None:
+                        r *= c.masks[i]
+                    if plus:
+                        np.maximum(r, 0.0, out=r)
+                        strategy[i] = _proportional(r, c.uniform[i])  # type: ignore[arg-type]
+                    else:
+                        r *= np.where(r > 0, pos, neg)
+                        strategy[i] = _proportional(np.maximum(r, 0.0), c.uniform[i])  # type: ignore[arg-type]
+                reach[p] = _reach(c, strategy, p)
+            spent += time.perf_counter() - start
+            done = t
+            if t in ladder:
+                evaluation = _evaluate(c, average())
+                point = Checkpoint(t, spent, evaluation.value, evaluation.exploitability)
+                curve.append(point)
+                progress(point)
+                if (exploitability is not None and evaluation.exploitability <= exploitability) or \
+                        (seconds is not None and spent >= seconds):
+                    break
+    except KeyboardInterrupt:
+        interrupted, t = True, done
     final = average()
     if not curve or curve[-1].iteration != t:
         evaluation = _evaluate(c, final)
         curve.append(Checkpoint(t, spent, evaluation.value, evaluation.exploitability))
-    return Solution(tree, tuple(_state_major(final)), evaluation, t, spent, schedule, tuple(curve))
+    return Solution(tree, tuple(_state_major(final)), evaluation, t, spent, schedule, tuple(curve), interrupted)

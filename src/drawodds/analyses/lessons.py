@@ -3,15 +3,19 @@
 ``standing_pat`` checks the Swedish Mörkpoker page's advice that standing pat is a move: with two
 pair against a player who drew three, the card you would draw is worth little at the showdown,
 while the pat you show changes how the second betting round goes against a player who reads draws.
+Given a solved heads-up game, it also shows how often unexploitable play stands pat, and bets after.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from drawodds.analyses.solve import DrawSolution
+from drawodds.analyses.solve_summary import pat_overview
 from drawodds.cards import format_cards, parse_hand
 from drawodds.engine.deal import DealState, play
 from drawodds.engine.players import DrawReader, PatTwoPair, RuleBased
@@ -54,6 +58,7 @@ class PatLesson(Result):
     dealt: int                     # two-pair deals played per opponent type
     seed: int
     lines: tuple[LineResult, ...]
+    equilibrium: dict[str, Any] | None = None     # standing pat in the solved heads-up game, if given
 
     def to_markdown(self) -> str:
         """The lesson as a short page for reports/ (numbers from this run)."""
@@ -94,6 +99,33 @@ our draw count says) or ignores them (`rule`). Chips per deal where the opponent
 {rows}
 
 {self._verdict()} Seed {self.seed}; every figure carries its standard error.
+{self._equilibrium_markdown()}"""
+
+    def _equilibrium_markdown(self) -> str:
+        eq = self.equilibrium
+        if eq is None:
+            return ""
+        stand, bet = eq["stand_pat"], eq["bet_after"]
+        names = {"nothing": "nothing (a snow)", "two_pair": "two pair", "trips": "trips",
+                 "straight_or_better": "a straight or better"}
+        rows = "\n".join(f"| {names[k]} | {stand[k]:.1%} | {bet[k]:.0%} |" for k in names)
+        rare = (": against a player who reads draws it earns chips, against one who cannot be exploited "
+                "two pair draws" if stand["two_pair"] < 0.05 else "")
+        return f"""
+## What unexploitable play does
+
+The heads-up equilibrium of {eq['rules']} (`drawodds solve`; {eq['iterations']:,} iterations, within
+{1000 * eq['exploitability']:.2g} milli-antes per deal of unexploitable in its abstract game) stands pat
+this often when it gets to the draw, and then bets this often when it may open the betting after
+the draw (first to act, or checked to):
+
+| dealt | stands pat | then bets |
+|---|---|---|
+{rows}
+
+The lesson's line, standing pat with two pair, is one the equilibrium takes {stand['two_pair']:.1%} of
+the time{rare}. Its pats with nothing are snows, bluffs made at the draw ({stand['nothing']:.1%} of the
+time, bet {bet['nothing']:.0%} of the time after): the pat is a move when the betting backs it up.
 """
 
     def _verdict(self) -> str:
@@ -130,11 +162,13 @@ def _two_pair_decks(rng: np.random.Generator, count: int, deck_size: int) -> tup
 
 def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "morkpoker",
                  equity_trials: int = 100_000,
-                 progress: Callable[[int, int], None] | None = None) -> PatLesson:
+                 progress: Callable[[int, int], None] | None = None,
+                 equilibrium: DrawSolution | None = None) -> PatLesson:
     """Measure the lesson: the card's showdown value, and the pat's value in whole deals.
 
     ``deals`` two-pair deals are played for each opponent type and line (deep stacks, so no
-    one busts and the deals stay identical across lines).
+    one busts and the deals stay identical across lines). With ``equilibrium`` (e.g.
+    ``equilibrium_solution(rules)``), also how often that solution stands pat and bets after.
     """
 
     base = preset(rules) if isinstance(rules, str) else rules
@@ -180,4 +214,10 @@ def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "
                      equity_draw=float(eq.equity[0]), equity_draw_se=float(eq.equity_se[0]),
                      equity_pat=float(eq.equity[1]), equity_pat_se=float(eq.equity_se[1]),
                      equity_gap_se=gap_se, equity_trials=eq.trials, dealt=deals, seed=seed,
-                     lines=tuple(lines))
+                     lines=tuple(lines), equilibrium=None if equilibrium is None else _equilibrium_pat(equilibrium))
+
+
+def _equilibrium_pat(solution: DrawSolution) -> dict[str, Any]:
+    """The standing-pat figures of a solved game, with what it is."""
+    return {"rules": solution.rules.name, "exploitability": solution.exploitability,
+            "iterations": solution.iterations, **pat_overview(solution)}

@@ -27,6 +27,7 @@ import json
 import math
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
@@ -550,8 +551,15 @@ def predraw_buckets(features: Floats, weights: Floats, group: Ints, strength: Fl
     return bucket, np.asarray(pattern, dtype=np.int64)
 
 
+Stage = Callable[[str, float], None]     # (what is being done, fraction of the build done)
+
+
+def _no_stage(stage: str, done: float) -> None:
+    return None
+
+
 def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: int = 512,
-                      rounds: int = 2) -> Abstraction:
+                      rounds: int = 2, stage: Stage = _no_stage) -> Abstraction:
     """Buckets and exact transitions for heads-up play under ``rules`` (pure; a few tens of s).
 
     1. The field (``field_holds``): each class's best hold of every size.
@@ -560,26 +568,34 @@ def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: in
     3. Pre-draw buckets (``predraw_buckets``): classes grouped by draw pattern, then k-means
        within each pattern on the cumulative final-bucket distributions of all draw options.
     4. Transitions: exact, per class, mixed by class weight within each bucket.
+
+    ``stage`` hears what is being done and the fraction of the build done so far.
     """
     _check_rules(rules)
     t0 = time.perf_counter()
+    stage("abstraction: deal classes", 0.0)
     deals, weights = deal_classes()
     w = weights.astype(np.float64)
     options = draw_options(rules)
+    stage("abstraction: best holds against the field", 0.05)
     holds, value, field_mass = field_holds(deals, w, legal_hold_table(deals, rules), options, rounds)
     natural = value.argmax(axis=1)
     of_final = equal_mass_buckets(field_mass, final_buckets, categories=True)
     n_final = int(of_final.max()) + 1
+    stage("abstraction: final-hand counts", 0.35)
     counts = bucket_counts(of_final[hand_strengths()].astype(np.int64), n_final, needed_levels(holds))
     # Clustering features: cumulative distributions over coarse buckets (runs of final buckets).
     fine_mass = np.bincount(of_final[1:], weights=field_mass[1:], minlength=n_final)
     coarse_of_final = equal_mass_buckets(np.r_[0.0, fine_mass], min(COARSE_BUCKETS, n_final))[1:]
+    stage("abstraction: clustering features", 0.5)
     coarse = class_transitions(deals, holds, coarse_of_final[of_final], int(coarse_of_final.max()) + 1,
                                merge_columns(counts, coarse_of_final))
     features = np.cumsum(coarse, axis=2)[:, :, :-1].reshape(len(deals), -1).astype(np.float64)
+    stage("abstraction: pre-draw buckets (k-means)", 0.65)
     group, names = pattern_groups(deals, natural, options, rules)
     bucket, pattern = predraw_buckets(features, w, group, value.max(axis=1), pre_buckets)
     n_pre = len(pattern)
+    stage("abstraction: exact transitions", 0.8)
     sums = class_transitions(deals, holds, of_final, n_final, counts, reduce=(bucket, w))
     del counts
     bucket_mass = np.bincount(bucket, weights=w, minlength=n_pre)
@@ -603,6 +619,11 @@ def _count_true(group: Ints, flags: npt.NDArray[np.bool_], n: int) -> Ints:
     out = np.zeros((n, flags.shape[1]), dtype=np.int64)
     np.add.at(out, group, flags.astype(np.int64))
     return out
+
+
+def check_rules(rules: RuleSet) -> None:
+    """Raise ``RuleError`` for a rule set the solver does not cover (before any work)."""
+    _check_rules(rules)
 
 
 def _check_rules(rules: RuleSet) -> None:
@@ -833,6 +854,7 @@ class DrawSolution:
     schedule: str
     raises: int
     curve: tuple[cfr.Checkpoint, ...] = field(repr=False)
+    interrupted: bool = False            # stopped by Ctrl-C before its limits
 
     @property
     def infosets(self) -> int:
@@ -920,7 +942,7 @@ class DrawSolution:
                 "iterations": self.iterations, "seconds": round(self.seconds, 3),
                 "infosets": self.infosets, "infosets_per_seat": list(self.game.tree.infosets),
                 "abstraction_seconds": round(self.abstraction_seconds, 3), "schedule": self.schedule,
-                "raises": self.raises, "abstraction": self.abstraction.summary(),
+                "raises": self.raises, "interrupted": self.interrupted, "abstraction": self.abstraction.summary(),
                 "curve": [{"iteration": c.iteration, "seconds": round(c.seconds, 3), "value": c.value,
                            "exploitability": c.exploitability} for c in self.curve]}
 
@@ -1123,17 +1145,22 @@ def hand_kinds(deals: npt.NDArray[np.integer], natural_draw: Ints) -> npt.NDArra
 def solve(rules: RuleSet, *, pre_buckets: int = 1024, final_buckets: int = 512, iterations: int = 2000,
           exploitability: float | None = None, seconds: float | None = None, schedule: str = "dcfr",
           raises: int | None = None, abstraction: Abstraction | None = None,
-          progress: cfr.Progress | None = None) -> DrawSolution:
+          progress: cfr.Progress | None = None, rounds: int = 2, cache: bool = False,
+          stage: Stage | None = None) -> DrawSolution:
     """Solve heads-up draw under ``rules`` in the abstract game.
 
     Runs CFR (``schedule`` "cfr+" or "dcfr") for at most ``iterations``, stopping early once the
-    exploitability is at most ``exploitability`` antes per deal or after ``seconds``. An
-    ``abstraction`` built earlier for the same rules can be passed in to skip building it.
+    exploitability is at most ``exploitability`` antes per deal or after ``seconds`` (or at
+    Ctrl-C, with what it has: ``interrupted``). An ``abstraction`` built earlier for the same
+    rules can be passed in to skip building it; ``cache`` keeps the one built here in the cache
+    directory (``cached_abstraction``). ``stage`` hears the steps of the abstraction build.
     """
     if schedule not in cfr.SCHEDULES:
         raise ValueError(f"schedule must be one of {', '.join(cfr.SCHEDULES)}, got {schedule!r}")
+    _check_rules(rules)
     if abstraction is None:
-        abstraction = build_abstraction(rules, pre_buckets, final_buckets)
+        build = cached_abstraction if cache else build_abstraction
+        abstraction = build(rules, pre_buckets, final_buckets, rounds, stage=stage or _no_stage)
     elif abstraction.rules != rules:
         raise ValueError("the abstraction was built for other rules")
     game = build_game(abstraction, raises)
@@ -1141,7 +1168,7 @@ def solve(rules: RuleSet, *, pre_buckets: int = 1024, final_buckets: int = 512, 
                          schedule=cfr.SCHEDULES[schedule], progress=progress or (lambda c: None))
     return DrawSolution(rules, abstraction, game, run.strategy, (run.value, -run.value), run.exploitability,
                         run.evaluation.nash_conv, run.iterations, run.seconds, abstraction.seconds, schedule,
-                        game.max_bets - 1, run.curve)
+                        game.max_bets - 1, run.curve, run.interrupted)
 
 
 # --- storing solutions ---------------------------------------------------------------------------
@@ -1188,7 +1215,7 @@ _ABSTRACTION_ARRAYS = ("classes", "class_weights", "class_bucket", "class_holds"
 
 
 def cached_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: int = 512, rounds: int = 2,
-                       *, directory: Path | None = None) -> Abstraction:
+                       *, directory: Path | None = None, stage: Stage = _no_stage) -> Abstraction:
     """``build_abstraction``, kept on disk: the first call builds and stores it (tens of seconds),
     later calls with the same rules and sizes read it back (a second)."""
     folder = directory or cache_directory()
@@ -1199,7 +1226,7 @@ def cached_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: i
             return Abstraction(rules, tuple(int(o) for o in z["options"]),
                                pattern_names=tuple(z["pattern_names"].tolist()), seconds=float(z["seconds"]),
                                settings=(pre_buckets, final_buckets, rounds), **arrays)
-    a = build_abstraction(rules, pre_buckets, final_buckets, rounds)
+    a = build_abstraction(rules, pre_buckets, final_buckets, rounds, stage)
     folder.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")      # concurrent builders never share a file
     np.savez(tmp, options=np.array(a.options), pattern_names=np.array(a.pattern_names), seconds=a.seconds,
@@ -1276,23 +1303,26 @@ def load_solution(path: str | Path, *, directory: Path | None = None) -> DrawSol
     return DrawSolution(rules, a, game, tuple(strategy), (summary["value"][0], summary["value"][1]),
                         summary["exploitability"], summary.get("nash_conv", math.nan), summary["iterations"],
                         summary["seconds"], summary["abstraction_seconds"], summary["schedule"],
-                        summary["raises"], curve)
+                        summary["raises"], curve, bool(summary.get("interrupted", False)))
 
 
 def equilibrium_solution(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY,
                          pre_buckets: int = 1024, final_buckets: int = 512, rounds: int = 2,
-                         directory: Path | None = None, progress: cfr.Progress | None = None) -> DrawSolution:
+                         directory: Path | None = None, progress: cfr.Progress | None = None,
+                         stage: Stage = _no_stage) -> DrawSolution:
     """The heads-up equilibrium of ``rules``, solved once to ``exploitability`` antes per deal and
-    kept in the cache directory; later calls read the stored file."""
+    kept in the cache directory; later calls read the stored file (``equilibrium_cached`` tells
+    which)."""
     folder = directory or cache_directory()
-    key = _settings_key(rules, pre=pre_buckets, final=final_buckets, rounds=rounds, exploitability=exploitability)
-    path = folder / f"solution-{key}.parquet"
+    path = equilibrium_path(rules, exploitability=exploitability, pre_buckets=pre_buckets,
+                            final_buckets=final_buckets, rounds=rounds, directory=folder)
     if path.exists():
         stored = load_solution(path, directory=folder)
         return dataclasses.replace(stored, rules=rules)     # the same game, perhaps another table size
-    a = cached_abstraction(rules, pre_buckets, final_buckets, rounds, directory=folder)
+    a = cached_abstraction(rules, pre_buckets, final_buckets, rounds, directory=folder, stage=stage)
     solution = solve(rules, abstraction=a, exploitability=exploitability, iterations=100_000, progress=progress)
-    save_solution(solution, path)
+    if not solution.interrupted:
+        save_solution(solution, path)
     return solution
 
 
@@ -1301,6 +1331,13 @@ def equilibrium_path(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITA
     """The file in which ``equilibrium_solution`` keeps (or will keep) the solution of these settings."""
     key = _settings_key(rules, pre=pre_buckets, final=final_buckets, rounds=rounds, exploitability=exploitability)
     return (directory or cache_directory()) / f"solution-{key}.parquet"
+
+
+def equilibrium_cached(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY, pre_buckets: int = 1024,
+                       final_buckets: int = 512, rounds: int = 2, directory: Path | None = None) -> bool:
+    """Whether ``equilibrium_solution`` with these settings would read a stored file (no solve)."""
+    return equilibrium_path(rules, exploitability=exploitability, pre_buckets=pre_buckets,
+                            final_buckets=final_buckets, rounds=rounds, directory=directory).exists()
 
 
 # --- playing the solution with real cards ------------------------------------------------------

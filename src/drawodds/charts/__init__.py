@@ -4,6 +4,8 @@
 - ``openers``: Jacks-or-Better pass-outs by table size, pot at opening
 - ``points``: Poengpoker, keeping a high card for the last trick vs a small pair
 - ``strategy``: best hold heatmap, classic dilemmas, condensed strategies
+- ``solve``: the heads-up Mørkpoker equilibrium: convergence, and the strategy before, at and
+  after the draw (solved once, about two minutes, then read from the cache)
 
 ``regenerate`` redraws them all (``drawodds charts``); each module can also be run alone.
 """
@@ -13,13 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from drawodds.analyses.solve import equilibrium_solution
 from drawodds.charts.openers import passout_by_table_size, pot_at_opening
 from drawodds.charts.points import write_report
 from drawodds.charts.reading import plot_read_draws
+from drawodds.charts.solve import write_solve_charts
 from drawodds.charts.strategy import write_reports
 from drawodds.errors import RequestError
+from drawodds.rules import preset
 
-TOPICS = ("reading", "openers", "points", "strategy")
+TOPICS = ("reading", "openers", "points", "strategy", "solve")
 
 
 def regenerate(out_dir: str | Path = "reports", only: Sequence[str] | None = None,
@@ -42,6 +47,8 @@ def regenerate(out_dir: str | Path = "reports", only: Sequence[str] | None = Non
                         pot_at_opening(out / "pot_at_opening.png")]
         elif topic == "points":
             written.append(write_report(out))
+        elif topic == "solve":
+            written += write_solve_charts(equilibrium_solution(preset("morkpoker")), out)
         else:
             written += write_reports(out)
     return written

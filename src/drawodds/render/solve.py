@@ -1,0 +1,174 @@
+"""`drawodds solve`: the solution's figures, then its strategy in plain words (fits 80 columns)."""
+
+from __future__ import annotations
+
+import math
+import resource
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pandas as pd
+from rich import box
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from drawodds.analyses.cfr import Checkpoint
+from drawodds.analyses.solve import DrawSolution
+from drawodds.analyses.solve_summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
+from drawodds.render.console import stderr_is_terminal, stdout
+
+SCHEDULE_NAMES = {"dcfr": "discounted CFR", "cfr+": "CFR+"}
+Stage = Callable[[str, float], None]
+
+
+def peak_memory_bytes() -> int:
+    """The peak resident memory of this process so far (all of it, not only the solve)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak if sys.platform == "darwin" else peak * 1024)
+
+
+def solve_json(solution: DrawSolution) -> dict[str, Any]:
+    """The solution's ``to_dict`` with the process's peak memory."""
+    return {**solution.to_dict(), "peak_memory_mb": round(peak_memory_bytes() / 2**20, 1)}
+
+
+def share(p: float) -> str:
+    """A frequency in whole percent; one decimal below 10%; a dash where nothing gets there."""
+    if p is None or not math.isfinite(p):
+        return "—"
+    if p >= 0.995:
+        return "100%"
+    if p < 0.0005:
+        return "0%"
+    return f"{100 * p:.1f}%" if p < 0.1 else f"{100 * p:.0f}%"
+
+
+def _table(title: str, first: str, columns: list[str]) -> Table:
+    stdout_blank()
+    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
+    table.add_column(first, no_wrap=True)
+    for c in columns:
+        table.add_column(c, justify="right", no_wrap=True)
+    return table
+
+
+def stdout_blank() -> None:
+    """An empty line between the sections."""
+    stdout().print()
+
+
+def _draw_word(d: int) -> str:
+    return "stood pat" if d == 0 else f"drew {d}"
+
+
+def render_solve(solution: DrawSolution) -> None:
+    """The figures of the solve, then the strategy before, at and after the draw."""
+    console = stdout()
+    a = solution.abstraction
+    v0, v1 = solution.value
+    schedule = SCHEDULE_NAMES.get(solution.schedule, solution.schedule)
+    console.print(f"Heads-up {solution.rules.name}, solved in the abstract game "
+                  f"({a.pre_buckets:,} pre-draw × {a.final_buckets:,} final buckets)")
+    facts = Table.grid(padding=(0, 2))
+    facts.add_column(no_wrap=True)
+    facts.add_column()
+    facts.add_row("value, seat 0 (left of the dealer)", f"{v0:+.4f} antes per deal")
+    facts.add_row("value, seat 1 (the dealer)", f"{v1:+.4f} antes per deal")
+    facts.add_row("exploitability", f"{1000 * solution.exploitability:.3g} milli-antes per deal")
+    facts.add_row("iterations", f"{solution.iterations:,} ({schedule})")
+    facts.add_row("time", f"{solution.seconds:.1f} s CFR (abstraction built in {solution.abstraction_seconds:.0f} s)")
+    facts.add_row("information sets", f"{solution.infosets:,}")
+    facts.add_row("peak memory", f"{peak_memory_bytes() / 2**30:.2f} GB (this whole process)")
+    console.print(facts)
+    _predraw(console, solution)
+    _draw(console, solution)
+    _postdraw(console, solution)
+    console.print("[dim]Seat 0 sits left of the dealer and acts first; the exploitability is how much a "
+                  "best response gains, in the abstract game. See docs/solve.md.[/dim]")
+    if solution.interrupted:
+        console.print(f"[yellow]Interrupted: the strategy of the {solution.iterations:,} iterations run.[/yellow]")
+
+
+def _predraw(console: Console, solution: DrawSolution) -> None:
+    frame = predraw_overview(solution)
+    table = _table("Before the draw, by the hand dealt", "hand dealt",
+                   ["dealt", "opens", "bets if\nchecked", "folds", "calls", "raises"])
+    for _, r in frame.iterrows():
+        table.add_row(str(r["hand"]), *[share(r[c]) for c in ("share", "open", "bet after check", "fold", "call",
+                                                              "raise")])
+    console.print(table)
+    console.print("dealt: share of deals; opens: the first to act (left of the dealer) bets; bets if "
+                  "checked: the dealer, checked to; folds, calls, raises: the dealer facing the open.", style="dim")
+
+
+def _draw(console: Console, solution: DrawSolution) -> None:
+    frame = draw_overview(solution)
+    draws = [c for c in frame.columns if c == "pat" or c.startswith("draw ")]
+    table = _table("The draw, by the hand dealt (both seats)", "hand dealt",
+                   ["gets to\nthe draw", *["stands\npat" if d == "pat" else d.replace(" ", "s\n") for d in draws]])
+    for _, r in frame.iterrows():
+        table.add_row(str(r["hand"]), share(r["reaches draw"]), *[share(r[d]) for d in draws])
+    console.print(table)
+    pat = pat_overview(solution)
+    console.print(f"Stands pat with nothing (a snow) {share(pat['stand_pat']['nothing'])}, with two pair "
+                  f"{share(pat['stand_pat']['two_pair'])}, trips {share(pat['stand_pat']['trips'])}, "
+                  f"a straight or better {share(pat['stand_pat']['straight_or_better'])} of the times it "
+                  "gets to the draw.")
+
+
+def _postdraw(console: Console, solution: DrawSolution) -> None:
+    frame = postdraw_overview(solution)
+    options = sorted(int(d) for d in frame["opponent_draw"].unique())
+    hands = list(dict.fromkeys(frame["hand"]))
+    cell = {(r["hand"], int(r["opponent_draw"])): r for _, r in frame.iterrows()}
+    lead = _table("After the draw, first to act: how often it bets, by the opponent's draw", "final hand",
+                  [_draw_word(d) for d in options])
+    facing = _table("Facing a bet after the draw: % fold / call / raise, by the bettor's draw", "final hand",
+                    [_draw_word(d) for d in options])
+    for h in hands:
+        lead.add_row(h, *[share(cell[(h, d)]["bet first"]) if (h, d) in cell else "—" for d in options])
+        facing.add_row(h, *[_fcr(cell.get((h, d))) for d in options])
+    console.print(lead)
+    console.print(facing)
+
+
+def _fcr(row: pd.Series | None) -> str:
+    if row is None or not math.isfinite(row["fold"]):
+        return "—"
+    return "/".join(f"{100 * row[k]:.0f}" for k in ("fold", "call", "raise"))
+
+
+# --- progress -----------------------------------------------------------------------------------
+
+@contextmanager
+def solve_progress(iterations: int, target: float | None, enabled: bool = True
+                   ) -> Iterator[tuple[Stage | None, Callable[[Checkpoint], None] | None]]:
+    """One bar on stderr (a terminal only): the abstraction's stages, then CFR's iterations with
+    the exploitability at the last checkpoint. Yields ``(stage, checkpoint)`` callbacks."""
+    if not (enabled and stderr_is_terminal()):
+        yield None, None
+        return
+    bar = Progress(TextColumn("{task.description:<44}"), BarColumn(), TextColumn("{task.fields[detail]}"),
+                   TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+    task = bar.add_task("starting", total=100, detail="")
+    first: list[float] = []
+
+    def stage(text: str, done: float) -> None:
+        bar.update(task, description=text, completed=100 * done)
+
+    def checkpoint(point: Checkpoint) -> None:
+        done = point.iteration / iterations
+        if target is not None and math.isfinite(point.exploitability) and point.exploitability > 0:
+            first.append(point.exploitability)
+            start = first[0]
+            if start > target:
+                done = max(done, math.log(start / point.exploitability) / math.log(start / target))
+        bar.update(task, description=f"CFR: iteration {point.iteration:,}", completed=100 * min(done, 1.0),
+                   detail=f"{1000 * point.exploitability:.3g} mA"
+                          + (f" (to {1000 * target:g})" if target is not None else ""))
+
+    with bar:
+        yield stage, checkpoint
