@@ -29,14 +29,25 @@ def render_read(result: DrawReading) -> None:
         _equity(console, result)
 
 
+RARE = 0.00005     # holdings less likely than this (0.00 at two decimals) are counted together
+
+
 def _holding(console: Console, result: DrawReading) -> None:
     table = Table(title="Their hand before the draw (exact posterior)", title_justify="left")
     table.add_column("holding")
     table.add_column("%", justify="right")
     table.add_column("", no_wrap=True)
+    rare = {name: p for name, p in result.holding.items() if p < RARE}
+    if len(rare) < 2:
+        rare = {}
     for name, p in result.holding.items():
-        table.add_row(name.replace("_", " "), pct(p), "█" * int(round(BAR * p)))
+        if name not in rare:
+            table.add_row(name.replace("_", " "), pct(p), "█" * int(round(BAR * p)))
+    if rare:
+        table.add_row(f"{len(rare)} others", pct(sum(rare.values())), "", style="dim")
     console.print(table)
+    if rare:
+        console.print(f"[dim]others: holdings each under {100 * RARE:g}%.[/dim]")
 
 
 def _final(console: Console, result: DrawReading) -> None:
