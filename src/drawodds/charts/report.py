@@ -33,6 +33,7 @@ from drawodds.render.report import (
     READ_DRAWS,
     STANDING_PAT,
     cheatsheet_footer,
+    guide_files,
     guide_markdown,
 )
 from drawodds.rules import preset
@@ -98,7 +99,8 @@ def write_guide(data: Guide, out_dir: str | Path, *, workers: int | None = None,
         raise KeyboardInterrupt
     written = [path for paths in batch.results for path in paths]
     (out / STANDING_PAT).write_text(data.pat.to_markdown(), encoding="utf-8")
-    names = sorted({p.name for p in written} | {STANDING_PAT, GUIDE})
+    names = guide_files(data)
+    assert sorted({p.name for p in written} | {STANDING_PAT, GUIDE}) == names, "a drawing the guide does not list"
     (out / GUIDE).write_text(guide_markdown(data, names), encoding="utf-8")
     return names
 

@@ -484,6 +484,12 @@ SECTION_TEXT: dict[str, Callable[[Guide], str]] = {
 }
 
 
+def guide_files(guide: Guide) -> list[str]:
+    """Every file of the guide's folder, README.md included, sorted."""
+    sheets = [s.key + ext for s in guide.keep.sheets for ext in (".png", ".pdf")]
+    return sorted({GUIDE, STANDING_PAT, HEATMAP, DILEMMAS, READ_DRAWS, PASSOUTS, POT_AT_OPENING, LAST_TRICK, *sheets})
+
+
 def guide_markdown(guide: Guide, files: Sequence[str]) -> str:
     """The guide's README.md: the intro, every section in order, and the list of ``files``."""
     parts = [_intro(guide), *(SECTION_TEXT[name](guide) for name in guide.sections), _about(guide, files)]
