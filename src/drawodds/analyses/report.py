@@ -5,8 +5,9 @@ table size, what a draw count says, Jacks-or-Better pass-outs, the standing-pat 
 keep in the points games. Writing the guide (Markdown and charts) is the job of
 ``drawodds.render.report`` and ``drawodds.charts.report``; this module only computes.
 
-A section is one function here (``_keep_section``, ``_reading_section``, ...) filling its part of
-the ``Guide``; a new section adds a function, a field and its Markdown.
+A section is one function here (``_keep_part``, ``_reading_section``, ...) filling its part of
+the ``Guide``, run as a job of a worker pool; a new section adds a function, a job name, a field
+and its Markdown (``drawodds.render.report``).
 """
 
 from __future__ import annotations
@@ -224,21 +225,45 @@ def _table(solver: Solver, classes: float) -> StrategyTable:
 
 # --- the sections ----------------------------------------------------------------------------------
 
-def _keep_section(budget: Budget) -> KeepSection:
-    rules = preset("morkpoker")
-    solvers = {n: _equity_solver(rules, "any", n) for n in MORKPOKER_OPPONENTS}
-    sheets, tables = [], {}
-    for n in MORKPOKER_OPPONENTS:
-        table = tables[n] = _table(solvers[n], budget.classes)
-        sheets.append(CheatSheet(f"cheatsheet_morkpoker_{n + 1}_players", "Mørkpoker", n + 1, n,
-                                 f"{n} opponent{'s' if n > 1 else ''} drawing by the '{POLICY}' policy",
-                                 table.value, condense(table)))
-    jacks = preset("jackpot")
-    table = _table(_equity_solver(jacks, "jacks", 1), budget.classes)
-    sheets.append(CheatSheet("cheatsheet_jacks_or_better", "Jacks or Better", 2, 1,
-                             f"an opener who held jacks or better and draws by the '{POLICY}' policy",
-                             table.value, condense(table)))
-    return KeepSection(tuple(sheets), best_hold_grid(tables), tuple(dilemma_values(solvers)), budget.classes)
+@dataclass(frozen=True)
+class _KeepPart:
+    """One table size's share of the keep section (a job of its own)."""
+
+    sheet: CheatSheet
+    grid: HoldGrid | None
+    dilemmas: tuple[Dilemma, ...]
+
+
+def _keep_part(opponents: int | None, budget: Budget) -> _KeepPart:
+    """The sheet for Mørkpoker against ``opponents``, its column of the best-hold grid and its
+    dilemma values; ``None``: the Jacks-or-Better sheet, heads-up against the opener."""
+    if opponents is None:
+        table = _table(_equity_solver(preset("jackpot"), "jacks", 1), budget.classes)
+        sheet = CheatSheet("cheatsheet_jacks_or_better", "Jacks or Better", 2, 1,
+                           f"an opener who held jacks or better and draws by the '{POLICY}' policy",
+                           table.value, condense(table))
+        return _KeepPart(sheet, None, ())
+    n = opponents
+    solver = _equity_solver(preset("morkpoker"), "any", n)
+    table = _table(solver, budget.classes)
+    sheet = CheatSheet(f"cheatsheet_morkpoker_{n + 1}_players", "Mørkpoker", n + 1, n,
+                       f"{n} opponent{'s' if n > 1 else ''} drawing by the '{POLICY}' policy",
+                       table.value, condense(table))
+    return _KeepPart(sheet, best_hold_grid({n: table}), tuple(dilemma_values({n: solver})))
+
+
+def _keep_section(parts: list[_KeepPart], budget: Budget) -> KeepSection:
+    """The keep section from its parts: Mørkpoker by table size, then Jacks or Better."""
+    grids = [p.grid for p in parts if p.grid is not None]
+    grid = HoldGrid(tuple(n for g in grids for n in g.opponents), np.hstack([g.hold for g in grids]),
+                    np.hstack([g.share for g in grids]))
+    dilemmas = []
+    for i, first in enumerate(parts[0].dilemmas):
+        each = [p.dilemmas[i] for p in parts if p.dilemmas]
+        options = tuple((label, tuple(v for d in each for v in d.options[k][1]))
+                        for k, (label, _) in enumerate(first.options))
+        dilemmas.append(Dilemma(first.title, first.hand, tuple(n for d in each for n in d.opponents), options))
+    return KeepSection(tuple(p.sheet for p in parts), grid, tuple(dilemmas), budget.classes)
 
 
 def _reading_section(budget: Budget, seed: int) -> ReadingSection:
@@ -289,13 +314,18 @@ def _points_section(budget: Budget, seed: int) -> PointsSection:
     return PointsSection(plan, table.value, rows, budget.ace_trials, tuple(examples))
 
 
-JOB_ORDER = ("pat", "openers", "points", "keep", "reading")   # longest first on the full guide
+KEEP_JOBS = tuple(f"keep:{n}" for n in MORKPOKER_OPPONENTS) + ("keep:jacks",)
+# Longest first, so that the worker pool ends together: the simulations dominate the full guide,
+# the exact strategy tables the quick one.
+FULL_ORDER = ("pat", "openers", "points", *KEEP_JOBS, "reading")
+QUICK_ORDER = ("points", "openers", *KEEP_JOBS, "pat", "reading")
 
 
-def _section(name: str, budget: Budget, seed: int) -> object:
-    """One section's data (a job for the worker pool)."""
-    if name == "keep":
-        return _keep_section(budget)
+def _job(name: str, budget: Budget, seed: int) -> object:
+    """One part of the guide (a job for the worker pool)."""
+    if name.startswith("keep:"):
+        who = name.split(":")[1]
+        return _keep_part(None if who == "jacks" else int(who), budget)
     if name == "reading":
         return _reading_section(budget, seed)
     if name == "openers":
@@ -329,12 +359,14 @@ def guide(*, quick: bool = False, seed: int = 1, workers: int | None = None, sca
     if not 0 < scale <= 1:
         raise RequestError(f"scale must be above 0 and at most 1, got {scale}")
     budget = (QUICK if quick else FULL).scaled(scale) if scale != 1 else (QUICK if quick else FULL)
+    order = QUICK_ORDER if quick else FULL_ORDER
     parts: dict[str, object] = {}
     with Runner(workers) as runner:
-        batch = runner.map(_section, [(name, budget, seed) for name in JOB_ORDER],
-                           progress=lambda k: progress(f"computing the guide: {k} of {len(JOB_ORDER)} parts done",
-                                                       k / len(JOB_ORDER)),
-                           each=lambda i, result: parts.__setitem__(JOB_ORDER[i], result))
+        batch = runner.map(_job, [(name, budget, seed) for name in order],
+                           progress=lambda k: progress(f"computing the guide: {k} of {len(order)} parts done",
+                                                       k / len(order)),
+                           each=lambda i, result: parts.__setitem__(order[i], result))
     if batch.interrupted:
         raise KeyboardInterrupt
-    return Guide(_version(), seed, quick, budget, *(parts[name] for name in SECTIONS))  # type: ignore[arg-type]
+    keep = _keep_section([parts[name] for name in KEEP_JOBS], budget)  # type: ignore[misc]
+    return Guide(_version(), seed, quick, budget, keep, *(parts[name] for name in SECTIONS[1:]))  # type: ignore[arg-type]

@@ -171,10 +171,10 @@ The sheet for a table of {example.players}:
 
 ### What changes as the table fills up
 
-With more opponents a hand needs to end stronger to win, so draws to straights and flushes and
-small pairs lose value and high cards matter less. The chart shows, for each kind of starting
-hand, the most common best play at each number of opponents (the number is the share of such
-hands where it is best).
+With more opponents a hand has to end stronger to win. A small pair loses value fast, while a
+draw to a flush or a straight, which ends strong or not at all, holds its value better: see the
+first dilemma below. The chart shows, for each kind of starting hand, the most common best play
+at each number of opponents (the number is the share of such hands where it is best).
 
 ![Best hold by starting hand and number of opponents]({HEATMAP})
 
@@ -189,8 +189,9 @@ size is in bold:
 
 In Jacks or Better (Jackpott) nobody may open the betting without at least a pair of jacks. When
 you call an opened pot, you are up against a hand that held jacks or better before the draw, so
-the best play changes: small pairs and draws are worth less against it. This list is the best
-play heads-up against such an opener. When you opened yourself, the Mørkpoker list for your table
+the best play changes: a small pair is usually behind already, so draws to a flush or a straight
+move up the list, and a high pair wants an ace or king beside it. This list is the best play
+heads-up against such an opener. When you opened yourself, the Mørkpoker list for your table
 size is the closer guide, since the callers may hold anything.
 
 {_sheet_text(jacks[0]) if jacks else ""}"""
@@ -444,8 +445,7 @@ points are those of a whole deal: the best hand and the last trick.
 
 {ace}
 
-**At the table.** Keep the ace: it outscores the small pair at every table size. Keeping both is
-about as good as the ace alone.
+**At the table.** {_ace_summary(sec.ace_vs_pair)}
 
 ### Example hands
 
@@ -457,6 +457,25 @@ repeated three times and the last trick is worth 5.
 {examples}
 
 `drawodds keep HAND --rules poengpoker` (or `--rules chicago`) ranks every way to keep any hand."""
+
+
+def _ace_summary(rows: Sequence[dict[str, float]]) -> str:
+    """What the lone-ace table says, decided by the numbers (two standard errors) rather than assumed."""
+    ahead = [r for r in rows if r["ace_minus_pair"] > 2 * r["ace_minus_pair_se"]]
+    behind = [r for r in rows if r["ace_minus_pair"] < -2 * r["ace_minus_pair_se"]]
+    sizes = ", ".join(str(int(r["players"])) for r in ahead)
+    if len(ahead) == len(rows):
+        said = "Keep the ace: it outscores the small pair at every table size."
+    elif ahead:
+        said = (f"The ace outscores the small pair clearly at {sizes} players; elsewhere the difference is "
+                "within the noise.")
+    else:
+        said = "The difference between the ace and the pair is within the noise of this run."
+    if behind:
+        said += " At " + ", ".join(str(int(r["players"])) for r in behind) + " players the pair does better."
+    both = [r["points_pair_ace"] - r["points_ace"] for r in rows]
+    return said + (f" Keeping both scores between {min(both):+.2f} and {max(both):+.2f} points a deal against the "
+                   "ace alone.")
 
 
 def _about(guide: Guide, files: Sequence[str]) -> str:
