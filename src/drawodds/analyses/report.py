@@ -240,14 +240,14 @@ def _keep_part(opponents: int | None, budget: Budget) -> _KeepPart:
     if opponents is None:
         table = _table(_equity_solver(preset("jackpot"), "jacks", 1), budget.classes)
         sheet = CheatSheet("cheatsheet_jacks_or_better", "Jacks or Better", 2, 1,
-                           f"an opener who held jacks or better and draws by the '{POLICY}' policy",
+                           "an opener who held jacks or better and draws like most players",
                            table.value, condense(table))
         return _KeepPart(sheet, None, ())
     n = opponents
     solver = _equity_solver(preset("morkpoker"), "any", n)
     table = _table(solver, budget.classes)
     sheet = CheatSheet(f"cheatsheet_morkpoker_{n + 1}_players", "Mørkpoker", n + 1, n,
-                       f"{n} opponent{'s' if n > 1 else ''} drawing by the '{POLICY}' policy",
+                       f"{n} opponent{'s' if n > 1 else ''} who draw{'' if n > 1 else 's'} like most players",
                        table.value, condense(table))
     return _KeepPart(sheet, best_hold_grid({n: table}), tuple(dilemma_values({n: solver})))
 

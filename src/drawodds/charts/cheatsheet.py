@@ -7,6 +7,7 @@ the list is worth against the exact best play.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from drawodds.charts.output import save
 
 A4 = (8.27, 11.69)          # inches, portrait
 MARGIN = 0.55
-TOP_BLOCK = 1.75            # title, subtitle, how to use, column heads
+TOP_BLOCK = 1.85            # title, subtitle, how to use, column heads
 BOTTOM_BLOCK = 1.05         # legend and footer
 DRAW_COLOURS = {0: "#b7e1b0", 1: "#cfe3f7", 2: "#fbe7b0", 3: "#eeeeee", 4: "#f6cfd8", 5: "#f6cfd8"}
 DRAW_WORDS = {0: "stand pat", 1: "draw 1", 2: "draw 2", 3: "draw 3", 4: "draw 4", 5: "draw 5"}
@@ -37,10 +38,10 @@ def draw_cheatsheet(plan: CondensedStrategy, title: str, against: str, footer: S
     lines = plan.lines
     top = height - MARGIN
     fig.text(MARGIN, top, title, transform=inch, fontsize=21, fontweight="bold", va="top")
-    fig.text(MARGIN, top - 0.5, f"What to keep against {against}.", transform=inch, fontsize=11.5, va="top")
-    fig.text(MARGIN, top - 0.8, "Go down the list and stop at the first line your hand matches: keep those\n"
-             "cards and draw the rest. When several cards fit the line, keep the highest.", transform=inch,
-             fontsize=11.5, va="top", linespacing=1.35)
+    intro = textwrap.fill(f"What to keep against {against}.", 80) + "\n" + textwrap.fill(
+        "Go down the list and stop at the first line your hand matches: keep those cards and draw the rest. "
+        "When several cards fit the line, keep the highest.", 80)
+    fig.text(MARGIN, top - 0.5, intro, transform=inch, fontsize=11.5, va="top", linespacing=1.35)
     row_h = min(0.3, (height - TOP_BLOCK - BOTTOM_BLOCK - 2 * MARGIN) / max(len(lines), 1))
     size = min(13.0, row_h * 72 * 0.6)
     cols = (MARGIN + 0.05, MARGIN + 0.5, width - MARGIN - 2.45, width - MARGIN - 1.25, width - MARGIN - 0.05)
@@ -72,7 +73,7 @@ def draw_cheatsheet(plan: CondensedStrategy, title: str, against: str, footer: S
         label = DRAW_WORDS[draw] + (" or 5" if draw == 4 else "")
         fig.text(x + 0.3, legend_y + 0.04, label, transform=inch, fontsize=9.5, va="center")
         x += 1.35
-    fig.text(MARGIN, MARGIN + 0.45, "\n".join(footer), transform=inch, fontsize=8.5, va="top", color="#444444",
+    fig.text(MARGIN, MARGIN + 0.55, "\n".join(footer), transform=inch, fontsize=8.5, va="top", color="#444444",
              linespacing=1.4)
     return fig
 

@@ -217,9 +217,10 @@ def cheatsheet_footer(sheet: CheatSheet, guide: Guide) -> list[str]:
     plan = sheet.plan
     return [f"Following this list wins {_pct(plan.optimum - plan.loss, 2)} of the pot on average at the showdown; "
             f"the best possible is {_pct(sheet.value, 2)}.",
-            "Shares of the pot when nobody folds; the opponents' cards are treated as independent of yours.",
-            f"drawodds {guide.version}, seed {guide.seed} · drawodds report · 'deals': how often a hand is decided "
-            "by the line."]
+            f"Shares of the pot when nobody folds. The opponents draw by the '{POLICY}' policy (drawodds policies "
+            f"{POLICY});",
+            "their cards are treated as independent of yours. 'deals': how often the line decides a hand.",
+            f"drawodds {guide.version}, seed {guide.seed} · made by drawodds report"]
 
 
 def _reading(guide: Guide) -> str:
