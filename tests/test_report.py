@@ -2,8 +2,8 @@
 the same seed writes the same bytes.
 
 One small run is shared by the tests: the command itself (`--quick`, with the quick sizes cut
-down further so the suite stays fast), and the guide computed a second time with the same sizes
-for the byte-for-byte comparison. (Charts carry no time stamps: a redrawn chart has the same
+down further so the suite stays fast), and the guide computed a second time, in another process,
+with the same sizes for the byte-for-byte comparison. (Charts carry no time stamps: a redrawn chart has the same
 bytes, checked by hand across processes; too slow to draw everything twice here.)
 """
 
@@ -14,28 +14,40 @@ import io
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from drawodds.analyses import report as guide_module
 from drawodds.cli import main
-from drawodds.render.report import guide_files, guide_markdown
 
 SCALE = 0.02        # of the quick run's sizes; the strategy lists come from 2% of the deal classes
 
 
+SECOND_RUN = f"""
+import sys
+from drawodds.analyses.report import guide
+from drawodds.render.report import guide_files, guide_markdown
+data = guide(quick=True, scale={SCALE}, workers=1)
+sys.stdout.buffer.write(guide_markdown(data, guide_files(data)).encode())
+"""
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, str]:
-    """The command's folder and --json output, and the guide's Markdown computed a second time."""
+    """The command's folder and --json output, and the guide's Markdown computed again in another
+    process (side by side, on the second core)."""
+    again = subprocess.Popen([sys.executable, "-c", SECOND_RUN], stdout=subprocess.PIPE)
     out, folder = io.StringIO(), tmp_path_factory.mktemp("guide")
     with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out):
         mp.setattr(guide_module, "QUICK", guide_module.QUICK.scaled(SCALE))
         with pytest.raises(SystemExit) as exc:
-            main(["report", "--quick", "--out", str(folder), "--json"])
-    assert exc.value.code == 0
-    again = guide_module.guide(quick=True, scale=SCALE)
-    return folder, json.loads(out.getvalue()), guide_markdown(again, guide_files(again))
+            main(["report", "--quick", "--out", str(folder), "--json", "--workers", "1"])
+    markdown, _ = again.communicate(timeout=600)
+    assert exc.value.code == 0 and again.returncode == 0
+    return folder, json.loads(out.getvalue()), markdown.decode()
 
 
 def test_the_command_writes_every_file_it_lists(runs) -> None:

@@ -301,7 +301,8 @@ def _points_section(budget: Budget, seed: int) -> PointsSection:
     df = ace_vs_small_pair(poeng, trials=budget.ace_trials, seed=seed, policy=POLICY)
     rows = tuple({str(k): float(v) for k, v in row.items()} for row in df.to_dict("records"))
     examples = []
-    games = [(name, hand) for name in ("poengpoker", "chicago") for hand in POINTS_EXAMPLES]
+    hands = POINTS_EXAMPLES[:max(1, round(len(POINTS_EXAMPLES) * min(1.0, budget.classes)))]   # fewer when rough
+    games = [(name, hand) for name in ("poengpoker", "chicago") for hand in hands]
     for name, hand in games:
         frame = points_by_hold(hand, preset(name), opponents=POINTS_OPPONENTS, trials=budget.example_trials,
                                seed=seed, policy=POLICY)
