@@ -55,6 +55,8 @@ def _pct_se(p: float, se: float | None, digits: int = 1) -> str:
     """``12.3% ± 0.4%``; without the ± when the figure is exact."""
     if not se:
         return _pct(p, digits)
+    while round(100 * se, digits) == 0 and digits < 3:     # the error shows at least one digit
+        digits += 1
     return f"{100 * p:.{digits}f}% ± {100 * se:.{digits}f}%"
 
 
@@ -362,8 +364,8 @@ def _openers_summary(rows: Sequence[TableOdds]) -> str:
         said.append(f"{who} a deal is passed out {_pct(r.p_nobody_opens or 0.0)} of the time, so a pot "
                     f"waits {r.expected_deals_per_opened_pot or 0:.2f} deals on average and holds "
                     f"{r.expected_pot or 0:.1f} chips of antes when it opens.")
-    return " ".join(said) + (" The fewer the players, the longer the pot waits and the more it is worth "
-                             "when somebody finally opens.")
+    return " ".join(said) + (" The fewer the players, the longer the pot waits, and the more antes each "
+                             "player has put in by the time somebody opens.")
 
 
 def _jackpot_stakes(ante: int) -> str:
