@@ -160,9 +160,36 @@ def _train_samples() -> dict[str, Any]:
             "TrainingSummary": summary, "PatternRow": summary.patterns[0], "SessionRow": summary.sessions[0]}
 
 
+def _report_samples() -> dict[str, Any]:
+    from drawodds.analyses import report as r
+    from drawodds.analyses.best_holds import Dilemma, best_hold_grid
+    from drawodds.analyses.condensed import condense
+    from drawodds.analyses.lessons import LineResult, PatLesson
+    from drawodds.analyses.openers import table
+    from drawodds.analyses.strategy import StrategyTable, jacks_objective, make_solver
+
+    rules = drawodds.preset()
+    solver = make_solver(jacks_objective(), rules)
+    deals = np.sort(np.stack([drawodds.parse_hand(h) for h in ("AsAhKs7s3s", "9c9d5h5s2c")]), axis=1)
+    tab = StrategyTable(solver.objective, rules, solver.hold_values(deals), np.ones(2, dtype=np.int64))
+    plan = condense(tab)
+    line = LineResult("reader", "stand pat", 100, 2.9, 0.02, 0.4, 0.05)
+    dilemma = Dilemma("Pair or flush?", "7♠ 7♥ K♠ 9♠ 3♠", (1,), (("7-7", (0.4,)),))
+    keep = r.KeepSection((r.CheatSheet("cheatsheet_x", "Mørkpoker", 2, 1, "1 opponent", 0.5, plan),),
+                         best_hold_grid({1: tab}), (dilemma,), 1.0)
+    hold = r.PointsHold("As", 4, 1.0, 0.03, 0.3, 0.7, 0.0, 0.0)
+    points = r.PointsSection(plan, 1.18, ({"players": 2.0, "points_ace": 1.6},), 10,
+                             (r.PointsExample("poengpoker", "2c 2d As 9h 6c", 3, 10, (hold,)),))
+    guide = r.Guide("0.1.0", 1, True, r.QUICK, keep, r.ReadingSection((drawodds.read_draw(0),), ()),
+                    r.OpenersSection(table([2]), table([2])),
+                    PatLesson("morkpoker", ["Qs", "Qd", "5h", "5c", "9s"], 4 / 47, 0.88, 0.001, 0.87, 0.001,
+                              0.0003, 1000, 100, 1, (line,)), points)
+    return {"Guide": guide, "Report": r.Report("reports", ("README.md",), guide.sections, True, 1, 2.5)}
+
+
 SAMPLES: tuple[Callable[[], dict[str, Any]], ...] = (
     _strategy_samples, _engine_samples, _points_samples, _model_samples, _analysis_samples, _command_samples,
-    _train_samples)
+    _train_samples, _report_samples)
 
 
 @pytest.fixture(scope="module")

@@ -1154,6 +1154,41 @@ def train_cmd(
         _interrupted(f"the {len(items)} answers before Ctrl-C are graded and saved")
 
 
+# --- report ---------------------------------------------------------------------------------
+
+@app.command("report")
+def report_cmd(
+    out_dir: Annotated[str, typer.Option(
+        "--out", help="Folder for the guide (README.md, cheat sheets, charts).")] = "reports",
+    quick: Annotated[bool, typer.Option(
+        "--quick", help="Far fewer simulated deals: under a minute, larger standard errors, same files.")] = False,
+    seed: SeedOpt = 1,
+    workers: WorkersOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Write the player's guide: what to keep, reading draws, pass-outs, standing pat, points games.
+
+    README.md in --out is the guide; beside it a printable cheat sheet per table size (PNG, PDF) and the charts.
+
+    The same version and seed write the same files. The full guide takes a few minutes; --quick under one.
+
+    Examples:
+
+      drawodds report
+
+      drawodds report --quick --out /tmp/guide
+    """
+    from drawodds.charts.report import report
+    from drawodds.render.report import render_report
+
+    _seed(seed)
+    n_workers = _workers(workers)
+    _writable_folder(out_dir, "--out")
+    with stage_bar(enabled=not json_out) as stage:
+        result = report(out_dir, quick=quick, seed=seed, workers=n_workers, progress=stage)
+    show(result, json_out, render_report)
+
+
 # --- entry point ----------------------------------------------------------------------------
 
 # typer may bundle its own click: take its exception classes from the ones typer raises.

@@ -6,21 +6,28 @@ Regenerate: ``drawodds charts openers`` (or ``python -m drawodds.charts.openers 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 from matplotlib.figure import Figure
 
 from drawodds.analyses import openers as op
+from drawodds.charts.output import save
 
 
 def passout_by_table_size(path: Path, sizes: range = range(op.MIN_PLAYERS, op.MAX_PLAYERS + 1),
                           seed: int = 1) -> Path:
     """Bars: exact pass-out probability (or Monte Carlo ± 2 SE where no exact is shipped) beside
     the independence approximation (1-p)^n, for each table size."""
+    return draw_passouts([op.table_odds(n, seed=seed) for n in sizes], path)
+
+
+def draw_passouts(rows: Sequence[op.TableOdds], path: Path) -> Path:
+    """The bars of ``passout_by_table_size`` from figures already computed (one row per table size)."""
     exact, err, indep, labels = [], [], [], []
-    for n in sizes:
-        row = op.table_odds(n, seed=seed)
+    for row in rows:
+        n = row.n
         if row.p_nobody_opens is not None:
             exact.append(row.p_nobody_opens)
             err.append(0.0)
@@ -46,24 +53,29 @@ def passout_by_table_size(path: Path, sizes: range = range(op.MIN_PLAYERS, op.MA
     ax.set_ylim(0, max(exact + indep) * 1.15)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save(fig, path, dpi=120)
     return path
 
 
 def pot_at_opening(path: Path, sizes: tuple[int, ...] = (2, 4, 6), ante: int = 1,
                    max_consecutive_antes: int | None = None, rounds: int = 10) -> Path:
     """Distribution of the pot (antes only) when a deal is finally opened, per table size."""
+    rows = [op.table_odds(n, ante, max_consecutive_antes) for n in sizes if op.exact_available(n)]
+    return draw_pot_at_opening(rows, path, ante, max_consecutive_antes, rounds)
+
+
+def draw_pot_at_opening(rows: Sequence[op.TableOdds], path: Path, ante: int = 1,
+                        max_consecutive_antes: int | None = None, rounds: int = 10) -> Path:
+    """The bars of ``pot_at_opening`` from figures already computed (exact table sizes only)."""
+    rows = [r for r in rows if r.exact]
     fig = Figure(figsize=(8, 4.8))
     ax = fig.subplots()
-    width = 0.8 / len(sizes)
-    for i, n in enumerate(sizes):
-        if not op.exact_available(n):
-            continue
-        growth = op.pot_growth(n, ante, max_consecutive_antes)
-        dist = growth.pot_distribution(rounds)
+    width = 0.8 / max(len(rows), 1)
+    for i, row in enumerate(rows):
+        dist = row.pot_distribution[:rounds]
         js = np.arange(1, len(dist) + 1)
-        ax.bar(js + (i - (len(sizes) - 1) / 2) * width, [float(p) for _, p in dist], width,
-               label=f"{n} players: pot {n * ante}·k, mean {float(growth.expected_pot):.2f}")
+        ax.bar(js + (i - (len(rows) - 1) / 2) * width, [float(p) for _, p in dist], width,
+               label=f"{row.n} players: pot {row.n * ante}·k, mean {float(row.expected_pot or 0):.2f}")
     ax.set_xticks(range(1, rounds + 1))
     ax.set_xlabel(f"rounds of antes in the pot when it opens (k; ante {ante} per player)")
     ax.set_ylabel("probability")
@@ -71,7 +83,7 @@ def pot_at_opening(path: Path, sizes: tuple[int, ...] = (2, 4, 6), ante: int = 1
     ax.set_title(f"Jacks or Better: pot size at opening{limit}")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save(fig, path, dpi=120)
     return path
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
+from drawodds.charts.output import save
 from drawodds.points.games import ace_vs_small_pair
 from drawodds.rules import preset
 
@@ -51,7 +52,7 @@ def plot_last_trick_vs_pair(df: pd.DataFrame, path: str | Path) -> Path:
                  f"'{attrs.get('policy', 'standard')}', everyone plays tricks "
                  f"'{attrs.get('trick', 'sensible')}'", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save(fig, path, dpi=110)
     return path
 
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from drawodds.analyses.read import read_draw
+from drawodds.analyses.read import DrawReading, read_draw
+from drawodds.charts.output import save
 from drawodds.errors import RequestError
 from drawodds.evaluate import CATEGORIES
 from drawodds.rules import RuleSet, preset
@@ -32,6 +33,12 @@ def plot_read_draws(path: str | Path = "reports/read_draws.png", *, rules: RuleS
             readings.append(read_draw(d, policy=policy, rules=rs, trials=trials, seed=seed))
         except RequestError:     # a count this policy never draws
             continue
+    return draw_read_draws(readings, path, subtitle=f"policy '{policy}', rules {rs.name} (max draw {rs.max_draw}); "
+                           f"exact or Monte Carlo {trials:,} trials, seed {seed}")
+
+
+def draw_read_draws(readings: list[DrawReading], path: str | Path, subtitle: str) -> Path:
+    """Draw readings already made (one per draw count) as the stacked bars of ``plot_read_draws``."""
     names = [c for c in CATEGORIES if any(r.final.get(c, 0) > 0 for r in readings)]
     fig = Figure(figsize=(9, 5.5))
     ax = fig.subplots()
@@ -49,15 +56,10 @@ def plot_read_draws(path: str | Path = "reports/read_draws.png", *, rules: RuleS
     ax.set_xticks(list(x), [f"drew {r.draw}\n({100 * r.p_draw:.1f}% of deals)" for r in readings])
     ax.set_ylabel("final hand after the draw (%)")
     ax.set_ylim(0, 100)
-    ax.set_title(f"What an opponent ends with, by the number of cards drawn\n"
-                 f"policy '{policy}', rules {rs.name} (max draw {rs.max_draw}); "
-                 f"exact or Monte Carlo {trials:,} trials, seed {seed}")
+    ax.set_title(f"What an opponent ends with, by the number of cards drawn\n{subtitle}")
     ax.legend(title="final hand", bbox_to_anchor=(1.01, 1), loc="upper left", frameon=False)
     fig.tight_layout()
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=120)
-    return out
+    return save(fig, path, dpi=120)
 
 
 if __name__ == "__main__":

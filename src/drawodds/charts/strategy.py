@@ -25,6 +25,7 @@ from matplotlib.patches import Patch
 from drawodds.analyses.best_holds import Dilemma, HoldGrid, best_hold_grid, dilemma_values, equity_solvers
 from drawodds.analyses.condensed import CondensedStrategy, condense
 from drawodds.analyses.strategy import paytable_objective, solve
+from drawodds.charts.output import save
 from drawodds.patterns import HOLD_TYPES, STARTING_HANDS
 from drawodds.rules import RuleSet, preset
 
@@ -52,7 +53,7 @@ def plot_hold_heatmap(grid: HoldGrid, path: Path, policy: str) -> None:
     ax.legend(handles=[Patch(color=HOLD_COLOURS[k], label=HOLD_TYPES[k]) for k in used],
               loc="upper left", bbox_to_anchor=(1.01, 1.0), title="best hold")
     fig.tight_layout()
-    fig.savefig(path, dpi=130)
+    save(fig, path, dpi=130)
 
 
 # --- classic dilemmas -------------------------------------------------------------------------
@@ -73,7 +74,7 @@ def plot_dilemmas(data: list[Dilemma], opponents: Sequence[int], path: Path, pol
     fig.suptitle("Classic draw-poker dilemmas: exact equity of each option (card removal vs the field ignored)",
                  fontsize=11)
     fig.tight_layout()
-    fig.savefig(path, dpi=130)
+    save(fig, path, dpi=130)
 
 
 # --- printable condensed strategy ----------------------------------------------------------------
@@ -100,7 +101,7 @@ def plot_condensed(plan: CondensedStrategy, title: str, unit: str, path: Path) -
         elif row % 2 == 0:
             c.set_facecolor("#f5f5f5")
     fig.tight_layout()
-    fig.savefig(path, dpi=130)
+    save(fig, path, dpi=130)
 
 
 def write_reports(out_dir: str | Path = "reports", *, policy: str = "standard",

@@ -1,0 +1,20 @@
+"""Writing figures to files with fixed metadata, so the same figure gives the same bytes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from matplotlib.figure import Figure
+
+# No software version or creation date in the files: a redrawn chart is byte-identical.
+PNG_METADATA: dict[str, str | None] = {"Software": None}
+PDF_METADATA: dict[str, str | None] = {"Creator": None, "Producer": None, "CreationDate": None}
+
+
+def save(fig: Figure, path: str | Path, dpi: int = 120) -> Path:
+    """Write ``fig`` as PNG or PDF (by the file's ending) without time or version stamps."""
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    metadata = PDF_METADATA if out.suffix.lower() == ".pdf" else PNG_METADATA
+    fig.savefig(out, dpi=dpi, metadata=metadata)
+    return out

@@ -1,0 +1,118 @@
+"""The player's guide on disk: ``report`` computes the guide and writes reports/ in full.
+
+The folder gets README.md (the guide, ``drawodds.render.report``), a printable cheat sheet per
+table size (PNG and PDF, ``drawodds.charts.cheatsheet``), the charts the guide shows and the
+standing-pat lesson. Charts carry no time or version stamps, so a second run with the same
+version and seed writes the same bytes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from drawodds.analyses.report import POLICY, READ_RULES, Guide, Report, guide
+from drawodds.charts.cheatsheet import write_cheatsheet
+from drawodds.charts.openers import draw_passouts, draw_pot_at_opening
+from drawodds.charts.points import plot_last_trick_vs_pair
+from drawodds.charts.reading import draw_read_draws
+from drawodds.charts.strategy import plot_dilemmas, plot_hold_heatmap
+from drawodds.execution import Runner
+from drawodds.render.report import (
+    DILEMMAS,
+    GUIDE,
+    HEATMAP,
+    LAST_TRICK,
+    PASSOUTS,
+    POT_AT_OPENING,
+    POT_SIZES,
+    READ_DRAWS,
+    STANDING_PAT,
+    cheatsheet_footer,
+    guide_files,
+    guide_markdown,
+)
+from drawodds.rules import preset
+
+Stage = Callable[[str, float], None]
+
+
+def _quiet(stage: str, done: float) -> None:
+    return None
+
+
+def _draw(fn: Callable[..., Path | list[Path]], args: tuple[Any, ...]) -> list[Path]:
+    """One drawing job (for the worker pool): the files it wrote."""
+    out = fn(*args)
+    return out if isinstance(out, list) else [out]
+
+
+def _last_trick(data: Guide, path: Path) -> Path:
+    frame = pd.DataFrame(list(data.points.ace_vs_pair))
+    frame["players"] = frame["players"].astype(int)
+    frame.attrs.update(rules="poengpoker", trials=data.points.ace_trials, seed=data.seed, policy=POLICY,
+                       trick="sensible")
+    return plot_last_trick_vs_pair(frame, path)
+
+
+def _heatmap(data: Guide, path: Path) -> Path:
+    plot_hold_heatmap(data.keep.grid, path, POLICY)
+    return path
+
+
+def _dilemmas(data: Guide, path: Path) -> Path:
+    opponents = data.keep.dilemmas[0].opponents if data.keep.dilemmas else ()
+    plot_dilemmas(list(data.keep.dilemmas), opponents, path, POLICY)
+    return path
+
+
+def write_guide(data: Guide, out_dir: str | Path, *, workers: int | None = None,
+                progress: Stage = _quiet) -> list[str]:
+    """Write the guide's files into ``out_dir`` (created if need be); returns their names, sorted.
+
+    The drawings are made side by side on ``workers`` processes (default: every core)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    rules = preset(READ_RULES)
+    subtitle = (f"policy '{POLICY}', rules {rules.name} (max draw {rules.max_draw}); "
+                f"exact or Monte Carlo {data.budget.read_trials:,} trials, seed {data.seed}")
+    jobs: list[tuple[Callable[..., Path | list[Path]], tuple[Any, ...]]] = [
+        (write_cheatsheet, (s.plan, s.title, s.against, cheatsheet_footer(s, data), out / s.key))
+        for s in data.keep.sheets]
+    jobs += [
+        (_heatmap, (data, out / HEATMAP)),
+        (_dilemmas, (data, out / DILEMMAS)),
+        (draw_read_draws, (list(data.reading.plain), out / READ_DRAWS, subtitle)),
+        (draw_passouts, (list(data.openers.passouts.rows), out / PASSOUTS)),
+        (draw_pot_at_opening, ([r for r in data.openers.passouts.rows if r.n in POT_SIZES], out / POT_AT_OPENING,
+                               data.openers.passouts.ante)),
+        (_last_trick, (data, out / LAST_TRICK)),
+    ]
+    with Runner(workers) as runner:
+        batch = runner.map(_draw, jobs, progress=lambda k: progress(f"drawing: {k} of {len(jobs)} pictures done",
+                                                                    0.88 + 0.12 * k / len(jobs)))
+    if batch.interrupted:
+        raise KeyboardInterrupt
+    written = [path for paths in batch.results for path in paths]
+    (out / STANDING_PAT).write_text(data.pat.to_markdown(), encoding="utf-8")
+    names = guide_files(data)
+    assert sorted({p.name for p in written} | {STANDING_PAT, GUIDE}) == names, "a drawing the guide does not list"
+    (out / GUIDE).write_text(guide_markdown(data, names), encoding="utf-8")
+    return names
+
+
+def report(out_dir: str | Path = "reports", *, quick: bool = False, seed: int = 1, workers: int | None = None,
+           scale: float = 1.0, progress: Stage = _quiet) -> Report:
+    """Compute the player's guide (``drawodds.analyses.report.guide``) and write it into ``out_dir``.
+
+    The full guide takes a few minutes; ``quick`` a fraction of that, with larger standard errors."""
+    start = time.perf_counter()
+    data = guide(quick=quick, seed=seed, workers=workers, scale=scale,
+                 progress=lambda stage, f: progress(stage, 0.88 * f))
+    names = write_guide(data, out_dir, workers=workers, progress=progress)
+    progress("done", 1.0)
+    return Report(str(out_dir), tuple(names), data.sections, quick, seed, time.perf_counter() - start)

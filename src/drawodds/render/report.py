@@ -1,0 +1,531 @@
+"""`drawodds report`: the player's guide as Markdown, and the console summary of what was written.
+
+``guide_markdown`` turns a ``Guide`` into reports/README.md, one function per section
+(``SECTION_TEXT``); the charts it links to are named in ``FILES`` and drawn by
+``drawodds.charts.report``. The text holds no time, host or worker count, so the same version
+and seed give the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from drawodds.analyses.condensed import CondensedStrategy
+from drawodds.analyses.openers import TableOdds
+from drawodds.analyses.read import DrawReading
+from drawodds.analyses.report import (
+    POINTS_OPPONENTS,
+    POLICY,
+    CheatSheet,
+    Guide,
+    Report,
+)
+from drawodds.render.console import pretty_hand, stdout
+from drawodds.rules import preset
+
+# Files of the guide beside README.md (the cheat sheets are named by CheatSheet.key).
+GUIDE = "README.md"
+HEATMAP = "strategy_heatmap.png"
+DILEMMAS = "strategy_dilemmas.png"
+READ_DRAWS = "read_draws.png"
+PASSOUTS = "passout_by_table_size.png"
+POT_AT_OPENING = "pot_at_opening.png"
+POT_SIZES = (2, 4, 6)
+STANDING_PAT = "standing_pat.md"
+LAST_TRICK = "last_trick_vs_pair.png"
+
+SECTION_TITLES = {
+    "keep": "1. What to keep",
+    "reading": "2. Reading draw counts",
+    "openers": "3. Jacks or Better: pass-outs and pot growth",
+    "pat": "4. Standing pat",
+    "points": "5. Poengpoker and Chicago: what to keep",
+}
+
+
+# --- small formatting helpers --------------------------------------------------------------------
+
+def _pct(p: float, digits: int = 1) -> str:
+    return f"{100 * p:.{digits}f}%"
+
+
+def _pct_se(p: float, se: float | None, digits: int = 1) -> str:
+    """``12.3% ± 0.4%``; without the ± when the figure is exact."""
+    if not se:
+        return _pct(p, digits)
+    while round(100 * se, digits) == 0 and digits < 3:     # the error shows at least one digit
+        digits += 1
+    return f"{100 * p:.{digits}f}% ± {100 * se:.{digits}f}%"
+
+
+def _num_se(x: float, se: float, digits: int = 2) -> str:
+    return f"{x:.{digits}f} ± {se:.{digits}f}"
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]], align: str = "") -> str:
+    """A Markdown table; ``align`` gives 'l' or 'r' per column (default: first left, rest right)."""
+    align = align or "l" + "r" * (len(head) - 1)
+    rule = ["---:" if a == "r" else "---" for a in align]
+    lines = ["| " + " | ".join(head) + " |", "| " + " | ".join(rule) + " |"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _anchor(title: str) -> str:
+    """The anchor GitHub gives a heading."""
+    return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+
+
+def _plan_table(plan: CondensedStrategy) -> str:
+    rows = []
+    for i, line in enumerate(plan.lines, 1):
+        draw = 5 - line.keep
+        rows.append((str(i), line.pattern, "stand pat" if draw == 0 else f"keep {line.keep}, draw {draw}",
+                     _pct(line.share, 2)))
+    return _table(("#", "your hand holds", "play", "share of deals"), rows, "rllr")
+
+
+def _folded(summary: str, body: str) -> str:
+    return f"<details>\n<summary>{summary}</summary>\n\n{body}\n\n</details>"
+
+
+# --- the sections ----------------------------------------------------------------------------------
+
+def _intro(guide: Guide) -> str:
+    quick = ("\n> **Quick run.** The simulated figures on this page come from a quick run "
+             "(`drawodds report --quick`) with far fewer deals than the full guide, so their standard errors "
+             "are larger; the exact figures are the same. Run `drawodds report` for the full guide.\n"
+             if guide.quick else "")
+    if guide.keep.classes < 1:
+        quick += (f"\n> The strategy lists come from {_pct(guide.keep.classes, 0)} of the deal classes only: a "
+                  "rough run for testing.\n")
+    toc = "\n".join(f"{i}. [{title.split('. ', 1)[1]}](#{_anchor(title)})"
+                    for i, title in enumerate(SECTION_TITLES.values(), 1))
+    return f"""# Five-card draw at the kitchen table: a player's guide
+
+This guide answers the questions that come up at a home game of five-card draw: which cards to
+keep, what an opponent's draw tells you, how long a Jacks-or-Better pot waits before somebody can
+open it, whether standing pat pays, and what to keep when the game is played for points
+(Poengpoker and Chicago). Every number and every chart here was computed by drawodds
+{guide.version} from seed {guide.seed}; `drawodds report` makes this page again, byte for byte.
+{quick}
+**How to read the numbers.** A figure written like 12.3% ± 0.4% comes from simulated deals: the
+± is one standard error, and the true value lies within two of them about 19 times out of 20.
+A figure without ± is exact: every possible deal was counted.
+
+{toc}"""
+
+
+def _keep(guide: Guide) -> str:
+    sec = guide.keep
+    morkpoker = [s for s in sec.sheets if s.game == "Mørkpoker"]
+    jacks = [s for s in sec.sheets if s.game != "Mørkpoker"]
+    rows = [(s.title, _against_short(s), _pct(s.plan.optimum - s.plan.loss), _pct(s.value),
+             f"[PNG]({s.key}.png) · [PDF]({s.key}.pdf)") for s in sec.sheets]
+    summary = _table(("table", "you play against", "following the list", "best possible", "printable sheet"),
+                     rows, "llrrl")
+    example = morkpoker[min(2, len(morkpoker) - 1)]
+    lists = "\n\n".join(_sheet_text(s) for s in morkpoker)
+    dilemma_rows = []
+    for d in sec.dilemmas:
+        best = [max(values[j] for _, values in d.options) for j in range(len(d.opponents))]
+        for k, (label, values) in enumerate(d.options):
+            cells = [f"**{_pct(v)}**" if v == best[j] else _pct(v) for j, v in enumerate(values)]
+            dilemma_rows.append((f"{d.title} {d.hand}" if k == 0 else "", label, *cells))
+    opponents = sec.dilemmas[0].opponents if sec.dilemmas else ()
+    dilemmas = _table(("hand", "keep", *(f"{n} opp." for n in opponents)), dilemma_rows,
+                      "ll" + "r" * len(opponents))
+    return f"""## {SECTION_TITLES["keep"]}
+
+Before the draw you choose which cards to keep. The lists below give the best choice for every
+hand you can be dealt, boiled down to a few dozen lines you can learn. They come from an exact
+table: for each of the 2,598,960 possible hands, the share of the pot that each of its 32 ways of
+keeping cards wins at the showdown, against opponents who draw like most players do (the
+`{POLICY}` draw policy: `drawodds policies {POLICY}` shows it). The list is then built line by
+line from that table, and what it gives up against the table is measured over every hand.
+
+**At the table.** Go down the list for your table size and stop at the first line your hand
+matches: keep those cards and draw the rest. When several cards fit the line (two possible
+kickers, say), keep the highest. "High cards" are J, Q, K and A. Print the sheet for your table:
+one A4 page each.
+
+{summary}
+
+"Following the list" and "best possible" are the average share of the pot at the showdown when
+nobody folds: betting is left out (sections 2 and 4 show what the draw counts and the betting
+change). The opponents' cards are treated as independent of yours; on the strategy page
+(`drawodds strategy`) that shortcut is measured to move a hand's share by about one percentage
+point of the pot, and the choice between the two best holds far less.
+
+The sheet for a table of {example.players}:
+
+![The printable sheet for Mørkpoker with {example.players} players]({example.key}.png)
+
+### The lists, table by table
+
+{lists}
+
+### What changes as the table fills up
+
+With more opponents a hand has to end stronger to win. A small pair loses value fast, while a
+draw to a flush or a straight, which ends strong or not at all, holds its value better: see the
+first dilemma below. The chart shows, for each kind of starting hand, the most common best play
+at each number of opponents (the number is the share of such hands where it is best).
+
+![Best hold by starting hand and number of opponents]({HEATMAP})
+
+Classic dilemmas, with the exact share of the pot of each choice; the best choice at each table
+size is in bold:
+
+{dilemmas}
+
+![Classic dilemmas by number of opponents]({DILEMMAS})
+
+### Jacks or Better
+
+In Jacks or Better (Jackpott) nobody may open the betting without at least a pair of jacks. When
+you call an opened pot, you are up against a hand that held jacks or better before the draw, so
+the best play changes: a small pair is usually behind already, so draws to a flush or a straight
+move up the list, and a high pair wants an ace or king beside it. This list is the best play
+heads-up against such an opener. When you opened yourself, the Mørkpoker list for your table
+size is the closer guide, since the callers may hold anything.
+
+{_sheet_text(jacks[0]) if jacks else ""}"""
+
+
+def _against_short(sheet: CheatSheet) -> str:
+    if sheet.game != "Mørkpoker":
+        return "the opener (jacks or better)"
+    return f"{sheet.opponents} opponent{'s' if sheet.opponents > 1 else ''}"
+
+
+def _sheet_text(sheet: CheatSheet) -> str:
+    plan = sheet.plan
+    return f"""**{sheet.title}** (against {sheet.against}): [printable sheet, PNG]({sheet.key}.png) ·
+[PDF]({sheet.key}.pdf). Following the list wins {_pct(plan.optimum - plan.loss, 2)} of the pot on
+average; the best possible is {_pct(sheet.value, 2)}.
+
+{_folded(f"The list for {sheet.title} ({len(plan.lines)} lines)", _plan_table(plan))}"""
+
+
+def cheatsheet_footer(sheet: CheatSheet, guide: Guide) -> list[str]:
+    """The footer lines of a printed sheet: what the list is worth and where it comes from."""
+    plan = sheet.plan
+    return [f"Following this list wins {_pct(plan.optimum - plan.loss, 2)} of the pot on average at the showdown; "
+            f"the best possible is {_pct(sheet.value, 2)}.",
+            f"Shares of the pot when nobody folds. The opponents draw by the '{POLICY}' policy (drawodds policies "
+            f"{POLICY});",
+            "their cards are treated as independent of yours. 'deals': how often the line decides a hand.",
+            f"drawodds {guide.version}, seed {guide.seed} · made by drawodds report"]
+
+
+def _reading(guide: Guide) -> str:
+    sec = guide.reading
+    return f"""## {SECTION_TITLES["reading"]}
+
+How many cards a player draws is the one thing you learn about their hand before the showdown.
+The chart shows, for each number of cards drawn, what a player who draws like most players (the
+`{POLICY}` policy) holds after the draw. Use it when you decide whether to bet or call after the
+draw: compare your hand with the bar of the player's draw count.
+
+![What an opponent ends with, by the number of cards drawn]({READ_DRAWS})
+
+The same in numbers. "How often" is the share of all deals in which such a player draws that
+many; "what they held" is the most likely holdings before the draw; the rest is what they end
+with.
+
+{_reading_table(sec.plain)}
+
+**At the table.** {_reading_summary(sec.plain)} A player who stood pat was dealt a made hand,
+unless they bluff, which this policy never does (`drawodds read 0 --snow 0.05` shows what a
+little bluffing does to the picture).
+
+### The opener in Jacks or Better
+
+In Jacks or Better the opener held at least a pair of jacks before the draw, which narrows the
+reading:
+
+{_reading_table(sec.opener)}
+
+`drawodds read N` gives any of these readings, and with `--hand` your own equity for each way of
+keeping your cards."""
+
+
+def _reading_summary(readings: Sequence[DrawReading]) -> str:
+    """What a draw of three and of one most often means, in numbers."""
+    said = []
+    for r in readings:
+        if r.draw not in (1, 3):
+            continue
+        top = max(r.holding.items(), key=lambda kv: kv[1])
+        better = sum(p for name, p in r.final.items() if name not in ("high_card", "one_pair"))
+        said.append(f"A player who drew {'three' if r.draw == 3 else 'one'} held {_words(top[0])} "
+                    f"{_pct(top[1], 0)} of the time before the draw and ends with two pair or better "
+                    f"{_pct(better, 0)} of the time.")
+    return " ".join(said)
+
+
+FINAL_GROUPS = (("high card", ("high_card",)), ("one pair", ("one_pair",)), ("two pair", ("two_pair",)),
+                ("three of a kind", ("three_of_a_kind",)), ("straight or flush", ("straight", "flush")),
+                ("full house or better", ("full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind")))
+
+
+def _reading_table(readings: Sequence[DrawReading]) -> str:
+    rows = []
+    for r in readings:
+        held = sorted(r.holding.items(), key=lambda kv: -kv[1])[:3]
+        held_text = ", ".join(f"{_words(name)} {_pct(p, 0)}" for name, p in held)
+        cells = []
+        for _, names in FINAL_GROUPS:
+            p = sum(r.final.get(n, 0.0) for n in names)
+            se = math.sqrt(max(p * (1 - p), 0.0) / r.trials) if r.trials else None
+            cells.append(_pct_se(p, se))
+        rows.append((f"{r.draw}", _pct(r.p_draw), held_text, *cells))
+    return _table(("drew", "how often", "what they held", *(name for name, _ in FINAL_GROUPS)), rows,
+                  "rrl" + "r" * len(FINAL_GROUPS))
+
+
+def _openers(guide: Guide) -> str:
+    sec = guide.openers
+    pass_rows = []
+    for r in sec.passouts.rows:
+        mc = r.p_nobody_opens_mc
+        nobody = _pct(r.p_nobody_opens, 2) if r.p_nobody_opens is not None else (
+            _pct_se(mc.value, mc.se, 2) if mc is not None else "n/a")
+        pass_rows.append((str(r.n), nobody, _pct(r.p_nobody_opens_independent, 2),
+                          f"{r.expected_deals_per_opened_pot:.2f}" if r.expected_deals_per_opened_pot else "n/a",
+                          f"{r.expected_pot:.1f}" if r.expected_pot else "n/a"))
+    passouts = _table(("players", "nobody can open", "if hands were dealt from separate decks",
+                       "deals per opened pot", "pot when it opens (antes)"), pass_rows)
+    wait_rows = []
+    for w in sec.passouts.waits():
+        if w.players not in POT_SIZES + (3, 5):
+            continue
+        cells = [f"{_pct(p)} ({pot})" for p, pot in zip(w.probabilities, w.pots, strict=True)]
+        wait_rows.append((str(w.players), *cells))
+    heads = ("opens at once", "after 1 pass-out", *(f"after {k} pass-outs" for k in range(2, 5)), "after 5 or more")
+    waits = _table(("players", *heads), wait_rows)
+    play_rows = []
+    for r in sec.played.rows:
+        d = r.to_dict()
+        play_rows.append((str(r.n), *(_share(d, key) for key in ("passed_out", "uncontested", "showdown")),
+                          _chips(d, "average_pot")))
+    played = _table(("players", "passed out", "won without a showdown", "went to a showdown", "average pot won"),
+                    play_rows)
+    ante = sec.passouts.ante
+    return f"""## {SECTION_TITLES["openers"]}
+
+In Jacks or Better nobody may open without at least a pair of jacks. When nobody can, the cards
+are thrown in, everybody antes again and the pot grows. How often does that happen, and how big
+is the pot when it finally opens? The table counts every possible deal exactly (hands at one
+table come from one deck, so they are not independent; the column beside shows the usual
+shortcut that treats them as if they were). The pot counts the antes only, {ante} chip per player
+per deal, and assumes that whoever can open does.
+
+{passouts}
+
+**At the table.** {_openers_summary(sec.passouts.rows)}
+
+![Deals passed out by table size]({PASSOUTS})
+
+How many deals a pot waits, with the pot when it finally opens in brackets (antes only):
+
+{waits}
+
+![The pot when it opens]({POT_AT_OPENING})
+
+### Opened pots, played out
+
+How opened pots end when every player bets by simple rules (open and call with good hands, raise
+with very good ones: the `rule` players of `drawodds simulate`), {sec.played.deals:,} deals per
+table size, Jackpott rules ({_jackpot_stakes(sec.played.ante)}).
+"Passed out" is a share of all deals; the other two are shares of the opened pots.
+
+{played}
+
+`drawodds openers` gives these figures for any table size, ante and house limit on antes."""
+
+
+def _openers_summary(rows: Sequence[TableOdds]) -> str:
+    """The pass-out figures of the smallest, a middle and the largest table, in a sentence each."""
+    exact = [r for r in rows if r.p_nobody_opens is not None and r.expected_deals_per_opened_pot is not None]
+    if not exact:
+        return ""
+    picks = {r.n: r for r in (exact[0], *(r for r in exact if r.n == 4), exact[-1])}
+    said = []
+    for r in picks.values():
+        who = "Heads-up" if r.n == 2 else f"With {r.n} players"
+        said.append(f"{who} a deal is passed out {_pct(r.p_nobody_opens or 0.0)} of the time, so a pot "
+                    f"waits {r.expected_deals_per_opened_pot or 0:.2f} deals on average and holds "
+                    f"{r.expected_pot or 0:.1f} chips of antes when it opens.")
+    return " ".join(said) + (" The fewer the players, the longer the pot waits, and the more antes each "
+                             "player has put in by the time somebody opens.")
+
+
+def _jackpot_stakes(ante: int) -> str:
+    rules = preset("jackpot")
+    return f"ante {ante} per player, bets {rules.small_bet}/{rules.big_bet}"
+
+
+def _share(d: dict[str, object], key: str) -> str:
+    value, se = d.get(key), d.get(f"{key}_se")
+    if not isinstance(value, float | int):
+        return "n/a"
+    return _pct_se(float(value), float(se) if isinstance(se, float | int) else None)
+
+
+def _chips(d: dict[str, object], key: str) -> str:
+    value, se = d.get(key), d.get(f"{key}_se")
+    if not isinstance(value, float | int) or not isinstance(se, float | int):
+        return "n/a"
+    return f"{_num_se(float(value), float(se), 1)} chips"
+
+
+def _pat(guide: Guide) -> str:
+    lesson = guide.pat.to_markdown()
+    body = lesson.split("\n", 1)[1].strip()              # drop the lesson's own title
+    body = re.sub(r"^## ", "### ", body, flags=re.MULTILINE)
+    return f"""## {SECTION_TITLES["pat"]}
+
+Is standing pat with two pair, instead of drawing one card, ever the better play? The lesson
+below plays it out. Use it when you hold two pair against a single player who drew three: the
+card itself is worth little, so what matters is how the other player reads your draw. The same
+lesson is in [{STANDING_PAT}]({STANDING_PAT}) (`drawodds lesson pat`).
+
+{body}"""
+
+
+def _points(guide: Guide) -> str:
+    sec = guide.points
+    ace_rows = [(str(int(r["players"])), _pct_se(r["ace_beats_pair"], r["ace_beats_pair_se"]),
+                 _pct_se(r["pair_beats_ace"], r["pair_beats_ace_se"]),
+                 _num_se(r["points_pair"], r["points_pair_se"]), _num_se(r["points_ace"], r["points_ace_se"]),
+                 _num_se(r["points_pair_ace"], r["points_pair_ace_se"]),
+                 _num_se(r["ace_minus_pair"], r["ace_minus_pair_se"])) for r in sec.ace_vs_pair]
+    ace = _table(("players", "the ace scores more", "the pair scores more", "points: pair", "points: ace",
+                  "points: pair + ace", "ace minus pair"), ace_rows)
+    example_rows = []
+    for ex in sec.examples:
+        for i, h in enumerate(ex.holds):
+            example_rows.append((ex.game.capitalize() if i == 0 else "", pretty_hand(ex.hand) if i == 0 else "",
+                                 pretty_hand(h.keep) if h.keep else "nothing", str(h.draw),
+                                 _num_se(h.points, h.points_se), f"{h.hand_points:.2f} + {h.trick_points:.2f}",
+                                 "best" if i == 0 else _num_se(h.behind, h.behind_se)))
+    examples = _table(("game", "hand", "keep", "draw", "points ± se", "hand + trick", "behind the best"),
+                      example_rows, "lllrrrr")
+    trials = sec.examples[0].trials if sec.examples else 0
+    return f"""## {SECTION_TITLES["points"]}
+
+Poengpoker and Chicago are played for points, without betting. After the exchange only the single
+best hand at the table scores (straight flush 8, four of a kind 7, full house 6, flush 5, straight
+4, three of a kind 3, two pair 2, one pair 1), and then five tricks are played in which only the
+last one scores: 2 points in Poengpoker, 5 in Chicago. So a card that wins the last trick, most
+often an ace, can be worth keeping even when it does nothing for the hand.
+
+### The hand points alone
+
+If only your hand counted, this would be the best list (any number of cards may be exchanged).
+Following it scores {sec.plan.optimum - sec.plan.loss:.3f} table points a deal for your own hand, against
+{sec.value:.3f} for the best possible play. It leaves out two things: only the best hand at the table
+scores, and the last trick counts too; the rest of this section measures both.
+
+{_folded(f"The hand-points list ({len(sec.plan.lines)} lines)", _plan_table(sec.plan))}
+
+### The lone ace or the small pair
+
+Dealt a small pair (deuces to sevens) and an ace, should you keep the pair, the ace alone for the
+last trick, or both? Each row plays {sec.ace_trials:,} such hands three ways on the same deals
+(Poengpoker, opponents exchange like most players, everyone plays the tricks sensibly). The
+points are those of a whole deal: the best hand and the last trick.
+
+![Keeping the ace for the last trick or the small pair]({LAST_TRICK})
+
+{ace}
+
+**At the table.** {_ace_summary(sec.ace_vs_pair)}
+
+### Example hands
+
+The best three ways to keep some hands at a table of {POINTS_OPPONENTS + 1}, with the points of the whole deal
+(hand + last trick) and how far each is behind the best ({trials:,} simulated deals per hand; every
+choice meets the same deals, so the gaps are sharper than the values). In Chicago the exchange is
+repeated three times and the last trick is worth 5.
+
+{examples}
+
+`drawodds keep HAND --rules poengpoker` (or `--rules chicago`) ranks every way to keep any hand."""
+
+
+def _ace_summary(rows: Sequence[dict[str, float]]) -> str:
+    """What the lone-ace table says, decided by the numbers (two standard errors) rather than assumed."""
+    ahead = [r for r in rows if r["ace_minus_pair"] > 2 * r["ace_minus_pair_se"]]
+    behind = [r for r in rows if r["ace_minus_pair"] < -2 * r["ace_minus_pair_se"]]
+    sizes = ", ".join(str(int(r["players"])) for r in ahead)
+    if len(ahead) == len(rows):
+        said = "Keep the ace: it outscores the small pair at every table size."
+    elif ahead:
+        said = (f"The ace outscores the small pair clearly at {sizes} players; elsewhere the difference is "
+                "within the noise.")
+    else:
+        said = "The difference between the ace and the pair is within the noise of this run."
+    if behind:
+        said += " At " + ", ".join(str(int(r["players"])) for r in behind) + " players the pair does better."
+    both = [r["points_pair_ace"] - r["points_ace"] for r in rows]
+    return said + (f" Keeping both scores between {min(both):+.2f} and {max(both):+.2f} points a deal against the "
+                   "ace alone.")
+
+
+def _about(guide: Guide, files: Sequence[str]) -> str:
+    b = guide.budget
+    listing = "\n".join(f"- [{name}]({name})" for name in files if name != GUIDE)
+    return f"""## About these numbers
+
+Made by `drawodds report{" --quick" if guide.quick else ""}` (drawodds {guide.version}, seed {guide.seed}).
+The folder holds nothing else: running the command again with the same version and seed writes the
+same files. Simulation sizes of this run: {b.read_trials:,} sampled hands per draw reading where
+not exact, {b.play_deals:,} Jackpott deals per table size, {b.pat_deals:,} two-pair deals per line in the
+standing-pat lesson, {b.ace_trials:,} hands per table size for the lone ace, {b.example_trials:,} deals per
+example hand. Everything else is exact.
+
+{listing}
+"""
+
+
+SECTION_TEXT: dict[str, Callable[[Guide], str]] = {
+    "keep": _keep,
+    "reading": _reading,
+    "openers": _openers,
+    "pat": _pat,
+    "points": _points,
+}
+
+
+def guide_files(guide: Guide) -> list[str]:
+    """Every file of the guide's folder, README.md included, sorted."""
+    sheets = [s.key + ext for s in guide.keep.sheets for ext in (".png", ".pdf")]
+    return sorted({GUIDE, STANDING_PAT, HEATMAP, DILEMMAS, READ_DRAWS, PASSOUTS, POT_AT_OPENING, LAST_TRICK, *sheets})
+
+
+def guide_markdown(guide: Guide, files: Sequence[str]) -> str:
+    """The guide's README.md: the intro, every section in order, and the list of ``files``."""
+    parts = [_intro(guide), *(SECTION_TEXT[name](guide) for name in guide.sections), _about(guide, files)]
+    return "\n\n".join(p.strip() for p in parts) + "\n"
+
+
+# --- the console ---------------------------------------------------------------------------------
+
+def render_report(report: Report) -> None:
+    """What was written, one file a line, and where to start reading."""
+    console = stdout()
+    for name in report.files:
+        console.print(f"wrote {report.out_dir.rstrip('/')}/{name}")
+    kind = "quick guide" if report.quick else "guide"
+    console.print(f"The {kind} starts at {report.out_dir.rstrip('/')}/{GUIDE} "
+                  f"({len(report.sections)} sections, seed {report.seed}).")
+
