@@ -24,6 +24,7 @@ from drawodds.analyses.best_holds import Dilemma, HoldGrid, best_hold_grid, dile
 from drawodds.analyses.condensed import CondensedStrategy, condense
 from drawodds.analyses.lessons import PatLesson, standing_pat
 from drawodds.analyses.read import DrawReading, read_draw
+from drawodds.analyses.solve import equilibrium_solution
 from drawodds.analyses.strategy import (
     Solver,
     StrategyTable,
@@ -65,6 +66,7 @@ class Budget:
     ace_trials: int
     example_trials: int
     classes: float = 1.0        # share of the deal classes the strategy lists are condensed from
+    equilibrium: bool = False   # add the solved heads-up game's pats (a solve of a minute or two, then cached)
 
     def scaled(self, scale: float) -> Budget:
         """Every size times ``scale`` (each kept at its smallest sensible value); below 1 the
@@ -73,11 +75,11 @@ class Budget:
             return max(least, round(value * scale))
         return Budget(n(self.read_trials, 1_000), n(self.pat_deals, 100), n(self.pat_equity_trials, 1_000),
                       n(self.play_deals, 20), n(self.ace_trials, 50), n(self.example_trials, 50),
-                      min(1.0, self.classes * scale))
+                      min(1.0, self.classes * scale), self.equilibrium)
 
 
 FULL = Budget(read_trials=200_000, pat_deals=20_000, pat_equity_trials=100_000, play_deals=10_000,
-              ace_trials=10_000, example_trials=10_000)
+              ace_trials=10_000, example_trials=10_000, equilibrium=True)
 QUICK = Budget(read_trials=20_000, pat_deals=300, pat_equity_trials=20_000, play_deals=300,
                ace_trials=1_000, example_trials=600)
 
@@ -291,7 +293,9 @@ def _openers_section(budget: Budget, seed: int) -> OpenersSection:
 
 
 def _pat_section(budget: Budget, seed: int) -> PatLesson:
-    return standing_pat(deals=budget.pat_deals, seed=seed, equity_trials=budget.pat_equity_trials)
+    solved = equilibrium_solution(preset("morkpoker")) if budget.equilibrium else None
+    return standing_pat(deals=budget.pat_deals, seed=seed, equity_trials=budget.pat_equity_trials,
+                        equilibrium=solved)
 
 
 def _points_section(budget: Budget, seed: int) -> PointsSection:
