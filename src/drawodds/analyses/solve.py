@@ -144,6 +144,7 @@ def _open(array: Shelved) -> npt.NDArray:
 
 
 def _readable(array: Shelved) -> bool:
+    """Whether the worker running this sees the file behind ``array`` (the probe of a remote cluster)."""
     return not isinstance(array, str) or os.path.exists(array)
 
 
