@@ -1,12 +1,16 @@
 """Benchmark: heads-up draw solved to a given exploitability in the abstract game.
 
-Builds the abstraction (timed apart), runs CFR until the exploitability of the average strategy
-is at most ``--milli-antes`` per deal (or ``--iterations`` run out), and prints the curve of
-exploitability against iterations and CFR seconds, the value per seat and the peak memory.
-One BLAS thread: the matrices are small and a shared machine makes threads wait on each other.
+Builds the abstraction (timed apart, on ``--workers`` processes or a local Dask cluster with
+``--dask``; ``--build-only`` stops there), runs CFR until the exploitability of the average
+strategy is at most ``--milli-antes`` per deal (or ``--iterations`` run out), and prints the
+curve of exploitability against iterations and CFR seconds, the value per seat and the peak
+memory. One BLAS thread: the matrices are small and a shared machine makes threads wait on each
+other. The load average is printed next to the build time: on a shared machine it explains most
+of the spread between runs.
 
     PYTHONPATH=src python benchmarks/bench_solve.py [--rules morkpoker] [--pre 1024] [--final 512]
-        [--schedule dcfr] [--milli-antes 1.0] [--iterations 5000] [--json]
+        [--workers 1] [--dask] [--build-only] [--schedule dcfr] [--milli-antes 1.0]
+        [--iterations 5000] [--json]
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 from drawodds.analyses.solve import build_abstraction, solve  # noqa: E402
+from drawodds.execution import LOCAL_DASK  # noqa: E402
 from drawodds.rules import preset  # noqa: E402
 
 
@@ -41,15 +46,24 @@ def main() -> None:
     parser.add_argument("--milli-antes", type=float, default=1.0, help="stop at this exploitability")
     parser.add_argument("--iterations", type=int, default=5000)
     parser.add_argument("--raises", type=int, default=None)
+    parser.add_argument("--workers", type=int, default=1, help="processes for the abstraction build")
+    parser.add_argument("--dask", action="store_true", help="build on a Dask cluster started on this machine")
+    parser.add_argument("--build-only", action="store_true", help="time the abstraction build alone")
     parser.add_argument("--json", action="store_true", help="print the result dictionary too")
     args = parser.parse_args()
 
     rules = preset(args.rules)
+    where = "a local Dask cluster" if args.dask else f"{args.workers} worker{'s' * (args.workers > 1)}"
+    load = os.getloadavg()[0]
     t = time.perf_counter()
-    abstraction = build_abstraction(rules, args.pre, args.final)
+    abstraction = build_abstraction(rules, args.pre, args.final, workers=args.workers,
+                                    scheduler=LOCAL_DASK if args.dask else None)
     build = time.perf_counter() - t
     print(f"rules {rules.name}: {abstraction.pre_buckets} pre-draw buckets x {abstraction.final_buckets} "
-          f"final buckets, built in {build:.1f} s (peak memory so far {peak_memory_gb():.2f} GB)")
+          f"final buckets, built in {build:.1f} s on {where} (load average {load:.2f} before, "
+          f"{os.getloadavg()[0]:.2f} after; peak memory of this process so far {peak_memory_gb():.2f} GB)")
+    if args.build_only:
+        return
 
     def show(point) -> None:
         print(f"  {point.iteration:6d} it  {point.seconds:8.1f} s  {1000 * point.exploitability:10.4f} mA  "

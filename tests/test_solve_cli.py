@@ -38,7 +38,7 @@ def test_json_has_the_contract_fields(capsys, tmp_path, small_abstraction, small
 
 
 def test_exploitability_is_given_in_milli_antes_and_stops_early(capsys, small_abstraction):
-    code, out, _ = run(capsys, *SMALL, "--exploitability", "50", "--iterations", "500", "--json")
+    code, out, _ = run(capsys, *SMALL, "--exploitability", "50", "--iterations", "500", "--json", "--workers", "1")
     data = json.loads(out)
     assert code == 0 and data["iterations"] < 500
     assert data["exploitability"] <= 0.050 < data["curve"][-2]["exploitability"]   # the first checkpoint below
@@ -63,6 +63,8 @@ def test_out_writes_a_solution_that_reads_back_equal(capsys, tmp_path, small_abs
     (["--draws", "2"], "one draw"),
     (["--buckets", "24"], "PRE,FINAL"),
     (["--exploitability", "-1"], "--exploitability must be a positive number"),
+    (["--workers", "0"], "--workers must be at least 1"),
+    (["--dask", "--scheduler", "tcp://127.0.0.1:1"], "give one of them"),
 ])
 def test_unsupported_rules_and_bad_options_are_one_line_exit_2(capsys, args, fragment):
     start = time.perf_counter()

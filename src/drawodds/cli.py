@@ -913,6 +913,9 @@ def solve_cmd(
         "Fixed-point passes of the field the holds are chosen against", "2"))] = 2,
     schedule: Annotated[str, typer.Option(
         "--schedule", help="CFR variant: dcfr (discounted CFR, the default) or cfr+.")] = "dcfr",
+    workers: WorkersOpt = None,
+    scheduler: SchedulerOpt = None,
+    dask: DaskOpt = False,
     out: Annotated[str | None, typer.Option(
         "--out", "-o", help="Write the solution to this Parquet file (read it with load_solution).")] = None,
     chart: Annotated[str | None, typer.Option(
@@ -923,7 +926,8 @@ def solve_cmd(
 ) -> None:
     """Solve heads-up limit draw: an approximate equilibrium and what it plays, in plain words.
 
-    --exploitability is in milli-antes per deal. The abstraction is built once and cached.
+    --exploitability is in milli-antes per deal. The abstraction is built once and cached; its
+    build runs on --workers processes or a Dask cluster, with the same result on any of them.
 
     Examples:
 
@@ -932,6 +936,8 @@ def solve_cmd(
       drawodds solve --rules jackpot --iterations 500 --out jackpot.parquet --json
 
       drawodds solve --buckets 64,32 --iterations 200 --chart curve.png --tables tables/
+
+      drawodds solve --buckets 2048,1024 --workers 2 --iterations 1000
     """
     from drawodds.analyses.solve import check_rules, solve
     from drawodds.analyses.solve_summary import write_tables
@@ -946,6 +952,7 @@ def solve_cmd(
     FIELD_ROUNDS.check(field_rounds)
     if schedule not in ("dcfr", "cfr+"):
         raise UserError(f"--schedule must be dcfr or cfr+, got {shown(schedule)!r}")
+    n_workers, cluster = _workers(workers), _scheduler(scheduler, dask)
     _writable_file(out, "--out")
     _writable_file(chart, "--chart")
     if tables is not None:
@@ -957,7 +964,7 @@ def solve_cmd(
     with solve_progress(limit, target, enabled=not json_out) as (stage, checkpoint):
         solution = solve(rule_set, pre_buckets=pre, final_buckets=final, iterations=limit, exploitability=target,
                          seconds=seconds, schedule=schedule, rounds=field_rounds, cache=True, stage=stage,
-                         progress=checkpoint)
+                         progress=checkpoint, workers=n_workers, scheduler=cluster)
     if out:
         solution.save(out)
     if chart:

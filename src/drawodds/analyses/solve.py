@@ -20,17 +20,21 @@ Public state: the betting line and both draw counts; private state: the bucket.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
 import json
 import math
 import os
+import shutil
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +55,7 @@ from drawodds.evaluate import (
     evaluate,
     jacks_or_better_floor,
 )
+from drawodds.execution import LOCAL_DASK, Runner
 from drawodds.rules import RuleError, RuleSet, preset, preset_names
 
 N_CARDS = 52
@@ -58,12 +63,89 @@ N_STRENGTHS = 7463                      # strengths 1..7462 (0 unused), no joker
 N_MASKS = 32                            # hold masks: bit i keeps the i-th card of the sorted deal
 POPCOUNT = np.array([bin(m).count("1") for m in range(N_MASKS)], dtype=np.int64)
 BLOCK = 1 << 16                         # hands per block in the passes over all 2,598,960 hands
-CLASS_BLOCK = 4096                      # deal classes per block in the transition pass
+CLASS_BLOCK = 4096                      # deal classes per block (and per chunk of work) in the class passes
 SLAB = 1 << 21                          # subset x bucket bins per bincount in bucket_counts
+SLAB_HANDS = 8 * BLOCK                  # hands per chunk of a slab in bucket_counts
 BINOM = np.array([[comb(c, j) for j in range(6)] for c in range(N_CARDS + 1)], dtype=np.int64)
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
+Shelved = npt.NDArray | str             # an array a chunk reads: itself, or the .npy file that holds it
+
+
+# --- spreading the build over workers ---------------------------------------------------------
+
+class Spread:
+    """Where the heavy passes of one abstraction build run, and the arrays their chunks read.
+
+    The chunks are fixed (blocks of deal classes or hands, slabs of buckets, draw patterns) and
+    their results are combined in chunk order with the same arithmetic as in one process, so the
+    abstraction is the same, bit for bit, on one process, any number of workers or a Dask
+    cluster. When chunks run elsewhere, the large arrays they read are .npy files in a temporary
+    folder that each chunk opens memory-mapped (one copy in the page cache, nothing large sent
+    per call); the workers of a remote Dask cluster must see that folder (set TMPDIR to a folder
+    they share at the same path).
+    """
+
+    def __init__(self, runner: Runner | None = None) -> None:
+        self.runner = runner if runner is not None else Runner(1)
+        self.folder: Path | None = None
+        self._count = 0
+        if self.runner.spreads(2):
+            self.folder = Path(tempfile.mkdtemp(prefix="drawodds-build-"))
+            if self.runner.scheduler not in (None, LOCAL_DASK):
+                self._check_workers_see_folder()
+
+    def _check_workers_see_folder(self) -> None:
+        assert self.folder is not None
+        probe = self.put(np.zeros(1))
+        if not self.map(_readable, [(probe,)])[0]:
+            folder = self.folder
+            self.close()
+            raise RequestError(f"the Dask workers cannot read {folder}: set TMPDIR to a folder they share "
+                               "with this machine")
+
+    def __enter__(self) -> Spread:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Delete the temporary folder (memory maps still open stay valid until dropped)."""
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+
+    def put(self, array: npt.NDArray) -> Shelved:
+        """What a chunk needs to read ``array``: the array itself when chunks run here, else the
+        file it is written to (once)."""
+        if self.folder is None:
+            return array
+        self._count += 1
+        path = self.folder / f"{self._count}.npy"
+        np.save(path, array)
+        return str(path)
+
+    def map(self, fn: Callable[..., object], calls: Sequence[tuple[object, ...]],
+            progress: Callable[[int], None] | None = None, each: Callable[[int, Any], None] | None = None
+            ) -> list:
+        """``[fn(*args) for args in calls]`` on the runner, in call order; ``each(i, result)`` as
+        each one is in, in call order, while later ones still run (Ctrl-C stops the build)."""
+        batch = self.runner.map(fn, calls, progress, each)
+        if batch.interrupted:
+            raise KeyboardInterrupt
+        return batch.results
+
+
+def _open(array: Shelved) -> npt.NDArray:
+    """The array behind a ``Spread.put``: itself, or its file memory-mapped read-only."""
+    return np.load(array, mmap_mode="r") if isinstance(array, str) else array
+
+
+def _readable(array: Shelved) -> bool:
+    """Whether the worker running this sees the file behind ``array`` (the probe of a remote cluster)."""
+    return not isinstance(array, str) or os.path.exists(array)
 
 
 # --- suit classes and subsets -----------------------------------------------------------------
@@ -149,12 +231,15 @@ def draw_outcomes(draws: npt.ArrayLike) -> Ints:
     return OUTCOMES[np.asarray(draws, dtype=np.int64)]
 
 
-def final_distribution(deals: npt.NDArray[np.integer], holds: Ints, weights: Floats) -> Floats:
+def final_distribution(deals: npt.NDArray[np.integer], holds: Ints, weights: Floats,
+                       spread: Spread | None = None) -> Floats:
     """Probability of each final strength when deal i (weight w_i) keeps hold i and draws.
 
     Each deal spreads +-w / C(47, d) over the subsets of its cards that contain the hold; a final
-    hand's probability is the sum over its 32 subsets (the transpose of ``hold_numerators``).
+    hand's probability is the sum over its 32 subsets (the transpose of ``hold_numerators``),
+    gathered per block of hands (the chunks of ``spread``).
     """
+    spread = spread or Spread()
     ranks = subset_ranks(deals)
     base = weights / draw_outcomes(5 - POPCOUNT[holds])
     levels = [np.zeros(comb(N_CARDS, k)) for k in range(6)]
@@ -164,48 +249,74 @@ def final_distribution(deals: npt.NDArray[np.integer], holds: Ints, weights: Flo
             sign = np.where((POPCOUNT[m] - POPCOUNT[holds[sel]]) % 2 == 0, 1.0, -1.0)
             k = int(POPCOUNT[m])
             levels[k] += np.bincount(ranks[sel, m], weights=sign * base[sel], minlength=len(levels[k]))
-    hands, strengths = combinations(N_CARDS, 5), hand_strengths()
+    shelved = tuple(spread.put(level) for level in levels)
     dist = np.zeros(N_STRENGTHS)
-    for start in range(0, len(hands), BLOCK):
-        ranks = subset_ranks(hands[start:start + BLOCK])
-        prob = np.full(len(ranks), levels[0][0])
-        for m in range(1, N_MASKS):
-            prob += levels[int(POPCOUNT[m])].take(ranks[:, m])
-        dist += np.bincount(strengths[start:start + BLOCK], weights=prob, minlength=N_STRENGTHS)
+    for part in spread.map(_final_block, [(shelved, start) for start in range(0, comb(N_CARDS, 5), BLOCK)]):
+        dist += part
     return np.clip(dist, 0.0, None) / weights.sum()
 
 
-def bucket_counts(labels: Ints, n_buckets: int, levels: tuple[int, ...]) -> dict[int, npt.NDArray]:
+def _final_block(levels: tuple[Shelved, ...], start: int) -> Floats:
+    """Mass of each final strength among the hands of one block (a chunk of ``final_distribution``)."""
+    tables = [_open(level) for level in levels]
+    ranks = subset_ranks(combinations(N_CARDS, 5)[start:start + BLOCK])
+    prob = np.full(len(ranks), tables[0][0])
+    for m in range(1, N_MASKS):
+        prob += tables[int(POPCOUNT[m])].take(ranks[:, m])
+    return np.bincount(hand_strengths()[start:start + BLOCK], weights=prob, minlength=N_STRENGTHS).astype(np.float64)
+
+
+def bucket_counts(labels: Ints, n_buckets: int, levels: tuple[int, ...], spread: Spread | None = None
+                  ) -> dict[int, npt.NDArray]:
     """S_k[U, f]: how many hands with final bucket f contain the k-subset U, for the given k.
 
     Counts are gathered in slabs of buckets (one bincount over subset x bucket per slab) so that
-    the level-4 table (270,725 subsets x buckets) never needs a larger temporary."""
-    hands = combinations(N_CARDS, 5)
+    the level-4 table (270,725 subsets x buckets) never needs a larger temporary. The chunks of
+    ``spread`` are slabs, cut further into runs of ``SLAB_HANDS`` hands (whole numbers: the sum
+    is exact in any order)."""
+    spread = spread or Spread()
     out: dict[int, npt.NDArray] = {}
-    slabs: dict[int, list[tuple[int, int]]] = {}
+    calls: list[tuple[object, ...]] = []
+    where: list[tuple[int, int, int]] = []          # (k, lo, hi) of each call
+    order = np.argsort(labels, kind="stable")
+    sorted_labels = labels[order]
+    shelved = (spread.put(order), spread.put(sorted_labels))
     for k in levels:
         n_sub = comb(N_CARDS, k)
         out[k] = np.zeros((n_sub, n_buckets), dtype=np.int16 if k >= 2 else np.int64)
         width = max(1, min(n_buckets, SLAB // n_sub))
-        slabs[k] = [(lo, min(lo + width, n_buckets)) for lo in range(0, n_buckets, width)]
+        if k > 0:
+            for lo in range(0, n_buckets, width):
+                hi = min(lo + width, n_buckets)
+                i0, i1 = (int(i) for i in np.searchsorted(sorted_labels, [lo, hi]))
+                for i in range(i0, i1, SLAB_HANDS):
+                    calls.append((*shelved, k, lo, hi, i, min(i + SLAB_HANDS, i1), out[k].dtype))
+                    where.append((k, lo, hi))
     if 0 in out:
         out[0][0] = np.bincount(labels, minlength=n_buckets)
-    order = np.argsort(labels, kind="stable")
-    sorted_labels = labels[order]
-    for k in (k for k in levels if k > 0):
-        n_sub = comb(N_CARDS, k)
-        masks = [m for m in range(1, N_MASKS - 1) if POPCOUNT[m] == k]
-        for lo, hi in slabs[k]:
-            i0, i1 = np.searchsorted(sorted_labels, [lo, hi])
-            acc = np.zeros(n_sub * (hi - lo), dtype=np.int64)
-            for part in range(i0, i1, BLOCK):
-                stop = min(part + BLOCK, i1)
-                ranks = subset_ranks(hands[order[part:stop]])
-                off = sorted_labels[part:stop] - lo
-                for m in masks:
-                    acc += np.bincount(ranks[:, m] * (hi - lo) + off, minlength=len(acc))
-            out[k][:, lo:hi] = acc.reshape(n_sub, hi - lo)
+
+    def add(i: int, part: npt.NDArray) -> None:
+        k, lo, hi = where[i]
+        out[k][:, lo:hi] += part
+
+    spread.map(_count_slab, calls, each=add)
     return out
+
+
+def _count_slab(order: Shelved, sorted_labels: Shelved, k: int, lo: int, hi: int, i0: int, i1: int,
+                dtype: np.dtype) -> npt.NDArray:
+    """Counts of subsets of size ``k`` in hands ``order[i0:i1]``, all of buckets ``lo`` to ``hi``
+    (``sorted_labels[i0:i1]``): one chunk of a slab of ``bucket_counts``."""
+    hands, order_, labels_ = combinations(N_CARDS, 5), _open(order), _open(sorted_labels)
+    n_sub = comb(N_CARDS, k)
+    masks = [m for m in range(1, N_MASKS - 1) if POPCOUNT[m] == k]
+    acc = np.zeros(n_sub * (hi - lo), dtype=np.int64)
+    for part in range(i0, i1, BLOCK):
+        stop = min(part + BLOCK, i1)
+        ranks = subset_ranks(hands[order_[part:stop]])
+        bins = ranks[:, masks] * (hi - lo) + (labels_[part:stop] - lo)[:, None]
+        acc += np.bincount(bins.ravel(), minlength=len(acc))       # one pass over the slab per block
+    return acc.reshape(n_sub, hi - lo).astype(dtype)
 
 
 def hold_transitions(deals: npt.NDArray[np.integer], holds: Ints, own: Ints, counts: dict[int, npt.NDArray],
@@ -231,8 +342,10 @@ def hold_transitions(deals: npt.NDArray[np.integer], holds: Ints, own: Ints, cou
             sign = 1.0 if (level - (5 - d)) % 2 == 0 else -1.0
             if level == 5:
                 acc[np.arange(len(sel)), own[sel]] += sign
+            elif sign > 0:        # whole numbers below 2**24: exact in float32, no float64 temporary
+                acc += counts[level][ranks[sel, m]]
             else:
-                acc += sign * counts[level][ranks[sel, m]]
+                acc -= counts[level][ranks[sel, m]]
         out[sel] = acc / float(comb(N_CARDS - 5, int(d)))
     return out
 
@@ -340,11 +453,23 @@ def equity_values(distribution: Floats) -> Floats:
 
 
 def best_holds(deals: npt.NDArray[np.integer], legal: npt.NDArray[np.bool_], values: Floats,
-               options: tuple[int, ...]) -> tuple[Ints, Floats]:
+               options: tuple[int, ...], spread: Spread | None = None) -> tuple[Ints, Floats]:
     """Best hold of each draw count by an objective per strength: (N, options) masks (-1 when no
-    hold of that size is legal) and their expected values."""
-    levels = scalar_subset_sums(values[hand_strengths()])
-    num = hold_numerators(deals, values[evaluate(deals)], levels)
+    hold of that size is legal) and their expected values; per block of deals (the chunks of
+    ``spread``)."""
+    spread = spread or Spread()
+    levels = tuple(spread.put(level) for level in scalar_subset_sums(values[hand_strengths()]))
+    parts = spread.map(_best_holds_block, [(deals[i:i + CLASS_BLOCK], legal[i:i + CLASS_BLOCK], values, levels,
+                                            options) for i in range(0, len(deals), CLASS_BLOCK)])
+    if not parts:
+        return np.zeros((0, len(options)), dtype=np.int64), np.zeros((0, len(options)))
+    return np.concatenate([h for h, _ in parts]), np.concatenate([b for _, b in parts])
+
+
+def _best_holds_block(deals: npt.NDArray[np.integer], legal: npt.NDArray[np.bool_], values: Floats,
+                      levels: tuple[Shelved, ...], options: tuple[int, ...]) -> tuple[Ints, Floats]:
+    """``best_holds`` of one block of deals, from the subset sums of the objective."""
+    num = hold_numerators(deals, values[evaluate(deals)], tuple(_open(level) for level in levels))
     value = num / draw_outcomes(5 - POPCOUNT)[None, :]
     holds = np.full((len(deals), len(options)), -1, dtype=np.int64)
     best = np.full((len(deals), len(options)), -np.inf)
@@ -387,34 +512,63 @@ def merge_columns(counts: dict[int, npt.NDArray], groups: Ints) -> dict[int, npt
 
 
 def class_transitions(deals: npt.NDArray[np.integer], holds: Ints, of_strength: Ints, n: int,
-                      counts: dict[int, npt.NDArray], reduce: tuple[Ints, Floats] | None = None) -> npt.NDArray:
+                      counts: dict[int, npt.NDArray], reduce: tuple[Ints, Floats] | None = None,
+                      spread: Spread | None = None, progress: Callable[[int], None] | None = None) -> npt.NDArray:
     """Exact final-bucket distribution of every (deal, option): (N, options, n), or, with
     ``reduce = (group, weight)``, weighted sums per group (groups, options, n). ``counts`` are
-    the ``bucket_counts`` of the same buckets."""
+    the ``bucket_counts`` of the same buckets. Deals go in blocks of ``CLASS_BLOCK`` (the chunks
+    of ``spread``; ``progress`` hears how many are done), added up in block order."""
+    spread = spread or Spread()
     own = of_strength[evaluate(deals)].astype(np.int64)
     opts = holds.shape[1]
+    tables = {k: spread.put(table) for k, table in counts.items()}
     out: npt.NDArray
     if reduce is None:
         out = np.zeros((len(deals), opts, n), dtype=np.float32)
-    else:
-        group, weight = reduce
-        out = np.zeros((int(group.max()) + 1, opts, n))
-        order = np.argsort(group, kind="stable")
-    for start in range(0, len(deals), CLASS_BLOCK):
-        sel = slice(start, start + CLASS_BLOCK) if reduce is None else order[start:start + CLASS_BLOCK]
-        for j in range(opts):
-            h = holds[sel, j]
-            ok = h >= 0
-            rows = np.zeros((len(h), n), dtype=np.float32)
-            if ok.any():
-                rows[ok] = hold_transitions(deals[sel][ok], h[ok], own[sel][ok], counts, n)
-            if reduce is None:
-                out[sel, j] = rows
-            else:
-                g = group[sel]
-                starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-                out[g[starts], j] += np.add.reduceat(rows * weight[sel][:, None], starts, axis=0)
+        blocks = [np.arange(start, min(start + CLASS_BLOCK, len(deals))) for start in range(0, len(deals), CLASS_BLOCK)]
+        calls: list[tuple[object, ...]] = [(deals[sel], holds[sel], own[sel], tables, n, None, None) for sel in blocks]
+
+        def place(i: int, rows: npt.NDArray) -> None:
+            out[blocks[i]] = rows
+
+        spread.map(_transition_block, calls, progress, place)
+        return out
+    group, weight = reduce
+    out = np.zeros((int(group.max()) + 1, opts, n))
+    order = np.argsort(group, kind="stable")
+    blocks = [order[start:start + CLASS_BLOCK] for start in range(0, len(deals), CLASS_BLOCK)]
+    calls = [(deals[sel], holds[sel], own[sel], tables, n, group[sel], weight[sel]) for sel in blocks]
+
+    def add(i: int, part: tuple[Ints, Floats]) -> None:
+        out[part[0]] += part[1]
+
+    spread.map(_transition_block, calls, progress, add)
     return out
+
+
+def _transition_block(deals: npt.NDArray[np.integer], holds: Ints, own: Ints, counts: dict[int, Shelved], n: int,
+                      group: Ints | None, weight: Floats | None) -> npt.NDArray | tuple[Ints, Floats]:
+    """One block of ``class_transitions``: the rows (block, options, n), or, given the deals'
+    ``group`` (ascending) and ``weight``, the groups present and their weighted sums."""
+    tables = {k: _open(table) for k, table in counts.items()}
+    opts = holds.shape[1]
+    if group is None:
+        out = np.zeros((len(deals), opts, n), dtype=np.float32)
+    else:
+        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        sums = np.zeros((len(starts), opts, n))
+    for j in range(opts):
+        h = holds[:, j]
+        ok = h >= 0
+        rows = np.zeros((len(h), n), dtype=np.float32)
+        if ok.any():
+            rows[ok] = hold_transitions(deals[ok], h[ok], own[ok], tables, n)
+        if group is None:
+            out[:, j] = rows
+        else:
+            assert weight is not None
+            sums[:, j] = np.add.reduceat(rows * weight[:, None], starts, axis=0)
+    return out if group is None else (group[starts], sums)
 
 
 def pattern_groups(deals: npt.NDArray[np.integer], natural: Ints, options: tuple[int, ...], rules: RuleSet
@@ -513,42 +667,55 @@ def allocate(budget: int, score: Floats, cap: Ints) -> Ints:
 
 
 def field_holds(deals: npt.NDArray[np.int8], weights: Floats, legal: npt.NDArray[np.bool_],
-                options: tuple[int, ...], rounds: int) -> tuple[Ints, Floats, Floats]:
+                options: tuple[int, ...], rounds: int, spread: Spread | None = None) -> tuple[Ints, Floats, Floats]:
     """Best hold of each size by showdown equity against a field that draws the same way, from
     ``rounds`` fixed-point passes starting at the dealt distribution: (holds, their equities,
     the field's final-strength mass)."""
     field_mass = np.bincount(hand_strengths(), minlength=N_STRENGTHS).astype(np.float64)
     for _ in range(rounds):
-        holds, value = best_holds(deals, legal, equity_values(field_mass), options)
+        holds, value = best_holds(deals, legal, equity_values(field_mass), options, spread)
         natural = value.argmax(axis=1)
-        field_mass = final_distribution(deals, holds[np.arange(len(deals)), natural], weights)
-    holds, value = best_holds(deals, legal, equity_values(field_mass), options)
+        field_mass = final_distribution(deals, holds[np.arange(len(deals)), natural], weights, spread)
+    holds, value = best_holds(deals, legal, equity_values(field_mass), options, spread)
     return holds, value, field_mass
 
 
-def predraw_buckets(features: Floats, weights: Floats, group: Ints, strength: Floats, budget: int
+def predraw_buckets(features: Floats, weights: Floats, group: Ints, strength: Floats, budget: int,
+                    spread: Spread | None = None, progress: Callable[[int], None] | None = None
                     ) -> tuple[Ints, Ints]:
     """k-means within each draw pattern, ``budget`` clusters shared in proportion to each
     pattern's weight times its spread: (bucket of each class, pattern of each bucket); buckets
-    numbered by pattern (weakest pattern first), then by strength."""
+    numbered by pattern (weakest pattern first), then by strength. Each pattern is a chunk of
+    ``spread`` (the largest first); ``progress`` hears how many are done."""
+    spread = spread or Spread()
     n_groups = int(group.max()) + 1
     mass = np.bincount(group, weights=weights, minlength=n_groups).astype(np.float64)
-    spread = np.zeros(n_groups)
+    width = np.zeros(n_groups)
     for g in range(n_groups):
         sel = group == g
         mean = (features[sel] * weights[sel, None]).sum(axis=0) / mass[g]
-        spread[g] = np.sqrt((((features[sel] - mean) ** 2).sum(axis=1) * weights[sel]).sum() / mass[g])
-    per_group = allocate(max(budget, n_groups), mass * np.maximum(spread, 1e-9),
+        width[g] = np.sqrt((((features[sel] - mean) ** 2).sum(axis=1) * weights[sel]).sum() / mass[g])
+    per_group = allocate(max(budget, n_groups), mass * np.maximum(width, 1e-9),
                          np.bincount(group, minlength=n_groups))
     bucket = np.zeros(len(features), dtype=np.int64)
     pattern: list[int] = []
     means = [np.average(strength[group == g], weights=weights[group == g]) for g in range(n_groups)]
+    members = [np.flatnonzero(group == g) for g in range(n_groups)]
+    shelved = spread.put(features)
+    first = np.argsort([-len(sel) for sel in members], kind="stable")      # the longest k-means first
+    labels = dict(zip(first.tolist(), spread.map(_pattern_kmeans, [
+        (shelved, members[g], weights[members[g]], int(per_group[g]), strength[members[g]]) for g in first],
+        progress), strict=True))
     for g in np.argsort(means):
-        sel = np.flatnonzero(group == g)
-        lab = weighted_kmeans(features[sel], weights[sel], int(per_group[g]), strength[sel])
-        bucket[sel] = len(pattern) + lab
+        lab = labels[int(g)]
+        bucket[members[g]] = len(pattern) + lab
         pattern.extend([int(g)] * (int(lab.max()) + 1))
     return bucket, np.asarray(pattern, dtype=np.int64)
+
+
+def _pattern_kmeans(features: Shelved, sel: Ints, weights: Floats, k: int, strength: Floats) -> Ints:
+    """``weighted_kmeans`` of the classes ``sel`` of one draw pattern (a chunk of ``predraw_buckets``)."""
+    return weighted_kmeans(_open(features)[sel], weights, k, strength)
 
 
 Stage = Callable[[str, float], None]     # (what is being done, fraction of the build done)
@@ -559,7 +726,8 @@ def _no_stage(stage: str, done: float) -> None:
 
 
 def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: int = 512,
-                      rounds: int = 2, stage: Stage = _no_stage) -> Abstraction:
+                      rounds: int = 2, stage: Stage = _no_stage, *, workers: int | None = 1,
+                      scheduler: str | None = None, runner: Runner | None = None) -> Abstraction:
     """Buckets and exact transitions for heads-up play under ``rules`` (pure; a few tens of s).
 
     1. The field (``field_holds``): each class's best hold of every size.
@@ -569,34 +737,56 @@ def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: in
        within each pattern on the cumulative final-bucket distributions of all draw options.
     4. Transitions: exact, per class, mixed by class weight within each bucket.
 
-    ``stage`` hears what is being done and the fraction of the build done so far.
+    ``stage`` hears what is being done and the fraction of the build done so far. The heavy
+    passes run in fixed chunks on ``workers`` processes (None: every core), the Dask cluster at
+    ``scheduler`` (``"local"``: one started on this machine) or a ``runner`` already started;
+    the abstraction is the same, bit for bit, wherever they run (see ``Spread``).
     """
     _check_rules(rules)
+    with contextlib.ExitStack() as stack:
+        if runner is None:
+            runner = stack.enter_context(Runner(workers, scheduler))
+        spread = stack.enter_context(Spread(runner))
+        return _build(rules, pre_buckets, final_buckets, rounds, stage, spread)
+
+
+def _build(rules: RuleSet, pre_buckets: int, final_buckets: int, rounds: int, stage: Stage, spread: Spread
+           ) -> Abstraction:
+    """``build_abstraction`` with its chunks of work on ``spread``."""
     t0 = time.perf_counter()
+
+    def part(text: str, start: float, end: float, total: int) -> Callable[[int], None]:
+        stage(text, start)
+        return lambda done: stage(text, start + (end - start) * done / total)
+
     stage("abstraction: deal classes", 0.0)
     deals, weights = deal_classes()
     w = weights.astype(np.float64)
     options = draw_options(rules)
     stage("abstraction: best holds against the field", 0.05)
-    holds, value, field_mass = field_holds(deals, w, legal_hold_table(deals, rules), options, rounds)
+    holds, value, field_mass = field_holds(deals, w, legal_hold_table(deals, rules), options, rounds, spread)
     natural = value.argmax(axis=1)
     of_final = equal_mass_buckets(field_mass, final_buckets, categories=True)
     n_final = int(of_final.max()) + 1
     stage("abstraction: final-hand counts", 0.35)
-    counts = bucket_counts(of_final[hand_strengths()].astype(np.int64), n_final, needed_levels(holds))
+    counts = bucket_counts(of_final[hand_strengths()].astype(np.int64), n_final, needed_levels(holds), spread)
     # Clustering features: cumulative distributions over coarse buckets (runs of final buckets).
     fine_mass = np.bincount(of_final[1:], weights=field_mass[1:], minlength=n_final)
     coarse_of_final = equal_mass_buckets(np.r_[0.0, fine_mass], min(COARSE_BUCKETS, n_final))[1:]
-    stage("abstraction: clustering features", 0.5)
+    blocks = -(-len(deals) // CLASS_BLOCK)
     coarse = class_transitions(deals, holds, coarse_of_final[of_final], int(coarse_of_final.max()) + 1,
-                               merge_columns(counts, coarse_of_final))
+                               merge_columns(counts, coarse_of_final), spread=spread,
+                               progress=part("abstraction: clustering features", 0.5, 0.65, blocks))
     features = np.cumsum(coarse, axis=2)[:, :, :-1].reshape(len(deals), -1).astype(np.float64)
-    stage("abstraction: pre-draw buckets (k-means)", 0.65)
+    del coarse
     group, names = pattern_groups(deals, natural, options, rules)
-    bucket, pattern = predraw_buckets(features, w, group, value.max(axis=1), pre_buckets)
+    bucket, pattern = predraw_buckets(features, w, group, value.max(axis=1), pre_buckets, spread,
+                                      part("abstraction: pre-draw buckets (k-means)", 0.65, 0.8,
+                                           int(group.max()) + 1))
+    del features
     n_pre = len(pattern)
-    stage("abstraction: exact transitions", 0.8)
-    sums = class_transitions(deals, holds, of_final, n_final, counts, reduce=(bucket, w))
+    sums = class_transitions(deals, holds, of_final, n_final, counts, reduce=(bucket, w), spread=spread,
+                             progress=part("abstraction: exact transitions", 0.8, 1.0, blocks))
     del counts
     bucket_mass = np.bincount(bucket, weights=w, minlength=n_pre)
     transitions = np.transpose(sums / bucket_mass[:, None, None], (1, 0, 2))
@@ -1146,21 +1336,25 @@ def solve(rules: RuleSet, *, pre_buckets: int = 1024, final_buckets: int = 512, 
           exploitability: float | None = None, seconds: float | None = None, schedule: str = "dcfr",
           raises: int | None = None, abstraction: Abstraction | None = None,
           progress: cfr.Progress | None = None, rounds: int = 2, cache: bool = False,
-          stage: Stage | None = None) -> DrawSolution:
+          stage: Stage | None = None, workers: int | None = 1, scheduler: str | None = None,
+          runner: Runner | None = None) -> DrawSolution:
     """Solve heads-up draw under ``rules`` in the abstract game.
 
     Runs CFR (``schedule`` "cfr+" or "dcfr") for at most ``iterations``, stopping early once the
     exploitability is at most ``exploitability`` antes per deal or after ``seconds`` (or at
     Ctrl-C, with what it has: ``interrupted``). An ``abstraction`` built earlier for the same
     rules can be passed in to skip building it; ``cache`` keeps the one built here in the cache
-    directory (``cached_abstraction``). ``stage`` hears the steps of the abstraction build.
+    directory (``cached_abstraction``). ``stage`` hears the steps of the abstraction build, whose
+    heavy passes run on ``workers``, ``scheduler`` or ``runner`` (``build_abstraction``; CFR runs
+    here).
     """
     if schedule not in cfr.SCHEDULES:
         raise ValueError(f"schedule must be one of {', '.join(cfr.SCHEDULES)}, got {schedule!r}")
     _check_rules(rules)
     if abstraction is None:
         build = cached_abstraction if cache else build_abstraction
-        abstraction = build(rules, pre_buckets, final_buckets, rounds, stage=stage or _no_stage)
+        abstraction = build(rules, pre_buckets, final_buckets, rounds, stage=stage or _no_stage,
+                            workers=workers, scheduler=scheduler, runner=runner)
     elif abstraction.rules != rules:
         raise ValueError("the abstraction was built for other rules")
     game = build_game(abstraction, raises)
@@ -1215,9 +1409,11 @@ _ABSTRACTION_ARRAYS = ("classes", "class_weights", "class_bucket", "class_holds"
 
 
 def cached_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: int = 512, rounds: int = 2,
-                       *, directory: Path | None = None, stage: Stage = _no_stage) -> Abstraction:
-    """``build_abstraction``, kept on disk: the first call builds and stores it (tens of seconds),
-    later calls with the same rules and sizes read it back (a second)."""
+                       *, directory: Path | None = None, stage: Stage = _no_stage, workers: int | None = 1,
+                       scheduler: str | None = None, runner: Runner | None = None) -> Abstraction:
+    """``build_abstraction``, kept on disk: the first call builds and stores it (tens of seconds,
+    on ``workers``, ``scheduler`` or ``runner``), later calls with the same rules and sizes read
+    it back (a second). Where it was built does not change it, so it is not part of the key."""
     folder = directory or cache_directory()
     path = folder / f"abstraction-{_settings_key(rules, pre=pre_buckets, final=final_buckets, rounds=rounds)}.npz"
     if path.exists():
@@ -1226,7 +1422,8 @@ def cached_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: i
             return Abstraction(rules, tuple(int(o) for o in z["options"]),
                                pattern_names=tuple(z["pattern_names"].tolist()), seconds=float(z["seconds"]),
                                settings=(pre_buckets, final_buckets, rounds), **arrays)
-    a = build_abstraction(rules, pre_buckets, final_buckets, rounds, stage)
+    a = build_abstraction(rules, pre_buckets, final_buckets, rounds, stage, workers=workers, scheduler=scheduler,
+                          runner=runner)
     folder.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")      # concurrent builders never share a file
     np.savez(tmp, options=np.array(a.options), pattern_names=np.array(a.pattern_names), seconds=a.seconds,
@@ -1309,17 +1506,19 @@ def load_solution(path: str | Path, *, directory: Path | None = None) -> DrawSol
 def equilibrium_solution(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY,
                          pre_buckets: int = 1024, final_buckets: int = 512, rounds: int = 2,
                          directory: Path | None = None, progress: cfr.Progress | None = None,
-                         stage: Stage = _no_stage) -> DrawSolution:
+                         stage: Stage = _no_stage, workers: int | None = 1, scheduler: str | None = None,
+                         runner: Runner | None = None) -> DrawSolution:
     """The heads-up equilibrium of ``rules``, solved once to ``exploitability`` antes per deal and
     kept in the cache directory; later calls read the stored file (``equilibrium_cached`` tells
-    which)."""
+    which). A missing abstraction is built on ``workers``, ``scheduler`` or ``runner``."""
     folder = directory or cache_directory()
     path = equilibrium_path(rules, exploitability=exploitability, pre_buckets=pre_buckets,
                             final_buckets=final_buckets, rounds=rounds, directory=folder)
     if path.exists():
         stored = load_solution(path, directory=folder)
         return dataclasses.replace(stored, rules=rules)     # the same game, perhaps another table size
-    a = cached_abstraction(rules, pre_buckets, final_buckets, rounds, directory=folder, stage=stage)
+    a = cached_abstraction(rules, pre_buckets, final_buckets, rounds, directory=folder, stage=stage,
+                           workers=workers, scheduler=scheduler, runner=runner)
     solution = solve(rules, abstraction=a, exploitability=exploitability, iterations=100_000, progress=progress)
     if not solution.interrupted:
         save_solution(solution, path)
