@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from drawodds.execution import ExecutionError, Runner, available_cores, chunk_rng, chunk_sizes, resolve_workers
+from drawodds.execution import (
+    ExecutionError,
+    Runner,
+    available_cores,
+    chunk_rng,
+    chunk_sizes,
+    local_cluster,
+    resolve_workers,
+)
 
 
 def _chunk_sum(seed: int, index: int, size: int) -> float:
@@ -34,18 +42,9 @@ def test_one_worker_and_a_pool_give_identical_results():
 
 @pytest.fixture(scope="module")
 def cluster_address():
-    """A Dask LocalCluster of two worker processes, shared by this module's tests.
-
-    Its workers keep glibc's adaptive malloc: Dask's default MALLOC_TRIM_THRESHOLD_ turns every
-    large numpy temporary into fresh pages, which makes the solver's chunks about three times slower."""
+    """A Dask LocalCluster of two worker processes, shared by this module's tests (as ``--dask`` starts one)."""
     pytest.importorskip("dask.distributed")
-    import dask
-    from dask.distributed import LocalCluster
-
-    environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ").items()
-               if k != "MALLOC_TRIM_THRESHOLD_"}
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = local_cluster(2)
     with cluster:
         yield cluster.scheduler_address
 
