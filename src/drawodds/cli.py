@@ -987,9 +987,10 @@ def solve_cmd(
 def charts_cmd(
     topics: Annotated[list[str] | None, typer.Argument(
         help="reading, openers, points, strategy, solve (default: all).")] = None,
-    out_dir: Annotated[str, typer.Option("--out", help="Folder for the PNG files.")] = "reports",
+    out_dir: Annotated[str, typer.Option("--out", help="Folder for the PNG files.")] = "charts",
 ) -> None:
-    """Redraw the charts in reports/ from the library (a few minutes for all of them).
+    """Draw charts topic by topic from the library (a few minutes for all of them); the guide in
+    reports/ is written whole by `drawodds report`.
 
     Examples:
 
