@@ -27,7 +27,7 @@ from drawodds.rules import preset
 TOPICS = ("reading", "openers", "points", "strategy", "solve")
 
 
-def regenerate(out_dir: str | Path = "reports", only: Sequence[str] | None = None,
+def regenerate(out_dir: str | Path = "charts", only: Sequence[str] | None = None,
                progress: Callable[[str], None] | None = None) -> list[Path]:
     """Redraw the charts of the given topics (all by default) into ``out_dir``; returns the files."""
     topics = list(only) if only else list(TOPICS)
