@@ -39,7 +39,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-import polars as pl
 
 from drawodds.analyses import cfr
 from drawodds.cards import RANKS
@@ -1455,6 +1454,8 @@ def save_solution(solution: DrawSolution, path: str | Path) -> Path:
         parts["state"].append(grid[1].astype(np.int32))
         parts["action"].append(np.asarray(d.actions, dtype=object)[grid[2]])
         parts["probability"].append(s.reshape(-1))
+    import polars as pl  # only here: importing polars would slow every command's start
+
     frame = pl.DataFrame({k: np.concatenate(v) for k, v in parts.items()}).with_columns(
         pl.col("street", "line", "action").cast(pl.Categorical))
     meta = {"format": SOLUTION_FORMAT, "rules": _rules_fields(solution.rules),
@@ -1470,6 +1471,8 @@ def save_solution(solution: DrawSolution, path: str | Path) -> Path:
 def load_solution(path: str | Path, *, directory: Path | None = None) -> DrawSolution:
     """Read a solution written by ``save_solution``; its abstraction is rebuilt from the stored
     settings (or read from the cache)."""
+    import polars as pl  # only here: importing polars would slow every command's start
+
     try:
         meta = json.loads(pl.read_parquet_metadata(path)["drawodds"])
     except FileNotFoundError as exc:
