@@ -284,23 +284,22 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | 
              history: str | Path | None = None, progress: Callable[[int], None] | None = None,
              workers: int | None = 1, scheduler: str | None = None,
              runner: Runner | None = None,
-             policies: Sequence[str] | str | None = None,
              factories: Mapping[str, PlayerFactory] | None = None) -> SimulationResult:
     """Play ``deals`` deals under ``rules`` and summarise them.
 
-    ``players`` names one betting player per seat (see ``PLAYER_NAMES``) or one for every seat
-    (``policies`` is its old name, still accepted); ``factories`` adds players by name (see
-    ``PlayerFactory``), e.g. one that plays a solved strategy. The deals are cut into chunks of
-    ``CHUNK_DEALS``, each a table of its own seeded from ``(seed, chunk)``, so the same seed gives
-    the same deals, actions and result on any number of workers. ``progress`` gets the number of
-    deals played so far. ``history`` writes every deal (JSON lines for a ``.jsonl`` path, else a
-    text log); it plays the chunks in this process, in order. On Ctrl-C the result covers the chunks that finished.
+    ``players`` names one betting player per seat (see ``PLAYER_NAMES``) or one for every seat;
+    ``factories`` adds players by name (see ``PlayerFactory``), e.g. one that plays a solved
+    strategy. The deals are cut into chunks of ``CHUNK_DEALS``, each a table of its own seeded
+    from ``(seed, chunk)``, so the same seed gives the same deals, actions and result on any
+    number of workers. ``progress`` gets the number of deals played so far. ``history`` writes
+    every deal (JSON lines for a ``.jsonl`` path, else a text log); it plays the chunks in this
+    process, in order. On Ctrl-C the result covers the chunks that finished.
     """
     if rules.game != "draw":
         raise RequestError(f"{rules.name} is a points game; simulate its games with simulate_points")
     if deals <= 0:
         raise RequestError(f"deals must be positive, got {deals}")
-    names = parse_players(players if policies is None else policies, rules.players)
+    names = parse_players(players, rules.players)
     factories = {k.strip().lower(): f for k, f in (factories or {}).items()}
     known = (*PLAYER_NAMES, *(k for k in factories if k not in PLAYER_NAMES))
     for name in names:

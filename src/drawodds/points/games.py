@@ -408,13 +408,11 @@ def _games_chunk(rules: RuleSet, games: int, names: tuple[str, ...], seed: int, 
 def simulate_points(rules: RuleSet, *, games: int, seed: int,
                     players: Sequence[str] | str = "sensible",
                     progress: Progress | None = None, workers: int | None = 1, scheduler: str | None = None,
-                    runner: Runner | None = None,
-                    policies: Sequence[str] | str | None = None) -> PointsSimulationResult:
+                    runner: Runner | None = None) -> PointsSimulationResult:
     """Play ``games`` whole Poengpoker/Chicago games and summarise them with standard errors.
 
     ``players``: one player name for every seat, or one per seat ('sensible', 'random', or
-    'DRAW:TRICK' such as 'tight:random'; ``policies`` is its old name, still accepted for the
-    CLI). ``progress(done, total)`` is called as games finish. Games run in chunks of
+    'DRAW:TRICK' such as 'tight:random'). ``progress(done, total)`` is called as games finish. Games run in chunks of
     ``GAME_BATCH`` seeded from ``(seed, chunk)``: the same answer on any number of workers; on
     Ctrl-C the result covers the chunks that finished.
     """
@@ -422,8 +420,7 @@ def simulate_points(rules: RuleSet, *, games: int, seed: int,
     if games < 2:
         raise RequestError("games must be at least 2 (standard errors need two)")
     p = rules.players
-    chosen = players if policies is None else policies
-    names = [chosen] * p if isinstance(chosen, str) else list(chosen)
+    names = [players] * p if isinstance(players, str) else list(players)
     if len(names) != p:
         raise RequestError(f"give one policy or one per seat ({p} players), got {len(names)}")
     for name in dict.fromkeys(names):
