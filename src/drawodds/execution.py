@@ -176,4 +176,4 @@ def local_cluster(workers: int) -> Any:
     environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ").items()
                if k != "MALLOC_TRIM_THRESHOLD_"}
     with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0")
