@@ -913,7 +913,9 @@ def solve_cmd(
         "Fixed-point passes of the field the holds are chosen against", "2"))] = 2,
     schedule: Annotated[str, typer.Option(
         "--schedule", help="CFR variant: dcfr (discounted CFR, the default) or cfr+.")] = "dcfr",
-    workers: WorkersOpt = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", help=(
+        f"Processes for the abstraction build: 1 to the cores available ({available_cores()} here; "
+        "the default is all of them). The abstraction is the same on any number."))] = None,
     scheduler: SchedulerOpt = None,
     dask: DaskOpt = False,
     out: Annotated[str | None, typer.Option(
@@ -926,8 +928,9 @@ def solve_cmd(
 ) -> None:
     """Solve heads-up limit draw: an approximate equilibrium and what it plays, in plain words.
 
-    --exploitability is in milli-antes per deal. The abstraction is built once and cached; its
-    build runs on --workers processes or a Dask cluster, with the same result on any of them.
+    --exploitability is in milli-antes per deal. The abstraction is built once, then read from the cache.
+
+    Its build runs on --workers processes or a Dask cluster, with the same result on any of them.
 
     Examples:
 
