@@ -11,6 +11,7 @@ import pytest
 
 from drawodds.analyses import train as tr
 from drawodds.cli import main
+from drawodds.rules import preset
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 
@@ -189,3 +190,105 @@ def test_a_reading_is_graded_against_the_posterior(capsys, monkeypatch, tmp_path
     assert r["class_right"] == (r["answer_class"] == r["likely"])
     assert r["equity_right"] == (abs(0.5 - r["equity"]) <= r["band"]) and r["band"] >= 0.05
     assert "Read? two pair 50" in err
+
+
+# --- the why-line: the exact figure a teacher would quote, counted here from the cards ----------
+
+def graded_why(objective, hand, answer, rules="morkpoker"):
+    """The why-line of one answer to a hand-picked position (exact objectives: no sampling)."""
+    setup = tr.train_setup(rules, objective=objective)
+    pos = tr.position(setup, np.array([code(c) for c in hand.split()]), 1, 1)
+    return tr.grade(pos, tr.parse_answer(answer, pos, setup.rules)).why
+
+
+def unseen(hand):
+    held = set(hand.split())
+    return [r + s for r in RANKS for s in SUITS if r + s not in held]
+
+
+def test_two_pair_fills_up_on_the_cards_of_its_ranks():
+    hand = "9s 7h 7d 2s 2c"
+    outs = sum(c[0] in "72" for c in unseen(hand))          # the last two sevens and deuces
+    line = graded_why("jacks", hand, "pat")
+    assert f"two pair drawing one fills up {outs} times in 47" in line and "the 9♠ kicker adds nothing" in line
+    assert outs == 4
+
+
+def test_four_flush_counts_its_suit_and_its_pairing_cards():
+    hand = "Kh 9h 7h 6h 4d"
+    rest = unseen(hand)
+    flushes = sum(c[1] == "h" for c in rest)
+    jacks = flushes + sum(c[0] == "K" and c[1] != "h" for c in rest)      # a paired king is jacks or better
+    pairs = sum(c[0] in "K976" and c[1] != "h" for c in rest)
+    line = graded_why("jacks", hand, "Kh 9h")
+    assert f"the four-flush ends jacks or better {jacks} times in 47, {flushes} of them flushes" in line
+    assert f"the four-flush fills {flushes} times in 47, pairs {pairs} more" in graded_why("points", hand, "Kh 9h")
+    assert (flushes, jacks, pairs) == (9, 12, 12)
+
+
+def test_pair_against_pair_and_kicker_quotes_both_exact_chances(capsys, monkeypatch):
+    hand = "Ah 8s 6h 4s 4c"
+    values = brute_force(hand.split())
+    pair, kicker = values[frozenset({"4s", "4c"})], values[frozenset({"4s", "4c", "Ah"})]
+    line = graded_why("jacks", hand, "4s 4c Ah")
+    assert line == (f"a pair of fours drawing three ends jacks or better {100 * pair:.1f}%; with the A♥ kicker "
+                    f"only {100 * kicker:.1f}%")
+
+
+def test_trips_and_a_kicker_improve_on_four_cards():
+    hand = "Ah Qc 3h 3d 3c"
+    rest = unseen(hand)
+    outs = sum(c[0] in "3A" for c in rest)                  # the fourth three, or an ace to pair the kicker
+    draws = list(itertools.combinations(rest, 2))
+    better = sum(a[0] == "3" or b[0] == "3" or a[0] == b[0] for a, b in draws)
+    line = graded_why("jacks", hand, "3h 3d 3c Ah")
+    assert f"three threes drawing two improves {100 * better / len(draws):.1f}%" in line
+    assert f"with the A♥ kicker only {outs} times in 47" in line and "both jacks or better" in line
+
+
+def test_breaking_a_pat_flush_for_the_straight_flush_draw():
+    hand = "9h 8h 7h 6h 2h"
+    rest = unseen(hand)
+    flushes, sf = sum(c[1] == "h" for c in rest), sum(c in ("Th", "5h") for c in rest)
+    line = graded_why("points", hand, "9h 8h 7h 6h")
+    assert line.startswith(f"breaking the pat flush for four to a straight flush: a flush or better only {flushes} "
+                           f"times in 47, {sf} of them straight flushes")
+
+
+def test_a_snow_and_a_broken_pair():
+    assert graded_why("jacks", "9d 7h 5s 4h 2d", "pat").startswith("a snow: nine high is never jacks or better;")
+    hand = "Ks Kc Qd 7s 3d"
+    line = graded_why("jacks", hand, "Ks Qd")
+    assert line == f"breaking the pair of kings, already jacks or better, for king-queen drawing three: jacks or " \
+                   f"better only {100 * brute_force(hand.split())[frozenset({'Ks', 'Qd'})]:.1f}%"
+
+
+def test_odd_cases_fall_back_and_every_line_fits_two_terminal_lines():
+    setup = tr.train_setup("morkpoker", objective="jacks")
+    for hand in ("8s 4d 2s 2d 2c", "As Ks Qs 4d 4c", "Kh Qh Jh Th 2c", "7d 6c 5c 4s 3c"):
+        pos = tr.position(setup, np.array([code(c) for c in hand.split()]), 1, 1)
+        rows = pos.result.rows()
+        value = tr.ranking(pos.result).value
+        facts = [tr.hold_facts(pos, k, rows[k], float(value[k])) for k in range(len(rows))]
+        for other in facts[1:]:
+            assert len(tr.why(facts[0], other, "jacks")) <= 140
+    # Trips with one kicker or another end alike: no rule fits, the fallback says so.
+    pos = tr.position(setup, np.array([code(c) for c in "8s 4d 2s 2d 2c".split()]), 1, 1)
+    rows = pos.result.rows()
+    value = tr.ranking(pos.result).value
+    k8, k4 = (next(k for k, r in enumerate(rows) if sorted(r["keep"]) == sorted(h)) for h in
+              (["8s", "2s", "2d", "2c"], ["4d", "2s", "2d", "2c"]))
+    a, b = (tr.hold_facts(pos, k, rows[k], float(value[k])) for k in (k8, k4))
+    assert all(rule(a, b, "jacks") is None for rule in tr.WHY_RULES)
+    assert tr.why(a, b, "jacks") == tr._why_compare(a, b, "jacks") and "end alike" in tr.why(a, b, "jacks")
+
+
+def test_a_hold_with_the_joker_is_explained_by_the_fallback():
+    setup = tr.train_setup(preset("morkpoker", joker=True), objective="jacks")
+    pos = tr.position(setup, np.array([52, code("7s"), code("7h"), code("4s"), code("Ac")]), 1, 1)
+    rows = pos.result.rows()
+    value = tr.ranking(pos.result).value
+    best = tr.hold_facts(pos, 0, rows[0], float(value[0]))
+    for k in range(1, len(rows)):
+        other = tr.hold_facts(pos, k, rows[k], float(value[k]))
+        assert tr.why(best, other, "jacks") == tr._why_compare(best, other, "jacks")
