@@ -98,7 +98,16 @@ def render_grade(console: Console, g: Grade) -> None:
     cost = ("none, the best hold" if g.chosen == g.best
             else cost_text(g.cost, g.cost_se, g.objective, g.exact) + ("" if g.mistake else " (a near tie)"))
     console.print(f"  Cost:  {cost}  {mark}", highlight=False)
-    console.print(f"  Why:   {g.why}", style="dim", highlight=False)
+    _why(console, g.why)
+
+
+def _why(console: Console, text: str) -> None:
+    """The why-line, wrapped under its own first word rather than at the margin."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(width=8, no_wrap=True)
+    grid.add_column()
+    grid.add_row("  Why:", text)
+    console.print(grid, style="dim", highlight=False)
 
 
 def render_read_grade(console: Console, g: ReadGrade) -> None:
@@ -109,7 +118,7 @@ def render_read_grade(console: Console, g: ReadGrade) -> None:
     console.print(f"  Equity: {100 * g.equity:.1f}% ± {100 * g.equity_se:.1f}% keeping "
                   f"{pretty_cards(g.best) or 'nothing'}  you said {100 * g.answer_equity:.0f}% "
                   f"(±{100 * g.band:.0f} counts) {ok[g.equity_right]}", highlight=False)
-    console.print(f"  Why:   {g.why}", style="dim", highlight=False)
+    _why(console, g.why)
 
 
 def score_line(items: Sequence[Grade | ReadGrade], objective: str) -> str:
