@@ -186,3 +186,12 @@ def test_the_class_table_matches_the_hand_by_hand_mask(joker):
     rows = np.concatenate([rows, np.flatnonzero((cards == JOKER).any(1))[::20]]) if joker else rows
     want = parse_range(text, joker=joker).mask(cards[rows])
     np.testing.assert_array_equal(range_mask(text, rules, known)[rows], want)
+
+
+def test_a_joker_only_term_reads_in_a_joker_deck():
+    """Five of a kind exists only with the joker: the range must be read for the joker deck even
+    for the holdings without the joker (which it then leaves out)."""
+    from drawodds import preset, read_draw
+
+    reading = read_draw(0, rules=preset("morkpoker", joker=True), hand_range="5K", trials=2000)
+    assert {k for k, v in reading.holding.items() if v > 0} == {"pat_five_of_a_kind"}

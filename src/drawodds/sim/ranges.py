@@ -303,12 +303,14 @@ def holdings(rules: RuleSet, policy: DrawPolicy, known: tuple[int, ...] = ()) ->
 
 
 @functools.lru_cache(maxsize=8)
-def _range_table(text: str, joker: bool) -> npt.NDArray[np.bool_]:
+def _range_table(text: str, joker_hands: bool, joker_deck: bool) -> npt.NDArray[np.bool_]:
     """Whether each (rank multiset, flush state) is in the range: every range term reads only the
-    ranks and how many cards share a suit, so one representative hand per class decides."""
-    reps, index = _representatives(joker)
+    ranks and how many cards share a suit, so one representative hand per class decides.
+    ``joker_hands``: the classes of hands holding the joker; ``joker_deck``: the range is read for
+    a deck with the joker (where terms such as five of a kind exist)."""
+    reps, index = _representatives(joker_hands)
     table = np.zeros(_TABLE_KEYS, dtype=bool)
-    table[index] = parse_range(text, joker=joker).mask(reps)
+    table[index] = parse_range(text, joker=joker_deck).mask(reps)
     return table
 
 
@@ -320,9 +322,9 @@ def range_mask(text: str, rules: RuleSet, known: tuple[int, ...]) -> npt.NDArray
     jok = ((sums >> 12) & 1).astype(bool)
     suit_max = np.maximum(np.maximum(sums & 7, (sums >> 3) & 7), np.maximum((sums >> 6) & 7, (sums >> 9) & 7))
     idx = (sums >> 13).astype(np.int64) * 3 + np.clip(suit_max.astype(np.int64) - 3, 0, 2)
-    out = _range_table(text, False)[idx]
+    out = _range_table(text, False, rules.joker)[idx]
     if jok.any():
-        out[jok] = _range_table(text, True)[idx[jok]]
+        out[jok] = _range_table(text, True, True)[idx[jok]]
     return out
 
 
