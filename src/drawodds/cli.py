@@ -273,14 +273,14 @@ def _solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: 
                   hand: Any, quiet: bool) -> Any:
     """The equilibrium's player as a range: from a saved solution, or the cached equilibrium
     (solved, with a note, the first time)."""
-    from drawodds.analyses.solve import equilibrium_solution, load_solution
+    from drawodds.analyses.equilibrium import check_same_game
+    from drawodds.analyses.solve import check_rules, equilibrium_solution, load_solution
     from drawodds.analyses.solved_range import solved_range
 
+    check_rules(rules)
     if solution is not None:
         sol = load_solution(solution)
-        if sol.rules != rules:
-            raise UserError(f"--solution {solution} was solved for other rules ({sol.rules.name}); "
-                            "give the same --rules")
+        check_same_game(sol.rules, rules)
     else:
         with spinner("loading the equilibrium (solved the first time: it takes a while)...", enabled=not quiet):
             sol = equilibrium_solution(rules)

@@ -30,6 +30,7 @@ from drawodds.analyses.solve import (
     GAME_OPTIONS,
     DrawSolution,
     betting_round,
+    check_rules,
     equilibrium_path,
     equilibrium_solution,
     load_solution,
@@ -41,27 +42,24 @@ from drawodds.rules import RuleSet
 
 LETTERS = {"check": "x", "bet": "b", "raise": "r", "call": "c", "fold": "f"}
 ACTIONS = {"x": CHECK, "b": BET, "r": RAISE, "c": CALL, "f": FOLD}
-# Options of a rule set that change the game the solver models (the rest only concern the table).
 NO_HOLD = 255                 # a draw count the hand may not make
 
 Floats = npt.NDArray[np.float64]
 
 
 def check_table(rules: RuleSet) -> None:
-    """Refuse, in one sentence, a table no solution can play: more than two seats or a game the
-    solver does not cover."""
+    """Refuse, in one sentence, a table no solution can play: a game the solver does not cover,
+    more than two seats, or opening with a raise."""
+    check_rules(rules)
     if rules.players != 2:
         raise RequestError(f"the equilibrium player plays heads-up only: use 2 players, not {rules.players}")
-    if rules.game != "draw" or rules.joker or rules.draws != 1 or rules.blinds or rules.ante <= 0:
-        raise RequestError(f"the equilibrium player covers one-draw games with an ante and 52 cards, "
-                           f"not {rules.name} as set")
     if rules.open_with_raise:
         raise RequestError("the equilibrium player does not cover opening with a raise")
 
 
-def check_rules(solved: RuleSet, rules: RuleSet) -> None:
-    """``check_table``, and refuse rules other than the ones the solution was solved for."""
-    check_table(rules)
+def check_same_game(solved: RuleSet, rules: RuleSet) -> None:
+    """Refuse rules whose game differs from the one the solution was solved for (the table size,
+    stacks and session length may differ)."""
     differ = [k for k in GAME_OPTIONS if getattr(rules, k) != getattr(solved, k)]
     if differ:
         raise RequestError(f"the solution was solved for other rules ({', '.join(differ)} differ)")
@@ -182,7 +180,8 @@ class EquilibriumPlayer:
     always_shows = True
 
     def __init__(self, tables: EquilibriumTables, rules: RuleSet, rng: np.random.Generator) -> None:
-        check_rules(tables.rules, rules)
+        check_table(rules)
+        check_same_game(tables.rules, rules)
         self.t = tables
         self.rng = rng
         self._u: list[float] = []
@@ -282,7 +281,8 @@ class EquilibriumFactory:
         return EquilibriumTables(self.solution)
 
     def check(self, rules: RuleSet) -> None:
-        check_rules(self.solution.rules, rules)
+        check_table(rules)
+        check_same_game(self.solution.rules, rules)
 
     def __call__(self, rules: RuleSet, rng: np.random.Generator) -> EquilibriumPlayer:
         return EquilibriumPlayer(self.tables, rules, rng)
@@ -309,7 +309,8 @@ class SolutionFile:
         return _file_tables(self.path)
 
     def check(self, rules: RuleSet) -> None:
-        check_rules(_file_tables(self.path).rules, rules)
+        check_table(rules)
+        check_same_game(_file_tables(self.path).rules, rules)
 
     def __call__(self, rules: RuleSet, rng: np.random.Generator) -> EquilibriumPlayer:
         return EquilibriumPlayer(_file_tables(self.path), rules, rng)

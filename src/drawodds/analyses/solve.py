@@ -741,7 +741,7 @@ def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: in
     ``scheduler`` (``"local"``: one started on this machine) or a ``runner`` already started;
     the abstraction is the same, bit for bit, wherever they run (see ``Spread``).
     """
-    _check_rules(rules)
+    check_rules(rules)
     with contextlib.ExitStack() as stack:
         if runner is None:
             runner = stack.enter_context(Runner(workers, scheduler))
@@ -811,12 +811,8 @@ def _count_true(group: Ints, flags: npt.NDArray[np.bool_], n: int) -> Ints:
 
 
 def check_rules(rules: RuleSet) -> None:
-    """Raise ``RuleError`` for a rule set the solver does not cover (before any work)."""
-    _check_rules(rules)
-
-
-def _check_rules(rules: RuleSet) -> None:
-    """The solver covers one-draw fixed-limit draw with antes and a 52-card deck."""
+    """Raise ``RuleError`` for a rule set the solver does not cover (before any work): it covers
+    one-draw fixed-limit draw with antes and a 52-card deck."""
     if rules.game != "draw":
         raise RuleError(f"the solver plays the draw game, not {rules.game}")
     if rules.joker:
@@ -1349,7 +1345,7 @@ def solve(rules: RuleSet, *, pre_buckets: int = 1024, final_buckets: int = 512, 
     """
     if schedule not in cfr.SCHEDULES:
         raise ValueError(f"schedule must be one of {', '.join(cfr.SCHEDULES)}, got {schedule!r}")
-    _check_rules(rules)
+    check_rules(rules)
     if abstraction is None:
         build = cached_abstraction if cache else build_abstraction
         abstraction = build(rules, pre_buckets, final_buckets, rounds, stage=stage or _no_stage,
