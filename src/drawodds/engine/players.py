@@ -73,11 +73,10 @@ def _hold_table(policy: DrawPolicy, rules: RuleSet) -> tuple[bytes, bytes, array
     return keep.tobytes(), alt.tobytes(), array("d", rate.tobytes())
 
 
-@functools.cache
-def _built(policy: DrawPolicy, rules: RuleSet) -> list[tuple[bytes, bytes, array]]:
-    """The policy's table once some run in this process has built it (empty before): later
-    players, e.g. those of the next chunk of a long simulation, use it from their first hand."""
-    return []
+# Tables of every hand that a Drawer in this process has built, by (policy, rules): later seats,
+# e.g. those of the next chunk of a long simulation, use them from their first hand. A speed cache
+# only: a Drawer with or without the table makes the same holds and draws the same random numbers.
+_BUILT: dict[tuple[DrawPolicy, RuleSet], tuple[bytes, bytes, array]] = {}
 
 
 class Drawer:
@@ -94,8 +93,7 @@ class Drawer:
         self.policy = draw_policy(name, **params)
         self.rules = rules
         self.rng = rng
-        built = _built(self.policy, rules)
-        self.table: tuple[bytes, bytes, array] | None = built[0] if built else None
+        self.table: tuple[bytes, bytes, array] | None = _BUILT.get((self.policy, rules))
         self.misses = 0
         self._cache: dict[tuple[int, ...], tuple[int, int, float]] = {}
 
@@ -123,11 +121,8 @@ class Drawer:
     def _ask(self, key: tuple[int, ...]) -> tuple[int, int, float]:
         self.misses += 1
         if self.misses > _TABLE_AFTER_MISSES:
-            self.table = _hold_table(self.policy, self.rules)
+            self.table = _BUILT.setdefault((self.policy, self.rules), _hold_table(self.policy, self.rules))
             self._cache.clear()
-            built = _built(self.policy, self.rules)
-            if not built:
-                built.append(self.table)
         # The relabelled key keeps card order (suits only renamed), so bit i still means card i.
         hp = hold_plan(self.policy, np.array([key], dtype=np.int8), self.rules)
         plan = (int(hold_numbers(hp.keep[0])), int(hold_numbers(hp.alt_keep[0])), float(hp.alt_rate[0]))
