@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import time
 
 import numpy as np
 import pytest
@@ -67,10 +66,8 @@ def test_out_writes_a_solution_that_reads_back_equal(capsys, tmp_path, small_abs
     (["--dask", "--scheduler", "tcp://127.0.0.1:1"], "give one of them"),
 ])
 def test_unsupported_rules_and_bad_options_are_one_line_exit_2(capsys, args, fragment):
-    start = time.perf_counter()
     code, out, err = run(capsys, "solve", *args)
     assert code == 2 and out == "" and err.count("\n") == 1 and fragment in err
-    assert time.perf_counter() - start < 2          # refused before any work
 
 
 def test_the_report_fits_80_columns_and_the_tables_are_written(capsys, monkeypatch, tmp_path, small_abstraction):

@@ -373,6 +373,8 @@ def keep_cmd(
                         "no --exact)")
     rule_set = build_rules(rules, joker=joker, max_draw=max_draw, players=players)
     if hand_range is not None:
+        if exact or opponents == 0:
+            raise UserError("--range deals the opponents' hands: it needs opponents (drop --exact / --opponents 0)")
         parse_range(hand_range, joker=rule_set.joker)
     (TRIALS if rule_set.game == "draw" else POINTS_TRIALS).check(trials)
     TOP.check(top)

@@ -126,6 +126,17 @@ def _term(token: str) -> Term:
     raise RequestError(f"unknown range term {token!r}; use {ACCEPTED}")
 
 
+def _typed_term(token: str) -> Term:
+    """``_term`` of a term as typed; an error names it as typed, and says that a range names kinds
+    of hands when it looks like cards (``AsAh``)."""
+    try:
+        return _term(token.upper())
+    except RequestError as exc:
+        cards = re.fullmatch(r"(?:[2-9TJQKA][cdhs]){1,5}", token, flags=re.IGNORECASE) is not None
+        hint = "; a range names kinds of hands (AA, 2P+), not single cards" if cards else ""
+        raise RequestError(str(exc).replace(repr(token.upper()), repr(token), 1) + hint) from None
+
+
 def _describe(term: Term) -> str:
     """A term in words (for summaries and the reading's header)."""
     if term.kind == "any":
@@ -201,10 +212,10 @@ def parse_range(text: str, *, joker: bool = False) -> HandRange:
     An unknown term raises a one-line ``RequestError`` naming it and listing what is accepted;
     ``5K`` (five aces) needs ``joker=True``.
     """
-    tokens = [t for t in re.split(r"[\s,;]+", text.strip().upper()) if t]
-    if not tokens:
+    typed = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    if not typed:
         raise RequestError(f"the range is empty; use {ACCEPTED}")
-    terms = tuple(_term(t) for t in tokens)
+    terms = tuple(_typed_term(t) for t in typed)
     if not joker and any(t.kind == "cat" and t.lo == FIVE_ACES for t in terms):
         raise RequestError("range term '5K' (five aces) needs the joker deck")
     return HandRange(", ".join(t[:-1] + "x" if t.endswith("X") else t.replace("X+", "x+") for t in tokens), terms)

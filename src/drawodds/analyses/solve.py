@@ -1157,7 +1157,7 @@ class DrawSolution:
             s = self.strategy[i]
             assert s is not None
             reach = self._joint(seat, i)[0] / a.prior
-            cols = {"seat": seat, "line": _line_words(history, 0), "bucket": np.arange(a.pre_buckets),
+            cols = {"seat": seat, "line": _line_words(history), "bucket": np.arange(a.pre_buckets),
                     "hand": labels, "pattern": [a.pattern_names[p] for p in a.pattern],
                     "chance": a.prior, "reach": reach}
             for k, name in enumerate(node.actions):
@@ -1180,7 +1180,7 @@ class DrawSolution:
             n = len(members)
             row = np.repeat(np.arange(rows), n_b)
             cols = {"seat": seat,
-                    "line": np.asarray([_line_words(g.lines[m].history, 0) for m in members], dtype=object)[row % n],
+                    "line": np.asarray([_line_words(g.lines[m].history) for m in members], dtype=object)[row % n],
                     "opponent_draw": -1 if seat == 0 else np.asarray(a.options)[row // n],
                     "bucket": np.tile(np.arange(n_b), rows), "hand": np.tile(labels, rows),
                     "pattern": np.tile(patterns, rows), "chance": np.tile(a.prior, rows),
@@ -1210,8 +1210,8 @@ class DrawSolution:
             row = np.repeat(np.arange(node.rows), n_f)
             d0, d1 = options[(row // n) % n_opt], options[row // (n * n_opt)]
             cols = {"seat": seat,
-                    "predraw": np.asarray([_line_words(g.lines[m].history, 0) for m in members], dtype=object)[row % n],
-                    "line": _line_words(history, q), "first": q == seat,
+                    "predraw": np.asarray([_line_words(g.lines[m].history) for m in members], dtype=object)[row % n],
+                    "line": _line_words(history), "first": q == seat,
                     "own_draw": d0 if seat == 0 else d1, "opponent_draw": d1 if seat == 0 else d0,
                     "final": np.tile(np.arange(n_f), node.rows), "hand": np.tile(final, node.rows),
                     "reach": self._joint(seat, i).ravel()}
@@ -1237,7 +1237,7 @@ class DrawSolution:
             for name in HAND_KINDS:
                 sel = kind == name
                 wr = w[sel] * reach[b[sel]]
-                row: dict[str, object] = {"seat": node.player, "line": _line_words(history, 0), "hand": name,
+                row: dict[str, object] = {"seat": node.player, "line": _line_words(history), "hand": name,
                                           "reaches": wr.sum() / w[sel].sum()}
                 for k, act in enumerate(node.actions):
                     row[act] = (wr * s[0, b[sel], k]).sum() / max(wr.sum(), 1e-300)
@@ -1291,7 +1291,7 @@ class DrawSolution:
         return out.reset_index()
 
 
-def _line_words(history: str, first: int) -> str:
+def _line_words(history: str) -> str:
     """A betting history in words from the first actor, e.g. ``check, bet, call``."""
     return ", ".join(ACTION_NAMES[a] for a in history) or "first to act"
 
