@@ -218,4 +218,5 @@ def parse_range(text: str, *, joker: bool = False) -> HandRange:
     terms = tuple(_typed_term(t) for t in typed)
     if not joker and any(t.kind == "cat" and t.lo == FIVE_ACES for t in terms):
         raise RequestError("range term '5K' (five aces) needs the joker deck")
+    tokens = [t.upper() for t in typed]
     return HandRange(", ".join(t[:-1] + "x" if t.endswith("X") else t.replace("X+", "x+") for t in tokens), terms)
