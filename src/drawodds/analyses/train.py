@@ -18,9 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-import os
 import re
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +27,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from drawodds import paths
 from drawodds.analyses.keep import KeepResult, keep, ranking
 from drawodds.analyses.read import DrawReading, read_draw
 from drawodds.analyses.strategy import Solver, make_solver, parse_objective
@@ -156,28 +155,37 @@ def train_setup(rules: str | RuleSet = "morkpoker", *, objective: str | None = N
 # --- the history ----------------------------------------------------------------------------------
 
 def default_history_path() -> Path:
-    """Where the history lives: the user's data folder (XDG_DATA_HOME on Linux and the like)."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "drawodds" / HISTORY_FILE
+    """Where the history lives: the user's data folder (``drawodds.paths.data_dir``)."""
+    return paths.data_dir() / HISTORY_FILE
+
+
+def _valid_record(record: object) -> bool:
+    """A history line the trainer can use: a keep or read record of a numbered session, with text
+    where text belongs and a true/false mistake (anything else is a corrupt line)."""
+    if not isinstance(record, dict) or record.get("kind") not in ("keep", "read"):
+        return False
+    session = record.get("session")
+    if not isinstance(session, int) or isinstance(session, bool) or session < 1:
+        return False
+    if not all(isinstance(record.get(k), str) for k in ("rules", "objective")):
+        return False
+    if record["kind"] == "keep" and not isinstance(record.get("pattern"), str):
+        return False
+    return isinstance(record.get("mistake", False), bool)
 
 
 def load_history(path: str | Path) -> tuple[dict[str, Any], ...]:
     """Every record of a history file (none when it does not exist yet); unreadable lines are skipped."""
     target = Path(path)
-    if not target.exists():
+    if not target.is_file():
         return ()
     records = []
-    for line in target.read_text(encoding="utf-8").splitlines():
+    for raw in target.read_bytes().splitlines():
         try:
-            record = json.loads(line)
-        except ValueError:
+            record = json.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError):      # not UTF-8, not JSON, or nested past the parser
             continue
-        if isinstance(record, dict) and "kind" in record and "session" in record:
+        if _valid_record(record):
             records.append(record)
     return tuple(records)
 
@@ -192,7 +200,7 @@ def append_history(path: str | Path, record: Mapping[str, Any]) -> None:
 
 def next_session(records: Iterable[Mapping[str, Any]]) -> int:
     """The number of the session about to start: one more than the last recorded."""
-    return 1 + max((int(r.get("session", 0)) for r in records), default=0)
+    return 1 + max((s for r in records if type(s := r.get("session")) is int), default=0)
 
 
 def _same_game(record: Mapping[str, Any], setup: TrainSetup) -> bool:
