@@ -477,6 +477,20 @@ def _parse_read(raw: str) -> Answer:
 
 # --- grading -----------------------------------------------------------------------------------
 
+JSON_DIGITS = 12     # significant digits of a cost or value in JSON: past the float noise of sums
+
+
+def _rounded(value: Any) -> Any:
+    """JSON data with every float to ``JSON_DIGITS`` significant digits (0.0017500000000000016 -> 0.00175)."""
+    if isinstance(value, float):
+        return float(f"{value:.{JSON_DIGITS}g}") if math.isfinite(value) else value
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
+
+
 @dataclass(frozen=True, repr=False)
 class Grade(Result):
     """One keep decision graded: the best hold, the player's, what the difference costs and why."""
@@ -505,6 +519,9 @@ class Grade(Result):
     @property
     def kind(self) -> str:
         return "keep"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _rounded(super().to_dict())
 
 
 @dataclass(frozen=True, repr=False)
@@ -535,6 +552,9 @@ class ReadGrade(Result):
     @property
     def mistake(self) -> bool:
         return not (self.class_right and self.equity_right)
+
+    def to_dict(self) -> dict[str, Any]:
+        return _rounded(super().to_dict())
 
 
 def grade(question: Position, answer: Answer) -> Grade:
@@ -989,6 +1009,9 @@ class PatternRow(Result):
     all_mistakes: int
     weight: float
 
+    def to_dict(self) -> dict[str, Any]:
+        return _rounded(super().to_dict())
+
 
 @dataclass(frozen=True, repr=False)
 class SessionRow(Result):
@@ -1003,7 +1026,7 @@ class SessionRow(Result):
         return self.mistakes / self.decisions if self.decisions else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return super().to_dict() | {"mistake_rate": self.rate}
+        return _rounded(super().to_dict() | {"mistake_rate": self.rate})
 
 
 @dataclass(frozen=True, repr=False)
@@ -1030,6 +1053,9 @@ class TrainingSummary(Result):
     readings: tuple[ReadGrade, ...] = field(metadata=shown_as(list))
     history: str | None = None
     stopped: str = "end"         # quit, hands (--hands reached), end (no more answers)
+
+    def to_dict(self) -> dict[str, Any]:
+        return _rounded(super().to_dict())
 
 
 def summarise(setup: TrainSetup, items: Sequence[Grade | ReadGrade], records: Sequence[Mapping[str, Any]],
