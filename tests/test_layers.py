@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "drawodds"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("drawodds.cards", "drawodds.evaluate", "drawodds.combinatorics", "drawodds.rules", "drawodds.holds",
-     "drawodds.results", "drawodds.execution", "drawodds.errors"),
+     "drawodds.results", "drawodds.execution", "drawodds.errors", "drawodds.paths"),
     ("drawodds.patterns", "drawodds.policies", "drawodds.handrange"),
     ("drawodds.sim",),
     ("drawodds.engine",),

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import os
+import threading
 
 import numpy as np
 import pytest
@@ -292,3 +294,94 @@ def test_a_hold_with_the_joker_is_explained_by_the_fallback():
     for k in range(1, len(rows)):
         other = tr.hold_facts(pos, k, rows[k], float(value[k]))
         assert tr.why(best, other, "jacks") == tr._why_compare(best, other, "jacks")
+
+
+# --- the history, --answers, the library's session loop and the JSON --------------------------------
+
+def test_corrupt_history_lines_are_skipped(capsys, monkeypatch, tmp_path):
+    history = tmp_path / "h.jsonl"
+    args = ("--seed", "1", "--objective", "jacks", "--drill", "keep", "--hands", "1")
+    session(capsys, monkeypatch, ["pat"], history, *args)
+    good = history.read_bytes()
+    record = json.loads(good)
+    bad = [{**record, "session": None}, {**record, "session": "2"}, {**record, "session": True},
+           {**record, "session": 0}, {**record, "mistake": "x"}, {**record, "kind": None}, {**record, "rules": 3},
+           {k: v for k, v in record.items() if k != "pattern"}]
+    lines = [json.dumps(b).encode() for b in bad]
+    lines += [good.strip().replace(b'"session": 1', b'"session": 1e400'), b'"x"', b"[1, 2]", b"null", b"{",
+              b'\xff\xfe{"session": 7}', b"[" * 100_000, b""]
+    history.write_bytes(good + b"\n".join(lines) + b"\n")
+    assert tr.load_history(history) == (record,)
+    assert tr.next_session([{"session": None}, {"session": 1e400}, {"session": "x"}, {"session": 2}]) == 3
+    data, _ = session(capsys, monkeypatch, ["pat"], history, *args)
+    assert data["session"] == 2 and data["all_decisions"] == 2
+
+
+def test_answers_read_any_path_that_is_not_a_folder(capsys, monkeypatch, tmp_path):
+    args = ("--seed", "1", "--objective", "jacks", "--drill", "keep", "--hands", "1", "--json",
+            "--history", str(tmp_path / "h.jsonl"))
+
+    def train(answers):
+        with pytest.raises(SystemExit) as exc:
+            main(["train", "--answers", str(answers), *args])
+        cap = capsys.readouterr()
+        return exc.value.code, cap.out, cap.err
+
+    code, out, err = train("/dev/null")
+    assert code == 0, err
+    assert json.loads(out)["decisions"] == 0 and json.loads(out)["stopped"] == "end"
+    if hasattr(os, "mkfifo"):    # a pipe, as <(echo pat) gives
+        fifo = tmp_path / "pipe"
+        os.mkfifo(fifo)
+        writer = threading.Thread(target=lambda: fifo.write_text("pat\n"))
+        writer.start()
+        code, out, err = train(fifo)
+        writer.join()
+        assert code == 0, err
+        assert json.loads(out)["grades"][0]["answer"] == "pat"
+    (tmp_path / "latin1.txt").write_bytes("p\xe5t\n".encode("latin-1"))
+    for path, words in [(tmp_path, "is a folder"), (tmp_path / "missing.txt", "no such file"),
+                        (tmp_path / "latin1.txt", "not UTF-8 text")]:
+        code, out, err = train(path)
+        assert code == 2 and not out and words in err
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_run_session_asks_and_shows_through_callbacks(tmp_path):
+    setup = tr.train_setup("morkpoker", objective="jacks", drill="keep")
+    answers = iter(["help", "Zz", "score", "pat", "pat"])
+    prompts: list[str] = []
+    shown: list[object] = []
+
+    def ask(prompt):
+        prompts.append(prompt)
+        return next(answers, None)
+
+    summary = tr.run_session(setup, ask, shown.append, seed=1)
+    kinds = [type(x).__name__ for x in shown]
+    assert kinds[:6] == ["Welcome", "Position", "Help", "AnswerError", "Score", "Grade"]
+    assert kinds[6:] == ["Position", "Grade", "Position"] and set(prompts) == {"Keep? "}
+    assert summary.decisions == 2 and summary.stopped == "end" and summary.history is None
+    assert not list(tmp_path.iterdir())
+    # The same seed replays the session; a saved session is numbered after the history.
+    again = tr.run_session(setup, lambda _: "pat", lambda _: None, seed=1, hands=1,
+                           history=tmp_path / "h.jsonl")
+    assert again.grades[0].hand == summary.grades[0].hand and again.stopped == "hands"
+    assert tr.run_session(setup, lambda _: None, lambda _: None, seed=1, history=tmp_path / "h.jsonl").session == 2
+
+
+def test_json_numbers_carry_no_float_noise(capsys, monkeypatch, tmp_path):
+    row = tr.PatternRow("pair", "keep the pair", 2, 1, 0.0017500000000000016, 2, 1, 1.0 + 2 / 3)
+    assert row.to_dict()["cost"] == 0.00175 and row.to_dict()["weight"] == 1.66666666667
+    data, _ = session(capsys, monkeypatch, ["pat", "pat", "pat"], tmp_path / "h.jsonl", "--seed", "3",
+                      "--objective", "jacks", "--drill", "keep", "--hands", "3")
+
+    def floats(value):
+        if isinstance(value, float):
+            yield value
+        elif isinstance(value, dict | list):
+            for v in value.values() if isinstance(value, dict) else value:
+                yield from floats(v)
+
+    assert all(float(f"{x:.12g}") == x for x in floats(data))
+    assert data["cost"] == pytest.approx(sum(g["cost"] for g in data["grades"]), abs=1e-12)

@@ -1022,15 +1022,24 @@ TRAIN_HANDS = Bound("--hands", 1, 100_000)
 
 
 def _answer_lines(answers: str | None) -> Iterator[str] | None:
-    """The answers to read, one a line ('-': standard input), or None to ask at the prompt."""
+    """The answers to read, one a line ('-': standard input), or None to ask at the prompt. Any
+    path that is not a folder reads: a file, /dev/stdin, a pipe such as <(...)."""
     if answers is None:
         return None
     if answers == "-":
         return iter(sys.stdin.readline, "")
     path = Path(answers)
-    if not path.is_file():
+    if path.is_dir():
+        raise UserError(f"--answers {answers}: is a folder, not a file")
+    if not path.exists():
         raise UserError(f"--answers {answers}: no such file")
-    return iter(path.read_text(encoding="utf-8").splitlines())
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"--answers {answers}: not UTF-8 text") from None
+    except OSError as exc:
+        raise UserError(f"--answers {answers}: {exc.strerror or 'cannot be read'}") from None
+    return iter(text.splitlines())
 
 
 def _ask(console: Console, prompt: str, lines: Iterator[str] | None) -> str | None:
@@ -1093,10 +1102,6 @@ def train_cmd(
 
       drawodds train --answers answers.txt --seed 1 --hands 2 --json
     """
-    import datetime
-
-    import numpy as np
-
     from drawodds.analyses import train as tr
     from drawodds.render import train as view
     from drawodds.render.console import page_width
@@ -1113,58 +1118,16 @@ def train_cmd(
     else:
         _writable_folder(str(path.parent), "--history")
     lines = _answer_lines(answers)
-    records = list(tr.load_history(path))
-    session = tr.next_session(records)
-    seed = seed if seed is not None else int(np.random.SeedSequence().entropy % 2**32)  # type: ignore[operator]
-    rng = np.random.default_rng(seed)
     console = Console(stderr=json_out, width=page_width())
-    view.render_welcome(console, setup, records, session, seed)
-    items: list[tr.Grade | tr.ReadGrade] = []
-    now: list[dict[str, object]] = []
-    stopped = "hands"
-    try:
-        while hands is None or len(items) < hands:
-            with spinner("dealing...", enabled=lines is None):
-                question = tr.next_question(setup, records + now, len(items) + 1, rng)
-            view.render_question(console, question, setup)
-            answer = None
-            while answer is None:
-                text = _ask(console, view.prompt_text(question), lines)
-                if text is None:
-                    break
-                try:
-                    answer = tr.parse_answer(text, question, setup.rules)
-                except tr.AnswerError as exc:
-                    view.render_bad(console, str(exc))
-                    continue
-                if answer.kind in ("help", "score"):
-                    (view.render_help(console) if answer.kind == "help"
-                     else view.render_score(console, items, setup.objective))
-                    answer = None
-            if answer is None or answer.kind == "quit":
-                stopped = "end" if answer is None else "quit"
-                break
-            graded: tr.Grade | tr.ReadGrade
-            if isinstance(question, tr.Position):
-                graded = keep_grade = tr.grade(question, answer)
-                view.render_grade(console, keep_grade)
-            else:
-                graded = read_grade = tr.grade_read(question, answer)
-                view.render_read_grade(console, read_grade)
-            record = tr.history_record(graded, setup, session)
-            tr.append_history(path, record | {"time": datetime.datetime.now(datetime.UTC).isoformat(
-                timespec="seconds")})
-            items.append(graded)
-            now.append(record)
-    except KeyboardInterrupt:
-        stopped = "interrupted"
-    summary = tr.summarise(setup, items, records, session, seed, str(path), stopped)
+    summary = tr.run_session(setup, lambda prompt: _ask(console, prompt, lines),
+                             lambda item: view.render_item(console, item), history=path, hands=hands, seed=seed,
+                             busy=lambda: spinner("dealing...", enabled=lines is None))
     if json_out:
         emit_json(summary)
     else:
         view.render_summary(console, summary)
-    if stopped == "interrupted":
-        _interrupted(f"the {len(items)} answers before Ctrl-C are graded and saved")
+    if summary.stopped == "interrupted":
+        _interrupted(f"the {len(summary.grades) + len(summary.readings)} answers before Ctrl-C are graded and saved")
 
 
 # --- report ---------------------------------------------------------------------------------

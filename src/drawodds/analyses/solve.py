@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from drawodds import paths
 from drawodds.analyses import cfr
 from drawodds.cards import RANKS
 from drawodds.combinatorics import combinations
@@ -1367,12 +1368,8 @@ DEFAULT_EXPLOITABILITY = 0.001   # the cached equilibrium's stopping point: 1 mi
 
 
 def cache_directory() -> Path:
-    """Where solutions and abstractions are kept between runs: ``$DRAWODDS_CACHE``, else
-    ``$XDG_CACHE_HOME/drawodds``, else ``~/.cache/drawodds``."""
-    if os.environ.get("DRAWODDS_CACHE"):
-        return Path(os.environ["DRAWODDS_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "drawodds"
+    """Where solutions and abstractions are kept between runs (``drawodds.paths.cache_dir``)."""
+    return paths.cache_dir()
 
 
 def _rules_fields(rules: RuleSet) -> dict[str, object]:

@@ -15,13 +15,14 @@ session. The history is a JSON-lines file, one line per graded question.
 
 from __future__ import annotations
 
+import contextlib
+import datetime
 import functools
 import json
 import math
-import os
 import re
-import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -29,6 +30,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from drawodds import paths
 from drawodds.analyses.keep import KeepResult, keep, ranking
 from drawodds.analyses.read import DrawReading, read_draw
 from drawodds.analyses.strategy import Solver, make_solver, parse_objective
@@ -156,28 +158,37 @@ def train_setup(rules: str | RuleSet = "morkpoker", *, objective: str | None = N
 # --- the history ----------------------------------------------------------------------------------
 
 def default_history_path() -> Path:
-    """Where the history lives: the user's data folder (XDG_DATA_HOME on Linux and the like)."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "drawodds" / HISTORY_FILE
+    """Where the history lives: the user's data folder (``drawodds.paths.data_dir``)."""
+    return paths.data_dir() / HISTORY_FILE
+
+
+def _valid_record(record: object) -> bool:
+    """A history line the trainer can use: a keep or read record of a numbered session, with text
+    where text belongs and a true/false mistake (anything else is a corrupt line)."""
+    if not isinstance(record, dict) or record.get("kind") not in ("keep", "read"):
+        return False
+    session = record.get("session")
+    if not isinstance(session, int) or isinstance(session, bool) or session < 1:
+        return False
+    if not all(isinstance(record.get(k), str) for k in ("rules", "objective")):
+        return False
+    if record["kind"] == "keep" and not isinstance(record.get("pattern"), str):
+        return False
+    return isinstance(record.get("mistake", False), bool)
 
 
 def load_history(path: str | Path) -> tuple[dict[str, Any], ...]:
     """Every record of a history file (none when it does not exist yet); unreadable lines are skipped."""
     target = Path(path)
-    if not target.exists():
+    if not target.is_file():
         return ()
     records = []
-    for line in target.read_text(encoding="utf-8").splitlines():
+    for raw in target.read_bytes().splitlines():
         try:
-            record = json.loads(line)
-        except ValueError:
+            record = json.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError):      # not UTF-8, not JSON, or nested past the parser
             continue
-        if isinstance(record, dict) and "kind" in record and "session" in record:
+        if _valid_record(record):
             records.append(record)
     return tuple(records)
 
@@ -192,7 +203,7 @@ def append_history(path: str | Path, record: Mapping[str, Any]) -> None:
 
 def next_session(records: Iterable[Mapping[str, Any]]) -> int:
     """The number of the session about to start: one more than the last recorded."""
-    return 1 + max((int(r.get("session", 0)) for r in records), default=0)
+    return 1 + max((s for r in records if type(s := r.get("session")) is int), default=0)
 
 
 def _same_game(record: Mapping[str, Any], setup: TrainSetup) -> bool:
@@ -466,6 +477,20 @@ def _parse_read(raw: str) -> Answer:
 
 # --- grading -----------------------------------------------------------------------------------
 
+JSON_DIGITS = 12     # significant digits of a cost or value in JSON: past the float noise of sums
+
+
+def _rounded(value: Any) -> Any:
+    """JSON data with every float to ``JSON_DIGITS`` significant digits (0.0017500000000000016 -> 0.00175)."""
+    if isinstance(value, float):
+        return float(f"{value:.{JSON_DIGITS}g}") if math.isfinite(value) else value
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value
+
+
 @dataclass(frozen=True, repr=False)
 class Grade(Result):
     """One keep decision graded: the best hold, the player's, what the difference costs and why."""
@@ -494,6 +519,9 @@ class Grade(Result):
     @property
     def kind(self) -> str:
         return "keep"
+
+    def to_dict(self) -> dict[str, Any]:
+        return _rounded(super().to_dict())
 
 
 @dataclass(frozen=True, repr=False)
@@ -524,6 +552,9 @@ class ReadGrade(Result):
     @property
     def mistake(self) -> bool:
         return not (self.class_right and self.equity_right)
+
+    def to_dict(self) -> dict[str, Any]:
+        return _rounded(super().to_dict())
 
 
 def grade(question: Position, answer: Answer) -> Grade:
@@ -978,6 +1009,9 @@ class PatternRow(Result):
     all_mistakes: int
     weight: float
 
+    def to_dict(self) -> dict[str, Any]:
+        return _rounded(super().to_dict())
+
 
 @dataclass(frozen=True, repr=False)
 class SessionRow(Result):
@@ -992,7 +1026,7 @@ class SessionRow(Result):
         return self.mistakes / self.decisions if self.decisions else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return super().to_dict() | {"mistake_rate": self.rate}
+        return _rounded(super().to_dict() | {"mistake_rate": self.rate})
 
 
 @dataclass(frozen=True, repr=False)
@@ -1019,6 +1053,9 @@ class TrainingSummary(Result):
     readings: tuple[ReadGrade, ...] = field(metadata=shown_as(list))
     history: str | None = None
     stopped: str = "end"         # quit, hands (--hands reached), end (no more answers)
+
+    def to_dict(self) -> dict[str, Any]:
+        return _rounded(super().to_dict())
 
 
 def summarise(setup: TrainSetup, items: Sequence[Grade | ReadGrade], records: Sequence[Mapping[str, Any]],
@@ -1048,6 +1085,99 @@ def summarise(setup: TrainSetup, items: Sequence[Grade | ReadGrade], records: Se
         math.sqrt(sum(g.cost_se**2 for g in grades)), len(reads), sum(not r.mistake for r in reads),
         len(every), sum(bool(r.get("mistake")) for r in every), tuple(rows),
         tuple(SessionRow(s, n, m) for s, (n, m) in sorted(sessions.items())), grades, reads, history, stopped)
+
+
+# --- a session ------------------------------------------------------------------------------------
+
+PROMPTS = {"keep": "Keep? ", "read": "Read? "}
+
+
+@dataclass(frozen=True)
+class Welcome:
+    """Shown first: what the session drills, and the player's record so far."""
+
+    setup: TrainSetup
+    records: tuple[Mapping[str, Any], ...]
+    session: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class Score:
+    """Shown on 'score': the session's graded answers so far."""
+
+    items: tuple[Grade | ReadGrade, ...]
+    objective: str
+
+
+@dataclass(frozen=True)
+class Help:
+    """Shown on 'help': how to answer."""
+
+    text: str = HELP
+
+
+def _no_busy() -> AbstractContextManager[object]:
+    return contextlib.nullcontext()
+
+
+def run_session(setup: TrainSetup, ask: Callable[[str], str | None], show: Callable[[object], None], *,
+                history: str | Path | None = None, hands: int | None = None, seed: int | None = None,
+                busy: Callable[[], AbstractContextManager[object]] = _no_busy) -> TrainingSummary:
+    """Play a session: deal, ``ask(prompt)`` for each answer (None ends the session), grade it,
+    save it to ``history`` (none kept when None) and return the summary.
+
+    ``show`` receives, in order, a ``Welcome``, then each question (``Position``/``ReadQuestion``),
+    ``AnswerError``, ``Help``, ``Score``, and graded answer (``Grade``/``ReadGrade``); ``busy()`` wraps
+    each deal (a spinner). Ctrl-C ends the session with what was graded (stopped: interrupted)."""
+    records = list(load_history(history)) if history is not None else []
+    session = next_session(records)
+    seed = seed if seed is not None else int(np.random.SeedSequence().entropy % 2**32)  # type: ignore[operator]
+    rng = np.random.default_rng(seed)
+    show(Welcome(setup, tuple(records), session, seed))
+    items: list[Grade | ReadGrade] = []
+    now: list[dict[str, Any]] = []
+    stopped = "hands"
+    try:
+        while hands is None or len(items) < hands:
+            with busy():
+                question = next_question(setup, records + now, len(items) + 1, rng)
+            show(question)
+            answer = _answer(question, setup, ask, show, items)
+            if answer is None or answer.kind == "quit":
+                stopped = "end" if answer is None else "quit"
+                break
+            graded = grade(question, answer) if isinstance(question, Position) else grade_read(question, answer)
+            show(graded)
+            record = history_record(graded, setup, session)
+            if history is not None:
+                append_history(history, record | {
+                    "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")})
+            items.append(graded)
+            now.append(record)
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    return summarise(setup, items, records, session, seed, None if history is None else str(history), stopped)
+
+
+def _answer(question: Question, setup: TrainSetup, ask: Callable[[str], str | None], show: Callable[[object], None],
+            items: Sequence[Grade | ReadGrade]) -> Answer | None:
+    """The next gradable answer (or quit), asking again after a bad one, help or the score; None at the end."""
+    while True:
+        text = ask(PROMPTS[question.kind])
+        if text is None:
+            return None
+        try:
+            answer = parse_answer(text, question, setup.rules)
+        except AnswerError as exc:
+            show(exc)
+            continue
+        if answer.kind == "help":
+            show(Help())
+        elif answer.kind == "score":
+            show(Score(tuple(items), setup.objective))
+        else:
+            return answer
 
 
 def plural(n: int, word: str) -> str:

@@ -10,13 +10,19 @@ from rich.table import Table
 
 from drawodds.analyses.train import (
     HELP,
+    PROMPTS,
     READ_EVERY,
+    AnswerError,
     Grade,
+    Help,
     Position,
     Question,
     ReadGrade,
+    ReadQuestion,
+    Score,
     TrainingSummary,
     TrainSetup,
+    Welcome,
     plural,
 )
 from drawodds.render.console import pretty_cards
@@ -69,7 +75,7 @@ def render_welcome(console: Console, setup: TrainSetup, records: Sequence[Mappin
     console.print(f"{hint}; help, score, quit.", style="dim", highlight=False)
 
 
-def render_question(console: Console, question: Question, setup: TrainSetup) -> None:
+def render_question(console: Console, question: Question, setup: TrainSetup | None = None) -> None:
     """The hand (and, for a reading, the draw count and what to answer)."""
     hand = pretty_cards([c for c in question.to_dict()["hand"]])
     if isinstance(question, Position):
@@ -84,7 +90,7 @@ def render_question(console: Console, question: Question, setup: TrainSetup) -> 
 
 
 def prompt_text(question: Question) -> str:
-    return "Keep? " if isinstance(question, Position) else "Read? "
+    return PROMPTS[question.kind]
 
 
 def render_grade(console: Console, g: Grade) -> None:
@@ -148,6 +154,27 @@ def render_help(console: Console) -> None:
 def render_bad(console: Console, message: str) -> None:
     """A bad answer: one line, then the question is asked again."""
     console.print(f"  ? {message}", style="yellow", highlight=False)
+
+
+def render_item(console: Console, item: object) -> None:
+    """Whatever a session shows (``drawodds.analyses.train.run_session``): the welcome, a question,
+    a bad answer, help, the score or a graded answer."""
+    if isinstance(item, Welcome):
+        render_welcome(console, item.setup, item.records, item.session, item.seed)
+    elif isinstance(item, Position | ReadQuestion):
+        render_question(console, item)
+    elif isinstance(item, AnswerError):
+        render_bad(console, str(item))
+    elif isinstance(item, Help):
+        console.print(item.text, highlight=False)
+    elif isinstance(item, Score):
+        render_score(console, item.items, item.objective)
+    elif isinstance(item, Grade):
+        render_grade(console, item)
+    elif isinstance(item, ReadGrade):
+        render_read_grade(console, item)
+    else:
+        raise TypeError(f"nothing renders a {type(item).__name__}")
 
 
 def render_summary(console: Console, s: TrainingSummary) -> None:
