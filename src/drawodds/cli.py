@@ -161,6 +161,8 @@ def _writable_file(path: str | None, option: str) -> None:
 
 def _writable_folder(path: str, option: str) -> None:
     """Create an output folder up front, or refuse it in one line."""
+    if Path(path).exists() and not Path(path).is_dir():
+        raise UserError(f"{option} {path}: is a file, not a folder")
     try:
         Path(path).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
