@@ -22,6 +22,7 @@ from drawodds.errors import DrawoddsError
 
 T = TypeVar("T")
 Progress = Callable[[int, int], None]   # progress(done, total): called as long work advances
+Stage = Callable[[str, float], None]     # (what is being done, fraction done 0..1)
 LOCAL_DASK = "local"        # scheduler value that starts a Dask LocalCluster on this machine
 
 

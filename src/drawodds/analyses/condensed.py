@@ -19,7 +19,6 @@ import numpy.typing as npt
 from drawodds.analyses.strategy import (
     CardRemovalCheck,
     Objective,
-    StageProgress,
     StrategyTable,
     equity_card_removal_error,
     make_solver,
@@ -27,6 +26,7 @@ from drawodds.analyses.strategy import (
     policy_chooser,
     solve,
 )
+from drawodds.execution import Stage
 from drawodds.holds import HOLD_POSITIONS, N_HOLDS
 from drawodds.patterns import N_CODES, hold_pattern_codes, hold_pattern_label, kept_cards, merge_key, merged_label
 from drawodds.results import HIDDEN, Result, shown_as
@@ -278,7 +278,7 @@ class StrategyReport(Result):
 
 def strategy_report(objective: str, rules: RuleSet, *, opponents: int = 1, policy: str = "standard",
                     lines: int = 60, check_removal: int = 0, seed: int = 1, out: str | None = None,
-                    progress: StageProgress = _quiet) -> StrategyReport:
+                    progress: Stage = _quiet) -> StrategyReport:
     """Solve ``objective`` (a name such as ``vp96`` or ``equity``) over every deal, condense the
     table to at most ``lines`` patterns, optionally write it to ``out`` (.parquet or .csv) and,
     for the equity objective, measure the card-removal error on ``check_removal`` random deals.

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +38,7 @@ from drawodds.analyses.solve import (
 from drawodds.engine.deal import BET, CALL, CHECK, FOLD, RAISE, SHOW, Action, Observation
 from drawodds.errors import RequestError
 from drawodds.evaluate import jacks_or_better_floor
+from drawodds.execution import Stage
 from drawodds.rules import RuleSet
 
 LETTERS = {"check": "x", "bet": "b", "raise": "r", "call": "c", "fold": "f"}
@@ -317,7 +318,6 @@ class SolutionFile:
 
 
 NAME = "equilibrium"      # the player's name in simulate's --policy
-Stage = Callable[[str, float], None]
 
 
 def equilibrium_factories(rules: RuleSet, names: Sequence[str], *, solution: str | Path | None = None,

@@ -13,7 +13,6 @@ and its Markdown (``drawodds.render.report``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
 
@@ -35,13 +34,11 @@ from drawodds.analyses.strategy import (
     suit_classes,
 )
 from drawodds.errors import RequestError
-from drawodds.execution import Runner
+from drawodds.execution import Runner, Stage
 from drawodds.points.games import ace_vs_small_pair, points_by_hold
 from drawodds.policies import draw_policy
 from drawodds.results import HIDDEN, Result
 from drawodds.rules import RuleSet, preset
-
-Stage = Callable[[str, float], None]    # (what is being computed, fraction of the guide done)
 
 POLICY = "standard"                     # the draw policy of every opponent in the guide
 MORKPOKER_OPPONENTS = (1, 2, 3, 4, 5)   # heads-up to six-handed

@@ -55,7 +55,7 @@ from drawodds.evaluate import (
     evaluate,
     jacks_or_better_floor,
 )
-from drawodds.execution import LOCAL_DASK, Runner
+from drawodds.execution import LOCAL_DASK, Runner, Stage
 from drawodds.rules import RuleError, RuleSet, preset, preset_names
 
 N_CARDS = 52
@@ -718,7 +718,6 @@ def _pattern_kmeans(features: Shelved, sel: Ints, weights: Floats, k: int, stren
     return weighted_kmeans(_open(features)[sel], weights, k, strength)
 
 
-Stage = Callable[[str, float], None]     # (what is being done, fraction of the build done)
 
 
 def _no_stage(stage: str, done: float) -> None:

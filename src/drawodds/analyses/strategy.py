@@ -42,6 +42,7 @@ from drawodds.evaluate import (
     evaluate,
     jacks_or_better_floor,
 )
+from drawodds.execution import Stage
 from drawodds.holds import HOLD_POSITIONS, HOLD_SIZES, N_HOLDS, hold_masks, hold_numbers, legal_hold_table
 from drawodds.patterns import hold_pattern_codes, hold_pattern_label
 from drawodds.policies import DrawPolicy, choose_holds, draw_policy, hold_plan, in_range
@@ -55,7 +56,6 @@ MAX_PAY = 100_000                          # keeps every integer sum far inside 
 OBJECTIVE_NAMES = ("vp96", "vp:<pay table>", "jacks", "points", "equity", "at_least:<category>",
                    "category:<category>")
 
-StageProgress = Callable[[str, float], None]   # (stage description, fraction done 0..1)
 
 
 def _no_progress(stage: str, done: float) -> None:
@@ -225,7 +225,7 @@ class SubsetSums(Result):
 
 
 def subset_sums(hand_values: npt.NDArray, n: int, *, integer: bool = True,
-                progress: StageProgress = _no_progress) -> SubsetSums:
+                progress: Stage = _no_progress) -> SubsetSums:
     """Subset sums from a value per hand, hands in ``combinations(n, 5)`` (lexicographic) order."""
     hands = combinations(n, 5)
     vals = np.asarray(hand_values, dtype=np.float64)
@@ -408,7 +408,7 @@ class Solver(Result):
         return HoldValues(d, values, legal, num, best, runner)
 
 
-def make_solver(objective: Objective, rules: RuleSet, progress: StageProgress = _no_progress) -> Solver:
+def make_solver(objective: Objective, rules: RuleSet, progress: Stage = _no_progress) -> Solver:
     """Build the subset sums of an objective over the rule set's deck (one pass over all hands)."""
     if rules.draws != 1:
         raise RequestError(f"strategy tables cover one draw; {rules.name} has {rules.draws} "
@@ -487,7 +487,7 @@ class StrategyTable(Result):
                 "deals": self.deals, "classes": self.classes}
 
 
-def solve(objective: Objective, rules: RuleSet, progress: StageProgress = _no_progress) -> StrategyTable:
+def solve(objective: Objective, rules: RuleSet, progress: Stage = _no_progress) -> StrategyTable:
     """The exact strategy table over every deal (as suit classes) for an objective."""
     solver = make_solver(objective, rules, progress)
     progress("suit classes", 0.7)

@@ -21,7 +21,7 @@ from drawodds.charts.openers import draw_passouts, draw_pot_at_opening
 from drawodds.charts.points import plot_last_trick_vs_pair
 from drawodds.charts.reading import draw_read_draws
 from drawodds.charts.strategy import plot_dilemmas, plot_hold_heatmap
-from drawodds.execution import Runner
+from drawodds.execution import Runner, Stage
 from drawodds.render.report import (
     DILEMMAS,
     GUIDE,
@@ -37,8 +37,6 @@ from drawodds.render.report import (
     guide_markdown,
 )
 from drawodds.rules import preset
-
-Stage = Callable[[str, float], None]
 
 
 def _quiet(stage: str, done: float) -> None:

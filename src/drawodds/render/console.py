@@ -20,6 +20,7 @@ from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn,
 from rich.text import Text
 
 from drawodds.cards import format_cards, parse_cards
+from drawodds.execution import Stage
 from drawodds.results import jsonable
 
 PIPED_WIDTH = 160   # piped output (files, documented examples) gets a stable wide page
@@ -112,7 +113,6 @@ def progress_bar(label: str, unit: str, enabled: bool = True) -> Iterator[Update
         yield update
 
 
-Stage = Callable[[str, float], None]
 
 
 def _no_stage(stage: str, done: float) -> None:

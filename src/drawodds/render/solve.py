@@ -18,10 +18,10 @@ from rich.table import Table
 from drawodds.analyses.cfr import Checkpoint
 from drawodds.analyses.solve import DrawSolution
 from drawodds.analyses.solve_summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
+from drawodds.execution import Stage
 from drawodds.render.console import stderr_is_terminal, stdout
 
 SCHEDULE_NAMES = {"dcfr": "discounted CFR", "cfr+": "CFR+"}
-Stage = Callable[[str, float], None]
 
 
 def peak_memory_bytes() -> int:
