@@ -31,6 +31,7 @@ from drawodds.analyses.solve import (
     DrawSolution,
     betting_round,
     check_rules,
+    class_keys,
     equilibrium_path,
     equilibrium_solution,
     load_solution,
@@ -101,13 +102,9 @@ class EquilibriumTables:
             self.post[(q, h)] = (node.actor, "".join(node.actions), _cumulative(s))
         self.final = a.final_of_strength.tolist()
         # Deal classes by the key of their suit masks (largest first), with their bucket and holds.
-        reps = a.classes.astype(np.int64)
-        bits = np.left_shift(1, reps // 4)
-        masks = np.sort(np.stack([np.where(reps % 4 == k, bits, 0).sum(axis=1) for k in range(4)], axis=1),
-                        axis=1)[:, ::-1]
-        keys = (masks[:, 0] << 39) | (masks[:, 1] << 26) | (masks[:, 2] << 13) | masks[:, 3]
-        self._class_of = dict(zip(keys.tolist(), range(len(reps)), strict=True))
-        self._reps = reps
+        keys, classes = class_keys()
+        self._class_of = dict(zip(keys.tolist(), classes.tolist(), strict=True))
+        self._reps = a.classes.astype(np.int64)
         self._bucket = a.class_bucket
         self._holds = a.class_holds
 

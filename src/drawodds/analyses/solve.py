@@ -1537,7 +1537,7 @@ def equilibrium_cached(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOI
 # --- playing the solution with real cards ------------------------------------------------------
 
 @functools.cache
-def _class_keys() -> tuple[Ints, Ints]:
+def class_keys() -> tuple[Ints, Ints]:
     """Sorted suit-mask keys of the deal classes and the class of each key."""
     reps, _ = deal_classes()
     keys = _suit_keys(np.sort(_suit_masks(reps), axis=1)[:, ::-1])
@@ -1561,7 +1561,7 @@ def classify(hands: npt.NDArray[np.integer]) -> tuple[Ints, Ints]:
     into the class representative."""
     masks = _suit_masks(hands)
     order = np.argsort(-masks, axis=1, kind="stable")          # class suit j is hand suit order[j]
-    keys, classes = _class_keys()
+    keys, classes = class_keys()
     key = _suit_keys(np.take_along_axis(masks, order, axis=1))
     pos = np.searchsorted(keys, key)
     if (keys[np.minimum(pos, len(keys) - 1)] != key).any():
@@ -1573,12 +1573,19 @@ def classify(hands: npt.NDArray[np.integer]) -> tuple[Ints, Ints]:
 
 def hand_keep(hands: npt.NDArray[np.integer], a: Abstraction, option: Ints) -> npt.NDArray[np.bool_]:
     """(N, 5) which cards of each hand its bucket's hold for ``option`` keeps."""
+    return class_hold_cards(hands, a.class_holds, option)
+
+
+def class_hold_cards(hands: npt.NDArray[np.integer], class_holds: npt.NDArray[np.integer],
+                     column: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    """(N, 5) which cards of each hand (in the order given) its deal class's hold in ``column``
+    keeps: ``class_holds`` is (deal classes, columns) of hold masks over the class representative."""
     h = np.asarray(hands, dtype=np.int64)
     cls, rename = classify(h)
     mapped = (h // 4) * 4 + np.take_along_axis(rename, h % 4, axis=1)
-    rep = a.classes[cls].astype(np.int64)
+    rep = deal_classes()[0][cls].astype(np.int64)
     position = (mapped[:, :, None] == rep[:, None, :]).argmax(axis=2)
-    hold = a.class_holds[cls, option]
+    hold = np.asarray(class_holds)[cls, np.asarray(column)].astype(np.int64)
     return ((hold[:, None] >> position) & 1).astype(bool)
 
 

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from drawodds.analyses import cfr
-from drawodds.analyses.solve import ACTION_NAMES, DrawSolution, classify, deal_classes
+from drawodds.analyses.solve import ACTION_NAMES, DrawSolution, class_hold_cards, classify, deal_classes
 from drawodds.cards import unseen
 from drawodds.combinatorics import combinations
 from drawodds.errors import RequestError
@@ -98,13 +98,7 @@ class SolvedRange:
 
     def keep(self, cards: npt.NDArray[np.int8], columns: npt.NDArray[np.intp]) -> npt.NDArray[np.bool_]:
         """The cards each hand keeps when it draws ``options[column]`` (the solution's hold)."""
-        h = np.asarray(cards, dtype=np.int64)
-        cls, rename = classify(h)
-        mapped = (h // 4) * 4 + np.take_along_axis(rename, h % 4, axis=1)
-        rep = deal_classes()[0][cls].astype(np.int64)
-        position = (mapped[:, :, None] == rep[:, None, :]).argmax(axis=2)
-        hold = self.class_holds[cls, np.asarray(columns)].astype(np.int64)
-        return ((hold[:, None] >> position) & 1).astype(bool)
+        return class_hold_cards(cards, self.class_holds, columns)
 
     def holdings(self, rules: RuleSet, known: tuple[int, ...]) -> Holdings:
         """Every hand from the deck less ``known``, weighted by the solution's play."""
