@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 
 from drawodds.analyses.solve import DrawSolution
 from drawodds.analyses.solve_summary import draw_overview, postdraw_overview, predraw_overview
+from drawodds.charts.output import save
 
 DRAW_COLOURS = ("#1b9e77", "#7570b3", "#d95f02", "#e7298a", "#66a61e", "#a6761d")   # pat, draw 1, 2, ...
 DPI = 120
@@ -51,9 +52,7 @@ def plot_exploitability(solution: DrawSolution, path: str | Path, dpi: int = DPI
     ax.grid(True, which="both", alpha=0.25)
     ax.legend(loc="upper right")
     fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out, dpi=dpi)
-    return out
+    return save(fig, path, dpi)
 
 
 def plot_draw(solution: DrawSolution, path: str | Path, dpi: int = DPI) -> Path:
@@ -77,9 +76,7 @@ def plot_draw(solution: DrawSolution, path: str | Path, dpi: int = DPI) -> Path:
     ax.set_title(f"The draw at equilibrium, by the hand dealt\n{_subtitle(solution)}", fontsize=10)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=len(draws), fontsize=8, frameon=False)
     fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out, dpi=dpi)
-    return out
+    return save(fig, path, dpi)
 
 
 def plot_predraw(solution: DrawSolution, path: str | Path, dpi: int = DPI) -> Path:
@@ -109,9 +106,7 @@ def plot_predraw(solution: DrawSolution, path: str | Path, dpi: int = DPI) -> Pa
     right_ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=3, fontsize=8, frameon=False)
     fig.suptitle(f"Before the draw at equilibrium, by the hand dealt\n{_subtitle(solution)}", fontsize=10)
     fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out, dpi=dpi)
-    return out
+    return save(fig, path, dpi)
 
 
 def plot_postdraw(solution: DrawSolution, path: str | Path, dpi: int = DPI) -> Path:
@@ -144,9 +139,7 @@ def plot_postdraw(solution: DrawSolution, path: str | Path, dpi: int = DPI) -> P
     fig.suptitle(f"After the draw at equilibrium, by final hand and the opponent's draw\n{_subtitle(solution)}",
                  fontsize=10)
     fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out, dpi=dpi)
-    return out
+    return save(fig, path, dpi)
 
 
 def write_solve_charts(solution: DrawSolution, out_dir: str | Path, dpi: int = DPI) -> list[Path]:
