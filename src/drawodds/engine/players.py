@@ -165,11 +165,12 @@ class RandomLegal:
         return Action(legal[self._below(len(legal))].kind)
 
 
-class CallingStation:
-    """Calls every bet, never bets or raises, always shows; draws like the standard player."""
+class FixedBetting:
+    """A player whose betting is one fixed rule (``bet``); it draws like the standard player,
+    answers a declaration with ``declare`` and always shows."""
 
-    name = "station"
     always_shows = True
+    declare = "pass"
 
     def __init__(self, rules: RuleSet, rng: np.random.Generator) -> None:
         self.drawer = Drawer(rules, rng)
@@ -178,7 +179,19 @@ class CallingStation:
         if obs.phase == "draw":
             return draw(*self.drawer.discards(obs.hand, obs.max_draw))
         if obs.phase == "declare":
-            return Action("pass")
+            return Action(self.declare)
+        return self.bet(obs)
+
+    def bet(self, obs: Observation) -> Action:
+        raise NotImplementedError
+
+
+class CallingStation(FixedBetting):
+    """Calls every bet, never bets or raises, always shows; draws like the standard player."""
+
+    name = "station"
+
+    def bet(self, obs: Observation) -> Action:
         return CALL if obs.to_call > 0 else CHECK
 
 
@@ -297,21 +310,14 @@ class PatTwoPair(RuleBased):
         return super()._discards(obs)
 
 
-class AlwaysRaise:
+class AlwaysRaise(FixedBetting):
     """Bets or raises whenever the rules allow (heads-up without a cap: until someone is all-in),
     never folds, always shows; draws like the standard player."""
 
     name = "raiser"
-    always_shows = True
+    declare = "declare"
 
-    def __init__(self, rules: RuleSet, rng: np.random.Generator) -> None:
-        self.drawer = Drawer(rules, rng)
-
-    def __call__(self, obs: Observation) -> Action:
-        if obs.phase == "draw":
-            return draw(*self.drawer.discards(obs.hand, obs.max_draw))
-        if obs.phase == "declare":
-            return Action("declare")
+    def bet(self, obs: Observation) -> Action:
         if obs.can("raise"):
             return RAISE
         if obs.can("bet"):
@@ -332,23 +338,18 @@ class AlwaysSnow(RuleBased):
         return []
 
 
-class TripsOrFold:
+class TripsOrFold(FixedBetting):
     """Never bets or raises; facing a bet it folds unless it holds trips or better (then it
     calls). Before the draw it judges the hand it was dealt, after the draw its final hand;
     draws like the standard player."""
 
     name = "trips"
-    always_shows = True
 
     def __init__(self, rules: RuleSet, rng: np.random.Generator) -> None:
-        self.drawer = Drawer(rules, rng)
+        super().__init__(rules, rng)
         self.trips = category_floor(TRIPS)
 
-    def __call__(self, obs: Observation) -> Action:
-        if obs.phase == "draw":
-            return draw(*self.drawer.discards(obs.hand, obs.max_draw))
-        if obs.phase == "declare":
-            return Action("pass")
+    def bet(self, obs: Observation) -> Action:
         if obs.to_call <= 0:
             return CHECK
         return CALL if obs.strength >= self.trips else FOLD
