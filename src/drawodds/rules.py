@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import numbers
+import typing
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -128,6 +130,7 @@ class RuleSet:
             raise RuleError(f"unknown game {self.game!r}")
         if self.max_draw not in MAX_DRAW_CHOICES:
             raise RuleError(f"max draw must be one of {', '.join(MAX_DRAW_CHOICES)}, got {self.max_draw!r}")
+        _check_kinds(self)
         if points_game:
             if self.joker:
                 raise RuleError(f"{self.game} is played with 52 cards: no joker (the Poengpoker page)")
@@ -149,6 +152,12 @@ class RuleSet:
             raise RuleError("bets must be positive")
         if self.ante < 0 or self.stack <= 0 or self.deals <= 0:
             raise RuleError("ante must be >= 0, stack and deals > 0")
+        if self.max_consecutive_antes is not None and self.max_consecutive_antes < 1:
+            raise RuleError(f"max_consecutive_antes must be at least 1 (or None for no limit), "
+                            f"got {self.max_consecutive_antes}")
+        if not points_game and self.empty_stub == "short":
+            raise RuleError("empty_stub='short' is for the points games: in the draw game the stub "
+                            "is always rebuilt from earlier discards (the Norwegian 5-card draw page)")
         if self.blinds:
             _check_blinds(self)
         if self.blind_opener not in ("big_blind", "first_in"):
@@ -179,6 +188,38 @@ class RuleSet:
         return self
 
 
+def _is_int(value: object) -> bool:
+    """A whole number (a Python or numpy integer), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _check_kinds(rules: RuleSet) -> None:
+    """Raise RuleError unless every option has the kind its annotation names: a whole number
+    (not 4.5 or "4"), True or False, one of the listed words, or a tuple of whole numbers."""
+    for name, kind in _OPTION_KINDS.items():
+        value = getattr(rules, name)
+        origin, args = typing.get_origin(kind), typing.get_args(kind)
+        if origin is Literal:
+            if value not in args or not isinstance(value, str):
+                choices = ", ".join(map(str, args[:-1])) + f" or {args[-1]}"
+                raise RuleError(f"{name} must be {choices}, got {value!r}")
+        elif kind is bool:
+            if not isinstance(value, bool):
+                raise RuleError(f"{name} must be True or False, got {value!r}")
+        elif kind is int:
+            if not _is_int(value):
+                raise RuleError(f"{name} must be a whole number, got {value!r}")
+        elif kind is str:
+            if not isinstance(value, str):
+                raise RuleError(f"{name} must be text, got {value!r}")
+        elif origin is tuple:
+            if not isinstance(value, tuple) or not all(_is_int(v) for v in value):
+                raise RuleError(f"{name} must be a tuple of whole numbers, got {value!r}")
+        elif args == (int, type(None)):
+            if value is not None and not _is_int(value):
+                raise RuleError(f"{name} must be a whole number or None, got {value!r}")
+
+
 def _deck_may_run_dry(rules: RuleSet) -> bool:
     """Whether some draw could find too few cards even after the discards are reshuffled.
 
@@ -202,6 +243,11 @@ def _check_blinds(rules: RuleSet) -> None:
     if rules.blinds_doubling and any(b != 2 * a for a, b in itertools.pairwise(blinds)):
         raise RuleError(f"each blind must be twice the one before, got {blinds} "
                         f"(set blinds_doubling=False for other steps)")
+
+
+# The kind of every option, from its annotation (``sources`` is bookkeeping, not an option).
+_OPTION_KINDS: dict[str, Any] = {name: kind for name, kind in typing.get_type_hints(RuleSet).items()
+                                 if name != "sources"}
 
 
 # Where each option comes from in the rule documents (shown by `drawodds rules NAME`).
