@@ -37,15 +37,29 @@ from drawodds.rules import preset
 
 
 def stacked(hands: list[str], stub: str = "", joker: bool = False) -> list[int]:
-    """A deck that deals ``hands[k]`` to the k-th player left of the dealer, then ``stub``, then the rest."""
-    parsed = [parse_cards(h, joker=joker) for h in hands]
+    """A deck that deals ``hands[k]`` to the k-th player left of the dealer, then ``stub``, then the rest.
+
+    A card asked for twice (the same filler hand at several seats) is replaced by the next
+    unused card of its rank, or any unused card once the rank is gone: a deck holds each card once.
+    """
+    size = 53 if joker else 52
+    used: set[int] = set()
+
+    def fresh(c: int) -> int:
+        if c in used:
+            same_rank = [(c // 4) * 4 + (c + i) % 4 for i in range(4)] if c < 52 else []
+            c = next((x for x in same_rank if x not in used), None) or \
+                next(x for x in range(size) if x not in used)
+        used.add(c)
+        return c
+    parsed = [[fresh(c) for c in parse_cards(h, joker=joker)] for h in hands]
     m = len(parsed)
     deck = [0] * (5 * m)
     for k, cards in enumerate(parsed):
         for j, c in enumerate(cards):
             deck[k + m * j] = c
-    head = deck + parse_cards(stub, joker=joker) if stub else deck
-    rest = [c for c in range(53 if joker else 52) if c not in head]
+    head = deck + [fresh(c) for c in parse_cards(stub, joker=joker)] if stub else deck
+    rest = [c for c in range(size) if c not in head]
     return head + rest
 
 

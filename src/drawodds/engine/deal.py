@@ -15,6 +15,7 @@ simulations are limited by the players' decisions, not the bookkeeping.
 from __future__ import annotations
 
 import functools
+import numbers
 import operator
 from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
@@ -167,12 +168,65 @@ def _seating(stacks: Sequence[int], button: int) -> Seating:
 
 def _draw_limits(rules: RuleSet) -> tuple[int, int, int]:
     """(limit without an ace kept, limit with one, first card code above the draw aces), cached
-    per rule-set object; ``RuleSet.draw_aces`` decides which cards count as the ace."""
+    per rule-set object, which is validated on its first deal (a ``RuleSet`` built directly
+    never was); ``RuleSet.draw_aces`` decides which cards count as the ace."""
     hit = _LIMITS.get(id(rules))
     if hit is None or hit[0] is not rules:
+        if not isinstance(rules, RuleSet):
+            raise RequestError(f"rules must be a RuleSet (see drawodds.preset), got {type(rules).__name__}")
+        rules.validate()
         top = next(c for c in range(FIRST_ACE, JOKER + 2) if not rules.draw_aces(c))
         hit = _LIMITS[id(rules)] = (rules, rules.draw_limit(False), rules.draw_limit(True), top)
     return hit[1], hit[2], hit[3]
+
+
+def _whole(value: object) -> bool:
+    """A whole number (a Python or numpy integer), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _checked_setup(rules: RuleSet, stacks: Sequence[int], button: int, deck: Sequence[int],
+                   carried: int) -> tuple[list[int], list[int]]:
+    """The stacks and the deck as plain int lists, or RequestError naming the first bad input:
+    stacks that are not chips or more seats than ``rules.players``, a button that is no seat, a
+    negative carried pot, a deck with a card twice or a card this rule set does not play with."""
+    try:
+        stack_list = [c if type(c) is int else _chips(c) for c in stacks]
+    except (TypeError, ValueError):
+        raise RequestError(f"stacks must be whole numbers of chips, none negative, got {stacks!r}") from None
+    n = len(stack_list)
+    if n > rules.players:
+        raise RequestError(f"there are {n} stacks but the rules seat at most {rules.players} players "
+                           f"(set players={n})")
+    if min(stack_list, default=0) < 0:
+        raise RequestError(f"stacks must be whole numbers of chips, none negative, got {stack_list}")
+    if not _whole(button) or not 0 <= button < n:
+        raise RequestError(f"button must be a seat from 0 to {n - 1}, got {button!r}")
+    if not _whole(carried) or carried < 0:
+        raise RequestError(f"carried must be a whole number of chips, at least 0, got {carried!r}")
+    if isinstance(deck, list) and all(type(c) is int for c in deck):
+        cards = deck
+    else:  # tuples, numpy arrays: plain ints inside a deal
+        try:
+            cards = [c if type(c) is int else _chips(c) for c in deck]
+        except (TypeError, ValueError):
+            raise RequestError(f"the deck must be card codes (whole numbers), got {deck!r}") from None
+    size = rules.deck_size
+    if len(set(cards)) != len(cards):
+        raise RequestError("the deck holds a card twice: every card may appear once")
+    if cards and (min(cards) < 0 or max(cards) >= size):
+        bad = next(c for c in cards if not 0 <= c < size)
+        if bad == JOKER and not rules.joker:
+            raise RequestError("the deck holds the joker, but these rules play without it (joker=False)")
+        raise RequestError(f"the deck holds card {bad}; this rule set's cards are 0 to {size - 1}")
+    return stack_list, cards
+
+
+def _chips(value: object) -> int:
+    """A whole number as a plain int; TypeError for anything else (4.5, "4", True)."""
+    if not _whole(value):
+        raise TypeError(value)
+    return int(value)  # type: ignore[call-overload]
 
 
 class DealState:
@@ -192,6 +246,8 @@ class DealState:
     def __init__(self, rules: RuleSet, stacks: Sequence[int], button: int, deck: Sequence[int], *,
                  carried: int = 0, antes: bool = True, deal_id: int = 0,
                  reshuffle: Callable[[list[int]], list[int]] | None = None) -> None:
+        self._limit_plain, self._limit_ace, self._ace_top = _draw_limits(rules)  # validates rules
+        stacks, deck = _checked_setup(rules, stacks, button, deck, carried)
         n = len(stacks)
         self.rules = rules
         self.n = n
@@ -201,14 +257,11 @@ class DealState:
         self.stacks = list(stacks)
         self.carried_in = carried
         self.reshuffle = reshuffle
-        if not isinstance(deck, list):  # tuples, numpy arrays: plain ints inside a deal
-            deck = [int(c) for c in deck]
         self.deck = deck
         self.antes = antes
         self.actions: list[tuple[int, str, tuple[int, ...]]] = []  # every action applied, for replays
         self.order, self.pos, self.after = _seating(stacks, button)  # order: a tuple
         order = self.order
-        self._limit_plain, self._limit_ace, self._ace_top = _draw_limits(rules)
         m = len(order)
         self._seven_rule = rules.seven_player_limit and m >= 7
         if m < 2:
@@ -555,7 +608,7 @@ class DealState:
         k = len(discards)
         kept = [c for c in hand if c not in discards]
         # The hand's cards are distinct, so k cards leave it only if they are distinct and its own.
-        if len(kept) != len(hand) - k:
+        if len(kept) != len(hand) - k or not all(type(c) is int for c in discards):
             raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
         limit = self.draw_limit(seat)
         if k == 4 and self._limit_ace != self._limit_plain and not FIRST_ACE <= kept[0] < self._ace_top:
@@ -563,8 +616,8 @@ class DealState:
         if k > limit:
             raise IllegalAction(f"seat {seat} may draw at most {limit} cards, asked for {k}")
         if k:
-            if self.opener == seat and self.opener_proves and self.draw_number == 1:
-                split = openers_aside(kept, discards)
+            if self.opener == seat and self.opener_proves:
+                split = self._openers_to_set_aside(seat, kept, discards)
                 if split:
                     self.aside.setdefault(seat, []).extend(split)
                     self.events.append((seat, "split", len(split)))
@@ -587,6 +640,15 @@ class DealState:
             self.actor = self.draw_queue.pop(0)
             return
         self._start_betting(self.draw_number)
+
+    def _openers_to_set_aside(self, seat: int, kept: list[int], discards: tuple[int, ...]) -> tuple[int, ...]:
+        """The opener's discards to keep aside so that, with the dealt cards it still holds and
+        those set aside at an earlier draw, they prove the opening (whichever draw breaks it)."""
+        if self.draw_number == 1:
+            return openers_aside(kept, discards)
+        dealt = next(cards for s, kind, cards, _ in self.private if s == seat and kind == "deal")
+        proof = [c for c in kept if c in dealt] + self.aside.get(seat, [])
+        return openers_aside(proof, [c for c in discards if c in dealt])
 
     def _take(self, seat: int, k: int) -> list[int]:
         """k cards from the stub; when it runs out, earlier discards (never this seat's) are reshuffled in."""
@@ -667,8 +729,8 @@ class DealState:
     def _award(self, outcome: Outcome) -> None:
         """Pay every pot to its best claimant(s); a pot no live hand may claim stays.
 
-        A pot's claimants are the seats that reached it and did not fold, less a dead opener,
-        less those who mucked until one is left (that one takes it unshown, see ``claimants``).
+        A pot's claimants are the seats that reached it and did not fold, less those who mucked
+        until one hand is left (it takes the pot unshown), less a dead opener (see ``claimants``).
         """
         if outcome != "showdown":  # a showdown follows the end of betting, which returned them
             self._return_uncalled(ending=True)
@@ -767,15 +829,19 @@ class DealState:
         raised = any(kind == "raise" and seat != opener for seat, kind, _ in self.events)
         self.events.append((opener, "false_opener", 0))
         self.actions.append((opener, "expose", ()))
-        if not self.folded[opener]:
+        had_folded = self.folded[opener]
+        if not had_folded:
             self._mark_folded(opener)
             self.live -= 1
         self.need[opener] = False
         self.dead_opener = True
         self.dead_seat = opener
-        self.dead_floor = self.contributed[opener] - self.committed[opener] + self.opening_bet
+        # Its ante and opening bet stay in the pot; a false opener that had already folded leaves
+        # everything it put in (folded chips stay, the Mørkpoker guide), and nothing is taken back.
+        self.dead_floor = self.contributed[opener] if had_folded else (
+            self.contributed[opener] - self.committed[opener] + self.opening_bet)
         if raised or self.calls_round0 >= 2 or round_complete:
-            if not round_complete and self.rules.false_opener_takes_back:
+            if not round_complete and not had_folded and self.rules.false_opener_takes_back:
                 self._take_back(opener)
             actor = self.actor
             if self.live == 1:
@@ -830,9 +896,10 @@ class DealState:
             else:
                 fair[seat] = actual[seat] - dead
                 level, last_valid = actual[seat], i
+        folded = self.folded
         for seat in self.order:
             back = self.committed[seat] - fair[seat]
-            if back > 0:
+            if back > 0 and (seat == opener or not folded[seat]):  # folded chips stay in the pot
                 self.stacks[seat] += back
                 self.contributed[seat] -= back
                 self.committed[seat] -= back
@@ -908,7 +975,15 @@ class DealState:
         seat = self.actor
         if seat is None:
             raise IllegalAction("the deal is over")
-        kind, discards = (action, ()) if isinstance(action, str) else action
+        if isinstance(action, str):
+            kind, discards = action, ()
+        else:
+            try:
+                kind, discards = action
+            except (TypeError, ValueError):
+                raise IllegalAction(f"an action is an Action or its kind as text, got {action!r}") from None
+            if not isinstance(kind, str) or not isinstance(discards, tuple):
+                raise IllegalAction(f"an action is an Action or its kind as text, got {action!r}")
         phase = self.phase
         if phase == "bet":
             self._apply_bet(seat, kind)

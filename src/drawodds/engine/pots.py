@@ -61,19 +61,20 @@ def side_pots(contributed: Sequence[int], live: Sequence[bool], carried: int = 0
 
 
 def claimants(eligible: Sequence[int], dead: Collection[int], mucks: Sequence[int]) -> tuple[int, ...]:
-    """The seats still claiming a pot at the end: its eligible seats less dead hands, less those
-    who mucked, in the order they mucked, until one is left.
+    """The seats still claiming a pot at the end: its eligible seats less those who mucked, in
+    the order they mucked, until one hand is left; then less dead hands.
 
-    A pot with a single claimant is that claimant's at once, unshown: mucking later for another
-    pot does not give it up. No claimant (only dead hands reached it): the pot stays.
+    A pot with a single hand left is that hand's at once, unshown: mucking later for another pot
+    does not give it up. A mucked hand gave up its claim, so when only a dead hand is left (a
+    false opener whose opponents mucked) nobody claims the pot and it stays for the next deal.
     """
-    left = [s for s in eligible if s not in dead]
+    left = list(eligible)
     for s in mucks:
         if len(left) <= 1:
             break
         if s in left:
             left.remove(s)
-    return tuple(left)
+    return tuple(s for s in left if s not in dead)
 
 
 def matched_bound(contributed: Sequence[int], seat: int) -> int:
