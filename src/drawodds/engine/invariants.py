@@ -59,6 +59,12 @@ def _chip_violations(state: DealState) -> list[str]:
         out.append("the recorded pot is not what went in")
     if r.dead_opener and state.dead_seat is not None:
         out += _false_opening_violations(state, state.dead_seat)
+    gone: set[int] = set()
+    for seat, kind, chips in state.events:  # folded chips stay in the pot (the Mørkpoker guide)
+        if kind == "fold":
+            gone.add(seat)
+        elif kind == "return" and seat in gone:
+            out.append(f"seat {seat} got {chips} back after it folded")
     if r.outcome in ("showdown", "uncontested"):
         seat, excess = uncalled_excess(state.contributed)
         false_opener = seat == state.dead_seat or (seat == state.opener and not state.opener_genuine)
@@ -189,8 +195,9 @@ def _cap_violations(state: DealState) -> list[str]:
 
 def _pot_violations(state: DealState) -> list[str]:
     """Each pot goes to the right hands: the best claimant(s), where a claimant is a seat that
-    reached the pot, did not fold and is no dead opener, and a pot whose other claimants all
-    mucked belongs to the one left, even if it mucked later; take(s) never passes what s matched."""
+    reached the pot, did not fold or muck and is no dead opener; a pot whose other hands all
+    mucked belongs to the one left, even if it mucked later, unless that hand is dead (then the
+    pot stays); take(s) never passes what s matched."""
     r = state.result
     assert r is not None
     out = []
@@ -220,18 +227,17 @@ def _pot_violations(state: DealState) -> list[str]:
     for (amount, eligible), award in zip(r.pots, r.awards, strict=False):
         if any(state.folded[s] for s in eligible):
             out.append("a folded seat is eligible for a pot")
-        claim = [s for s in eligible if s not in dead]
+        # A hand that mucked gave up its claim, unless every other hand of the pot (dead or
+        # live) had mucked before it: then the pot was already its. Dead hands never claim.
+        standing = [s for s in eligible if s not in mucks]
+        if not standing and eligible:
+            standing = [max(eligible, key=mucks.index)]
+        claim = [s for s in standing if s not in dead]
         if not claim:
             expected: tuple[int, ...] = ()
         else:
-            standing = [s for s in claim if s not in mucks]
-            if len(standing) >= 2:
-                best = max(strength[s] for s in standing)
-                expected = tuple(s for s in standing if strength[s] == best)
-            elif standing:
-                expected = (standing[0],)
-            else:  # all mucked: the last to muck was left alone with it
-                expected = (max(claim, key=mucks.index),)
+            best = max(strength[s] for s in claim)
+            expected = tuple(s for s in claim if strength[s] == best)
             if r.outcome == "uncontested" and len(claim) > 1:
                 out.append("an uncontested deal left a pot with several claimants")
         if tuple(sorted(award)) != tuple(sorted(expected)):
@@ -240,39 +246,56 @@ def _pot_violations(state: DealState) -> list[str]:
 
 
 def _split_violations(state: DealState) -> list[str]:
-    """Split openers announced exactly when the opener's kept cards cannot prove the opening,
-    and only the cards needed set aside."""
+    """At every draw, split openers announced exactly when the dealt cards the opener still holds
+    and those set aside before cannot prove the opening, and only the cards needed set aside; at
+    the end the opener can prove its openers, whichever draw broke them."""
     out: list[str] = []
     splits = [(seat, k) for seat, kind, k in state.events if kind == "split"]
     opener = state.opener
     if opener is None or not state.opener_genuine:
         return [f"split openers announced by {splits} without a genuine opener"] if splits else out
-    if len(splits) > 1 or (splits and splits[0][0] != opener):
+    if any(seat != opener for seat, _ in splits):
         return [f"split openers announced by {splits} but the opener is {opener}"]
-    first_draw = next(((cards, extra) for seat, kind, cards, extra in state.private
-                       if seat == opener and kind == "draw"), None)
-    if first_draw is None or not first_draw[0]:
-        return [f"seat {opener} announced split openers without discarding"] if splits else out
     dealt = np.array(next(cards for seat, kind, cards, _ in state.private
                           if seat == opener and kind == "deal"))
-    discards = set(first_draw[0])
-    aside = set(state.aside.get(opener, ()))
-    kept = np.array([c not in discards for c in dealt.tolist()])
-    if not hold_openers_split(dealt, kept[None])[0]:
-        if splits or aside:
-            out.append(f"seat {opener} announced split openers though its kept cards prove them")
-        return out
-    if not splits:
-        return [f"seat {opener} broke its openers without announcing the split"]
-    if splits[0][1] != len(aside) or not aside <= discards:
-        out.append("the announced split is not the set-aside cards")
-    with_aside = np.array([c in aside or k for c, k in zip(dealt.tolist(), kept, strict=False)])
-    if hold_openers_split(dealt, with_aside[None])[0]:
-        out.append("the cards set aside do not prove the opening")
-    for c in aside:  # only the cards needed: none of them can be spared
-        fewer = with_aside & (dealt != c)
-        if not hold_openers_split(dealt, fewer[None])[0]:
-            out.append(f"card {c} was set aside though the opening is proven without it")
+    draws = [cards for seat, kind, cards, _ in state.private if seat == opener and kind == "draw"]
+    announced: list[int] = []   # cards announced as split at each of the opener's draws
+    pending = 0
+    for seat, kind, k in state.events:
+        if seat == opener and kind == "split":
+            pending = k
+        elif seat == opener and kind == "draw":
+            announced.append(pending)
+            pending = 0
+
+    def breaks(cards: set[int]) -> bool:
+        return bool(hold_openers_split(dealt, np.array([[c in cards for c in dealt.tolist()]]))[0])
+    set_aside = list(state.aside.get(opener, ()))
+    held, aside, used = set(dealt.tolist()), set(), 0
+    for number, (discards, k) in enumerate(zip(draws, announced, strict=False), start=1):
+        held -= set(discards)
+        now = set(set_aside[used:used + k])
+        used += k
+        if not breaks(held | aside):
+            if k:
+                out.append(f"seat {opener} announced split openers at draw {number} though its "
+                           f"kept cards prove them")
+            continue
+        if not k:
+            out.append(f"seat {opener} broke its openers at draw {number} without announcing the split")
+            continue
+        if len(now) != k or not now <= set(discards):
+            out.append(f"the split announced at draw {number} is not the set-aside cards")
+        if breaks(held | aside | now):
+            out.append(f"the cards set aside at draw {number} do not prove the opening")
+        for c in now:  # only the cards needed: none of them can be spared
+            if not breaks(held | aside | (now - {c})):
+                out.append(f"card {c} was set aside though the opening is proven without it")
+        aside |= now
+    if used != len(set_aside):
+        out.append("the set-aside cards are not the announced splits")
+    if draws and breaks(held | aside):
+        out.append(f"seat {opener} cannot prove its openers at the end")
     return out
 
 
