@@ -29,6 +29,8 @@ PointsTie = Literal["none", "all", "split"]
 TrickRule = Literal["beat_or_any", "beat_or_follow", "follow"]
 EmptyStub = Literal["reshuffle", "short"]
 BlindOpener = Literal["big_blind", "first_in"]
+ShortBlind = Literal["full", "posted"]
+CarriedPot = Literal["everyone", "full_ante"]
 
 MAX_DRAW_CHOICES: tuple[str, ...] = ("3", "4-ace", "4", "5", "any")
 POENG_HAND_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8)  # high card ... straight flush (the Poengpoker page)
@@ -84,6 +86,9 @@ class RuleSet:
     points_tie: PointsTie = "none"           # exactly equal best hands: the page is silent, see docs
     trick_rule: TrickRule = "beat_or_any"    # Poengpoker: beat the lead in its suit or play any card
     empty_stub: EmptyStub = "reshuffle"      # stub runs out: rebuild from others' discards (Norwegian)
+    # Where the sources are silent (see docs/rules.md)
+    short_blind: ShortBlind = "full"         # the biggest blind all-in for less: others call the full blind
+    carried_pot: CarriedPot = "everyone"     # a pot carried in is open to every seat dealt in
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
@@ -314,7 +319,15 @@ OPTION_SOURCES: dict[str, str] = {
                   "classic suit-and-beat duty, a house reading",
     "empty_stub": "the Norwegian 5-card draw page: rebuild the stub from earlier discards, never "
                   "a player's own (reshuffle); the Poengpoker page: discards leave the deal, so a "
-                  "player exchanges only as many cards as the stub holds (short)",
+                  "player exchanges only as many cards as the stub holds (short, points games only)",
+    "short_blind": "the sources are silent; the Swedish Mörkpoker page: to come in, call the "
+                   "biggest blind or raise it, so a biggest blind posted all-in for less still "
+                   "sets the full blind to call (full, default); posted: the others may call what "
+                   "was actually posted, a house choice",
+    "carried_pot": "the sources are silent; the Jacks-or-Better page: the pot stays for the next "
+                   "deal, so it joins that deal's main pot, open to every seat dealt in, even one "
+                   "all-in on its ante (everyone, default); full_ante: only seats that paid the "
+                   "full ante may win the carried chips, a house choice",
 }
 
 _PRESETS: dict[str, RuleSet] = {

@@ -364,7 +364,10 @@ class DealState:
                 committed[s] += chips
                 events.append((s, "blind", chips))
             posted = min(len(blinds), len(order))
-            self.level = self.anchor = level = max(committed)
+            level = max(committed)
+            if rules.short_blind == "full" and level < blinds[posted - 1]:
+                level = blinds[posted - 1]  # a blind all-in for less: the full blind is still the bet
+            self.level = self.anchor = level
             self.bets = 1  # the biggest blind is the round's bet
             if cap is not None:
                 self.cap_level = level + cap * self.bet_size
@@ -744,9 +747,10 @@ class DealState:
             self.dead_seat = opener
             dead = (opener,)
         top = max(contributed)
+        carried_to = self._carried_to() if self.carried_in else None
         for s in live:
-            if contributed[s] != top:
-                pots = side_pots(contributed, [not f for f in folded], self.carried_in)
+            if contributed[s] != top or (carried_to is not None and not carried_to[s]):
+                pots = side_pots(contributed, [not f for f in folded], self.carried_in, carried_to)
                 break
         else:  # the common case: no side pots
             pots = [_new_tuple(Pot, (sum(contributed) + self.carried_in, tuple(sorted(live))))]
@@ -789,6 +793,18 @@ class DealState:
         if carried:
             self.events.append((-1, "carry", carried))
         self._finish(outcome, carried, tuple(winners), tuple(pots), tuple(awards))
+
+    def _carried_to(self) -> list[bool] | None:
+        """Which seats may win a pot carried in: None for every seat dealt in; under
+        ``carried_pot="full_ante"`` only those that paid the full ante this deal (if antes were paid)."""
+        if self.rules.carried_pot != "full_ante":
+            return None
+        ante = self.rules.ante
+        paid = [False] * self.n
+        for s, kind, chips in self.events:
+            if kind == "ante" and chips == ante:
+                paid[s] = True
+        return paid if any(paid) else None
 
     def _finish_uncontested(self) -> None:
         self._award("uncontested")
@@ -833,6 +849,7 @@ class DealState:
         if not had_folded:
             self._mark_folded(opener)
             self.live -= 1
+        self.folded_any = True  # a dead hand draws no cards: the seven-player limit is lifted
         self.need[opener] = False
         self.dead_opener = True
         self.dead_seat = opener

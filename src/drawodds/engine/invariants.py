@@ -41,6 +41,9 @@ def violations(state: DealState) -> list[str]:
     out += _card_violations(state)
     out += _cap_violations(state)
     out += _pot_violations(state)
+    out += _draw_violations(state)
+    if state.rules.blinds:
+        out += _blind_violations(state)
     if state.rules.opener == "jacks":
         out += _split_violations(state)
     return out
@@ -59,12 +62,19 @@ def _chip_violations(state: DealState) -> list[str]:
         out.append("the recorded pot is not what went in")
     if r.dead_opener and state.dead_seat is not None:
         out += _false_opening_violations(state, state.dead_seat)
+    # Folded chips stay in the pot (the Mørkpoker guide): a seat that folded gets back at most
+    # the part of its chips nobody else matched, never chips another seat matched.
     gone: set[int] = set()
-    for seat, kind, chips in state.events:  # folded chips stay in the pot (the Mørkpoker guide)
+    put = [0] * state.n
+    for seat, kind, chips in state.events:
         if kind == "fold":
             gone.add(seat)
-        elif kind == "return" and seat in gone:
-            out.append(f"seat {seat} got {chips} back after it folded")
+        elif kind in ("ante", "blind", "bet", "raise", "call"):
+            put[seat] += chips
+        elif kind == "return":
+            put[seat] -= chips
+            if seat in gone and put[seat] < max(c for s, c in enumerate(put) if s != seat):
+                out.append(f"seat {seat} got {chips} back after it folded, chips others had matched")
     if r.outcome in ("showdown", "uncontested"):
         seat, excess = uncalled_excess(state.contributed)
         false_opener = seat == state.dead_seat or (seat == state.opener and not state.opener_genuine)
@@ -165,6 +175,7 @@ def _cap_violations(state: DealState) -> list[str]:
     live = set(state.order)
     committed: dict[int, int] = {}
     rnd, cap_level, capped_multiway, after_draw = 0, (1 + cap) * rules.small_bet, False, False
+    blinds_posted = 0
     for seat, kind, chips in state.events:
         if kind in ("split", "reshuffle"):
             continue
@@ -178,7 +189,11 @@ def _cap_violations(state: DealState) -> list[str]:
         after_draw = False
         if kind == "blind":
             committed[seat] = committed.get(seat, 0) + chips
-            cap_level = max(committed.values()) + cap * rules.small_bet
+            blinds_posted += 1
+            bet = max(committed.values())
+            if rules.short_blind == "full":  # a blind all-in for less: the full blind is the bet
+                bet = max(bet, rules.blinds[blinds_posted - 1])
+            cap_level = bet + cap * rules.small_bet
         elif kind in ("bet", "raise", "call"):
             now = committed[seat] = committed.get(seat, 0) + chips
             capped = len(live) > 2 or capped_multiway or rules.cap_heads_up
@@ -206,12 +221,15 @@ def _pot_violations(state: DealState) -> list[str]:
         if kind == "win":
             won[seat] = won.get(seat, 0) + chips
     dead = {state.dead_seat} if r.dead_opener and state.dead_seat is not None else set()
+    full_ante = {seat for seat, kind, chips in state.events if kind == "ante" and chips == state.rules.ante}
     for seat, chips in won.items():
         if state.folded[seat]:
             out.append(f"folded seat {seat} won {chips}")
         if seat in dead:
             out.append(f"the dead opener, seat {seat}, won {chips}")
-        bound = matched_bound(state.contributed, seat) + state.carried_in
+        # the carried pot: every seat dealt in, or under full_ante only those that paid it in full
+        carried_open = state.rules.carried_pot == "everyone" or not full_ante or seat in full_ante
+        bound = matched_bound(state.contributed, seat) + state.carried_in * carried_open
         if chips > bound:
             out.append(f"seat {seat} won {chips}, more than the {bound} it matched")
     if r.outcome not in ("showdown", "uncontested"):
@@ -242,6 +260,49 @@ def _pot_violations(state: DealState) -> list[str]:
                 out.append("an uncontested deal left a pot with several claimants")
         if tuple(sorted(award)) != tuple(sorted(expected)):
             out.append(f"a pot of {amount} went to {award}, the rules send it to {expected or 'the next deal'}")
+    return out
+
+
+def _draw_violations(state: DealState) -> list[str]:
+    """No draw passes the most cards of the rule set; at seven or more players, at most two
+    until a hand has left the deal (folded, or exposed as a false opener: a dead hand draws none)."""
+    rules = state.rules
+    out = []
+    seven = rules.seven_player_limit and len(state.order) >= 7
+    someone_out = False
+    for seat, kind, k in state.events:
+        if kind in ("fold", "false_opener"):
+            someone_out = True
+        elif kind == "draw":
+            limit = 2 if seven and not someone_out else rules.max_draw_cards
+            if k > limit:
+                out.append(f"seat {seat} drew {k} cards, more than the {limit} allowed")
+    return out
+
+
+def _blind_violations(state: DealState) -> list[str]:
+    """Under ``short_blind="full"`` nobody comes in for less than the full biggest blind posted,
+    even when that blind went all-in for less, unless the caller is all-in itself."""
+    rules = state.rules
+    if rules.short_blind != "full":
+        return []
+    out = []
+    stacks = list(state.start_stacks)
+    put: dict[int, int] = {}
+    posted = 0
+    for seat, kind, chips in state.events:
+        if kind == "draw":
+            break
+        if kind in ("blind", "bet", "raise", "call"):
+            stacks[seat] -= chips
+            put[seat] = put.get(seat, 0) + chips
+            posted += kind == "blind"
+        elif kind == "return":
+            stacks[seat] += chips
+            put[seat] -= chips
+        if kind == "call" and put[seat] < rules.blinds[posted - 1] and stacks[seat] > 0:
+            out.append(f"seat {seat} came in for {put[seat]}, less than the full blind of "
+                       f"{rules.blinds[posted - 1]}")
     return out
 
 
@@ -315,6 +376,7 @@ def random_rules(rng: random.Random) -> RuleSet:
             "seven_player_limit": rng.random() < 0.7, "joker_is_ace_for_draw": rng.random() < 0.5,
             "complete_short_bet": rng.random() < 0.5, "open_with_raise": rng.random() < 0.3,
             "small_bet": step, "big_bet": 2 * step, "ante": rng.choice((0, 1, 1, 2, 5)),
+            "carried_pot": rng.choice(("everyone", "full_ante")),
         }
         if name == "jackpot":
             options["false_openers"] = rng.random() < 0.6
@@ -329,6 +391,7 @@ def random_rules(rng: random.Random) -> RuleSet:
                     tuple(sorted(rng.sample(range(1, 12), k)))
                 options["blinds_doubling"] = doubling
                 options["blind_opener"] = rng.choice(("big_blind", "first_in"))
+                options["short_blind"] = rng.choice(("full", "posted"))
         try:
             return preset(name, **options)
         except RuleError:
@@ -362,15 +425,19 @@ def play_random(state: DealState, rng: random.Random, muck_rate: float = 0.15,
                 expose_rate: float = 0.3) -> DealState:
     """Play a deal to the end with uniformly random legal actions (cheap: no observations).
 
-    A draw throws a random legal number of random cards (keeping the ace when four are drawn
-    under 4-ace); at the showdown a seat mucks at ``muck_rate``; a false opener is exposed before
-    the draw at ``expose_rate`` per action.
+    A draw throws a random number of random cards up to the limit the rules allow, worked out
+    here (an AssertionError if the engine refuses it), keeping the ace when four are drawn under
+    4-ace; at the showdown a seat mucks at ``muck_rate``; a false opener is exposed before the draw
+    at ``expose_rate`` per action (now and then with a lower rate, and often once it has folded).
     """
     rules = state.rules
     random_ = rng.random
+    if random_() < 0.3:
+        expose_rate /= 6   # let some false openers act on (call, fold) before they are found
     while state.actor is not None:
-        if (expose_rate and state.opener is not None and not state.opener_genuine
-                and state.dead_seat is None and random_() < expose_rate):
+        opener = state.opener
+        if (expose_rate and opener is not None and not state.opener_genuine and state.dead_seat is None
+                and random_() < (0.7 if state.folded[opener] else expose_rate)):
             try:
                 state.expose_false_opener()
                 continue
@@ -378,21 +445,36 @@ def play_random(state: DealState, rng: random.Random, muck_rate: float = 0.15,
                 pass
         phase = state.phase
         if phase == "draw":
-            hand = list(state.hands[state.actor])
-            limit = state.draw_limit(state.actor)
-            k = rng.randint(0, limit)
+            seat = state.actor
+            hand = list(state.hands[seat])
+            k = rng.randint(0, _draw_limit(state, hand))
             rng.shuffle(hand)
             if k == 4 and rules.max_draw == "4-ace":
                 ace = next(c for c in hand if rules.draw_aces(c))
                 hand.remove(ace)
                 hand.append(ace)
-            state.apply(Action("draw", tuple(hand[:k])))
+            try:
+                state.apply(Action("draw", tuple(hand[:k])))
+            except IllegalAction as exc:
+                raise AssertionError(f"the engine refused seat {seat} a legal draw of {k}: {exc}") from None
         elif phase == "showdown":
             state.apply(Action("muck" if random_() < muck_rate else "show"))
         else:
             legal = state.legal()
             state.apply(Action(legal[int(random_() * len(legal))].kind))
     return state
+
+
+def _draw_limit(state: DealState, hand: list[int]) -> int:
+    """The most cards a seat holding ``hand`` may draw now, from the rules and the public events:
+    three, four with an ace, four or five; two each at seven or more players until a hand has
+    left the deal (a fold, or a false opener exposed: a dead hand draws none)."""
+    rules = state.rules
+    limit = rules.draw_limit(any(rules.draw_aces(c) for c in hand))
+    if rules.seven_player_limit and len(state.order) >= 7 and not any(
+            kind in ("fold", "false_opener") for _, kind, _ in state.events):
+        limit = min(limit, 2)
+    return limit
 
 
 @dataclass(frozen=True)

@@ -30,13 +30,15 @@ def uncalled_excess(contributed: Sequence[int]) -> tuple[int, int]:
     return (top, first - second) if first > second else (-1, 0)
 
 
-def side_pots(contributed: Sequence[int], live: Sequence[bool], carried: int = 0) -> list[Pot]:
+def side_pots(contributed: Sequence[int], live: Sequence[bool], carried: int = 0,
+              carried_to: Sequence[bool] | None = None) -> list[Pot]:
     """Split contributions into a main pot and side pots.
 
     Layers are cut at the contribution of every live (not folded) seat; each layer is open to
     the live seats that reached it, and to nobody else: a layer only folded chips reached has no
     eligible seat (its chips stay on the table). ``carried`` (chips left from earlier deals) joins
-    the main pot, open to every live seat.
+    the main pot, open to every live seat, or to the live seats ``carried_to`` marks (a pot of
+    its own, which stays on the table if none of them is live).
     """
     levels = sorted({c for c, alive in zip(contributed, live, strict=False) if alive and c > 0})
     top = max(contributed, default=0)
@@ -51,7 +53,7 @@ def side_pots(contributed: Sequence[int], live: Sequence[bool], carried: int = 0
             pots.append(Pot(amount, eligible))
         previous = level
     if carried:
-        everyone = tuple(i for i, alive in enumerate(live) if alive)
+        everyone = tuple(i for i, alive in enumerate(live) if alive and (carried_to is None or carried_to[i]))
         main = pots[0]
         if main.eligible == everyone or not main.amount:
             pots[0] = Pot(main.amount + carried, everyone)
