@@ -33,7 +33,10 @@ def main() -> int:
           f"violations {violations}  (deals with any: {len(report.bad)})")
     met = ", ".join(f"{k} {report.seen[k]:,}" for k in (
         "side pots", "a pot no live hand may claim", "a side pot kept after mucking", "split",
-        "reshuffle", "false_opener", "void", "blind"))
+        "reshuffle", "false_opener", "void", "blind", "openers split at a later draw",
+        "a folded false opener exposed", "a dead hand left alone after mucks",
+        "a biggest blind all-in for less", "a carried pot kept from a short ante",
+        "a false opener exposed at seven players"))
     print(f"met: {met}")
     for deal, rules, state, why in report.bad[:args.show]:
         print(f"\ndeal {deal} under {rules}:\n  " + "\n  ".join(why))

@@ -905,7 +905,10 @@ def test_invariants_hold_over_20000_random_deals_every_preset_and_option() -> No
     for seen in ("preset morkpoker", "preset svensk", "preset jackpot", "side pots",
                  "a pot no live hand may claim", "a side pot kept after mucking", "split",
                  "reshuffle", "false_opener", "declare", "void", "blind", "return", "carry",
-                 "passed_out", "uncontested", "showdown", "muck"):
+                 "passed_out", "uncontested", "showdown", "muck",
+                 "openers split at a later draw", "a folded false opener exposed",
+                 "a dead hand left alone after mucks", "a biggest blind all-in for less",
+                 "a carried pot kept from a short ante", "a false opener exposed at seven players"):
         assert report.seen[seen] > 0, seen
 
 

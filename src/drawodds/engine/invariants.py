@@ -516,7 +516,34 @@ def soak(deals: int, seed: int = 0, rules_every: int = 50) -> SoakReport:
             seen["a pot no live hand may claim"] += 1
         if any(state.mucked[s] for s in r.winners):
             seen["a side pot kept after mucking"] += 1
+        seen.update(_rulings_met(state))
     return SoakReport(deals, tuple(bad), seen)
+
+
+def _rulings_met(state: DealState) -> list[str]:
+    """The edge rulings this deal met (so a soak can show it tried them)."""
+    events, rules = state.events, state.rules
+    met = []
+    draws_seen = 0
+    for seat, kind, _ in events:
+        draws_seen += kind == "draw" and seat == state.opener
+        if kind == "split" and draws_seen >= 1:
+            met.append("openers split at a later draw")
+        if kind == "false_opener" and any(e == (seat, "fold", 0) for e in events):
+            met.append("a folded false opener exposed")
+    if state.dead_seat is not None and state.mucked.count(True) and state.result is not None \
+            and state.result.outcome == "showdown" and not state.result.winners:
+        met.append("a dead hand left alone after mucks")
+    posted = [chips for _, kind, chips in events if kind == "blind"]
+    if posted and posted[-1] < rules.blinds[len(posted) - 1]:
+        met.append("a biggest blind all-in for less")
+    if state.carried_in and rules.carried_pot == "full_ante" and any(
+            kind == "ante" and chips < rules.ante for _, kind, chips in events):
+        met.append("a carried pot kept from a short ante")
+    if rules.seven_player_limit and len(state.order) >= 7 and any(
+            kind == "false_opener" for _, kind, _ in events):
+        met.append("a false opener exposed at seven players")
+    return met
 
 
 __all__ = ["DRAW_PRESETS", "SoakReport", "play_random", "random_deal", "random_rules", "soak", "violations"]
