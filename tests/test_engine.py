@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from drawodds.cards import parse_cards
 from drawodds.engine.deal import (
+    _LIMITS,
     BET,
     CALL,
     CHECK,
@@ -32,8 +33,9 @@ from drawodds.engine.invariants import soak, violations
 from drawodds.engine.players import CallingStation, RandomLegal, RuleBased
 from drawodds.engine.pots import side_pots, uncalled_excess
 from drawodds.engine.session import DeckSupply, Session, simulate
+from drawodds.errors import DrawoddsError, RequestError
 from drawodds.evaluate import evaluate
-from drawodds.rules import preset
+from drawodds.rules import RuleSet, preset
 
 
 def stacked(hands: list[str], stub: str = "", joker: bool = False) -> list[int]:
@@ -649,6 +651,159 @@ def test_exposed_false_opener_with_a_raise_to_answer_the_round_goes_on() -> None
     assert s.contributed == [15, 25, 25, 25]
 
 
+# ----- edge rulings --------------------------------------------------------------------------
+
+def _play_out(s: DealState) -> None:
+    """Finish a deal calling or checking, standing pat and showing."""
+    while s.actor is not None:
+        if s.phase == "bet":
+            s.apply(CALL if "call" in legal_kinds(s) else CHECK)
+        else:
+            s.apply(STAND_PAT if s.phase == "draw" else SHOW)
+
+
+def test_a_false_opener_that_folded_keeps_its_chips_in_the_pot_when_exposed() -> None:
+    rules = preset("jackpot", players=4, false_openers=True)
+    s = DealState(rules, [400] * 4, 3, stacked([NOTHING, TENS, "Jd9s7c4h3d", "Th8s6d5s2h"]))
+    for action in (CHECK, BET, RAISE, CALL, RAISE, CALL, CALL, RAISE, CALL, FOLD):
+        s.apply(action)
+    assert s.folded[1] and s.stacks[1] == 365 and not s.opener_genuine
+    s.expose_false_opener()
+    # Folded chips stay in the pot (the Mørkpoker guide): nothing goes back to the dead hand.
+    assert s.stacks[1] == 365 and s.contributed[1] == 35
+    assert not [e for e in s.events if e[1] == "return"]
+    assert s.phase == "bet" and s.actor == 2 and legal_kinds(s)["call"] == 10
+    _play_out(s)
+    r = s.result
+    assert r is not None and r.net[1] == -35 and violations(s) == []
+
+
+def test_double_draw_openers_broken_at_the_second_draw_are_set_aside_and_prove_the_opening() -> None:
+    rules = preset("jackpot", players=2, draws=2)
+    s = DealState(rules, [400, 400], 1, stacked(["AsAhKs7s3s", QQ], stub="2c4c8h"))
+    s.apply(BET)
+    s.apply(CALL)
+    s.apply(draw(*cards("3s")))          # keeps the aces: nothing to announce
+    s.apply(draw(*cards("8s")))
+    assert not [e for e in s.events if e[1] == "split"]
+    s.apply(CHECK)
+    s.apply(CHECK)
+    s.apply(draw(*cards("Ah")))          # breaks the aces at the second draw
+    assert (0, "split", 1) in s.events and s.aside[0] == cards("Ah")
+    assert cards("Ah")[0] not in s.pile  # never reshuffled, never dealt to another player
+    s.apply(STAND_PAT)
+    s.apply(CHECK)
+    s.apply(CHECK)
+    s.apply(SHOW)
+    s.apply(SHOW)
+    r = s.result
+    assert r is not None and not r.dead_opener and violations(s) == []
+    assert "split openers Ah" in text_log(s)
+
+
+def test_a_false_opener_whose_opponents_all_muck_leaves_the_pot_for_the_next_deal() -> None:
+    rules = preset("jackpot", players=3, false_openers=True)
+    s = DealState(rules, [400] * 3, 2, stacked([TENS, "9c9d5s5c2h", "8s8d6c3d2s"]))
+    s.apply(BET)                          # opens with tens: a false opener
+    s.apply(CALL)
+    s.apply(CALL)
+    for _ in range(3):
+        s.apply(STAND_PAT)
+    s.apply(BET)
+    s.apply(CALL)
+    s.apply(CALL)
+    assert s.phase == "showdown" and s.actor == 0
+    s.apply(SHOW)                         # it cannot prove openers: a dead hand
+    s.apply(MUCK)
+    s.apply(MUCK)                         # a mucked hand gave up its claim
+    r = s.result
+    assert r is not None and r.dead_opener and r.winners == ()
+    assert r.net == (-35, -35, -35) and r.carried_out == 105 and violations(s) == []
+    # A hand that does not muck still takes it from the dead opener.
+    t = DealState(rules, [400] * 3, 2, stacked([TENS, "9c9d5s5c2h", "8s8d6c3d2s"]))
+    for action in (BET, CALL, CALL, STAND_PAT, STAND_PAT, STAND_PAT, BET, CALL, CALL, SHOW, MUCK, SHOW):
+        t.apply(action)
+    assert t.result is not None and t.result.net == (-35, -35, 70)
+
+
+@pytest.mark.parametrize("short_blind, to_call", [("full", 4), ("posted", 2)])
+def test_a_biggest_blind_all_in_for_less_still_sets_the_full_blind(short_blind, to_call) -> None:
+    rules = preset("morkpoker", players=3, blinds=(2, 4), small_bet=4, big_bet=8, short_blind=short_blind)
+    s = DealState(rules, [40, 1, 40], 2, stacked([NOTHING, QQ, JJ]))
+    assert s.contributed == [2, 1, 0] and s.actor == 2
+    assert legal_kinds(s)["call"] == to_call
+    _play_out(s)
+    r = s.result
+    assert r is not None and violations(s) == []
+    # The all-in blind wins only what it matched, 1 from each; the side pot goes to the jacks.
+    # Posted: the most anybody actually posted (the small blind's 2) is the bet to call.
+    assert r.net[1] == 2 and r.net[2] == to_call - 2
+
+
+def test_a_seat_all_in_on_the_ante_when_everybody_checks() -> None:
+    rules = preset("morkpoker", players=3)
+    s = DealState(rules, [1, 40, 40], 2, stacked(["AsAhAdKc2c", NOTHING, NOTHING]))
+    assert s.stacks[0] == 0 and s.actor == 1      # all-in on the ante: it has no say
+    s.apply(CHECK)
+    s.apply(CHECK)
+    r = s.result
+    # The pot stays whole, its chip too (the Mørkpoker guide); with rebuy it plays for it next deal.
+    assert r is not None and r.outcome == "passed_out" and r.carried_out == 3 and r.net == (-1, -1, -1)
+    nxt = DealState(rules, [40, 39, 39], 0, stacked([NOTHING, NOTHING, "AsAhAdKc2c"]), carried=r.carried_out)
+    assert nxt.pot == 6
+    # Heads-up there is nobody to check with: no betting, the hands are shown.
+    duo = DealState(preset("morkpoker", players=2), [1, 40], 1, stacked(["AsAhAdKc2c", NOTHING]))
+    assert duo.phase == "draw"
+    duo.apply(STAND_PAT)
+    duo.apply(STAND_PAT)
+    assert duo.phase == "showdown"
+    duo.apply(SHOW)
+    duo.apply(SHOW)
+    assert duo.result is not None and duo.result.net == (1, -1)
+
+
+@pytest.mark.parametrize("carried_pot, net", [("everyone", (92, 8, -10)), ("full_ante", (2, 98, -10))])
+def test_a_one_chip_all_in_and_a_carried_pot(carried_pot, net) -> None:
+    rules = preset("morkpoker", players=3, ante=5, small_bet=5, big_bet=10, carried_pot=carried_pot)
+    s = DealState(rules, [1, 100, 100], 2, stacked(["AsAhAdKc2c", QQ, JJ]), carried=90)
+    s.apply(CHECK)
+    s.apply(CHECK)          # all check: with the ante all-in seat, the pot still stays
+    assert s.result is not None and s.result.outcome == "passed_out"
+    s = DealState(rules, [1, 100, 100], 2, stacked(["AsAhAdKc2c", QQ, JJ]), carried=90)
+    s.apply(BET)
+    s.apply(CALL)
+    for _ in range(3):
+        s.apply(STAND_PAT)
+    s.apply(CHECK)
+    s.apply(CHECK)
+    for _ in range(3):
+        s.apply(SHOW)
+    r = s.result
+    # The trips win 1 from each; the queens the side pot of 18, and under full_ante the carried 90.
+    assert r is not None and r.net == net and r.carried_out == 0 and violations(s) == []
+
+
+def test_an_exposed_false_opener_lifts_the_seven_player_draw_limit() -> None:
+    rules = preset("jackpot", players=7, false_openers=True)
+    hands = [TENS, QQ, *[NOTHING] * 5]
+    s = DealState(rules, [400] * 7, 6, stacked(hands))
+    s.apply(BET)
+    s.apply(RAISE)
+    while s.phase == "bet":
+        s.apply(CALL)
+    assert s.draw_limit(1) == 2              # nobody folded: two cards each
+    t = DealState(rules, [400] * 7, 6, stacked(hands))
+    t.apply(BET)
+    t.apply(RAISE)
+    t.expose_false_opener()                  # a dead hand draws nothing, like a fold
+    while t.phase == "bet":
+        t.apply(CALL)
+    assert t.phase == "draw" and t.actor == 1 and t.draw_limit(1) == 3
+    t.apply(draw(*cards("8s 5h 2d")))
+    _play_out(t)
+    assert t.result is not None and violations(t) == []
+
+
 def test_odd_chip_goes_to_the_winner_nearest_the_dealers_left_or_is_carried() -> None:
     hands = ["AsKs9d7c3c", "AhKh9c7d3d", "QsJd8c6h2s"]  # seats 0 and 1 tie exactly
     for odd_chip, expected_net, carried in (("left_of_dealer", (1, 0, -1), 0), ("carry", (0, 0, -1), 1)):
@@ -842,6 +997,69 @@ def test_illegal_actions_raise_clear_errors() -> None:
         s.apply(draw(*cards("As")))
     with pytest.raises(IllegalAction, match="must draw"):
         s.apply(CALL)
+
+
+# ----- bad set-ups and actions ------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules, message", [
+    (RuleSet(opener="jacks", blinds=(1, 2)), "ante, not blinds"),
+    (RuleSet(blinds=(2, 1)), "must increase"),
+    (RuleSet(max_raises=-1), "max_raises must be >= 0"),
+    (RuleSet(max_draw="7"), "max draw must be one of"),  # type: ignore[arg-type]
+    (RuleSet(odd_chip="cary"), "odd_chip must be left_of_dealer or carry"),  # type: ignore[arg-type]
+    (RuleSet(empty_stub="short"), "points games"),
+    ("morkpoker", "rules must be a RuleSet"),
+])
+def test_a_rule_set_built_directly_is_validated_by_the_deal(rules, message) -> None:
+    with pytest.raises(DrawoddsError, match=message):
+        DealState(rules, [40] * 4, 3, list(range(52)))
+    assert all(hit[0] is not rules for hit in _LIMITS.values())   # nothing kept of a bad rule set
+
+
+FULL = list(range(52))
+
+
+@pytest.mark.parametrize("stacks, button, deck, carried, message", [
+    ([40] * 4, 3, [7] * 52, 0, "holds a card twice"),
+    ([40] * 4, 3, [*FULL[:-1], 99], 0, "card 99"),
+    ([40] * 4, 3, [*FULL[:-1], 52], 0, "the joker, but these rules play without it"),
+    ([40] * 4, 3, [*FULL[:-1], -1], 0, "card -1"),
+    ([40] * 4, 3, [0.5, *FULL[1:]], 0, "card codes"),
+    ([40] * 4, 3, FULL, -10, "carried must be a whole number of chips, at least 0, got -10"),
+    ([40] * 4, 3, FULL, 1.5, "carried must be"),
+    ([40] * 5, 3, FULL, 0, "5 stacks but the rules seat at most 4 players"),
+    ([40] * 4, 9, FULL, 0, "button must be a seat from 0 to 3, got 9"),
+    ([40] * 4, -1, FULL, 0, "button must be a seat"),
+    ([40] * 4, "3", FULL, 0, "button must be a seat"),
+    ([40, -5, 40, 40], 3, FULL, 0, "none negative"),
+    ([40, 4.5, 40, 40], 3, FULL, 0, "stacks must be whole numbers"),
+    ([40, "40", 40, 40], 3, FULL, 0, "stacks must be whole numbers"),
+    ([40, 0, 0, 0], 0, FULL, 0, "at least two players with chips"),
+    ([40] * 4, 3, FULL[:19], 0, "20 are needed"),
+])
+def test_a_deal_refuses_a_bad_set_up_in_one_sentence(stacks, button, deck, carried, message) -> None:
+    with pytest.raises(RequestError, match=message) as caught:
+        DealState(preset("morkpoker"), stacks, button, deck, carried=carried)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_deal_takes_numpy_stacks_deck_and_button() -> None:
+    s = DealState(preset("morkpoker"), np.array([40] * 4), np.int64(3), np.arange(52))
+    assert s.deck == FULL and all(type(c) is int for c in s.stacks) and s.actor == 0
+    joker = DealState(preset("morkpoker", joker=True), [40] * 4, 3, list(range(53)))
+    assert len(joker.deck) == 53
+
+
+@pytest.mark.parametrize("action", [None, 42, 4.5, ("bet",), ("bet", None), Action(3), ["call", ()],
+                                    Action("draw", ("As",)), Action("draw", (1.0,))])
+def test_an_action_that_is_no_action_is_illegal_and_changes_nothing(action) -> None:
+    s = DealState(preset("morkpoker", players=2), [40, 40], 1, stacked([NOTHING, QQ]))
+    s.apply(BET)
+    s.apply(CALL)
+    before = (s.phase, s.actor, list(s.events), list(s.actions), s.hands[:], list(s.stacks))
+    with pytest.raises(IllegalAction):
+        s.apply(action)
+    assert (s.phase, s.actor, list(s.events), list(s.actions), s.hands[:], list(s.stacks)) == before
 
 
 def test_history_replays_to_the_same_result_and_reads_as_text(tmp_path) -> None:

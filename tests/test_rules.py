@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from drawodds.rules import RuleError, RuleSet, preset, preset_names
@@ -76,3 +78,43 @@ def test_unknown_preset():
 def test_ruleset_is_frozen():
     with pytest.raises(AttributeError):
         RuleSet().ante = 5  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("overrides, message", [
+    ({"odd_chip": "cary"}, "odd_chip must be left_of_dealer or carry, got 'cary'"),
+    ({"first_after_draw": "openr"}, "first_after_draw must be opener or left_of_button"),
+    ({"opener": "queens"}, "opener must be any or jacks"),
+    ({"points_tie": "half"}, "points_tie must be none, all or split"),
+    ({"short_blind": "half"}, "short_blind must be full or posted"),
+    ({"carried_pot": "nobody"}, "carried_pot must be everyone or full_ante"),
+    ({"players": 4.5}, "players must be a whole number, got 4.5"),
+    ({"players": "4"}, "players must be a whole number, got '4'"),
+    ({"players": True}, "players must be a whole number"),
+    ({"small_bet": 1.5}, "small_bet must be a whole number"),
+    ({"ante": None}, "ante must be a whole number"),
+    ({"draws": 2.0}, "draws must be a whole number"),
+    ({"max_raises": 1.5}, "max_raises must be a whole number or None"),
+    ({"max_raises": -1}, "max_raises must be >= 0"),
+    ({"max_consecutive_antes": 0}, "max_consecutive_antes must be at least 1"),
+    ({"max_consecutive_antes": -3}, "max_consecutive_antes must be at least 1"),
+    ({"max_consecutive_antes": "2"}, "max_consecutive_antes must be a whole number or None"),
+    ({"joker": "yes"}, "joker must be True or False"),
+    ({"rebuy": 1}, "rebuy must be True or False"),
+    ({"blinds": [1, 2]}, "blinds must be a tuple of whole numbers"),
+    ({"hand_points": (0, 1, 2, 3, 4, 5, 6, 7, 8.5)}, "hand_points must be a tuple of whole numbers"),
+    ({"name": 7}, "name must be text"),
+    ({"empty_stub": "short"}, "empty_stub='short' is for the points games"),
+])
+def test_every_option_value_is_checked_with_one_sentence(overrides, message):
+    with pytest.raises(RuleError, match=re.escape(message)) as caught:
+        RuleSet().replace(**overrides)
+    assert "\n" not in str(caught.value) and str(caught.value).count(". ") == 0
+
+
+def test_options_of_the_right_kind_still_pass():
+    import numpy as np
+
+    assert preset("morkpoker", players=np.int64(3)).players == 3      # numpy integers are whole numbers
+    assert preset("morkpoker", max_consecutive_antes=1).max_consecutive_antes == 1
+    assert preset("poengpoker").empty_stub == "short"                 # the points games keep it
+    assert preset("morkpoker", short_blind="posted", carried_pot="full_ante").carried_pot == "full_ante"

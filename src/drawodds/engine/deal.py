@@ -992,8 +992,9 @@ class DealState:
         seat = self.actor
         if seat is None:
             raise IllegalAction("the deal is over")
+        discards: tuple[int, ...] = ()
         if isinstance(action, str):
-            kind, discards = action, ()
+            kind = action
         else:
             try:
                 kind, discards = action

@@ -332,7 +332,8 @@ def _split_violations(state: DealState) -> list[str]:
     def breaks(cards: set[int]) -> bool:
         return bool(hold_openers_split(dealt, np.array([[c in cards for c in dealt.tolist()]]))[0])
     set_aside = list(state.aside.get(opener, ()))
-    held, aside, used = set(dealt.tolist()), set(), 0
+    held, used = set(dealt.tolist()), 0
+    aside: set[int] = set()
     for number, (discards, k) in enumerate(zip(draws, announced, strict=False), start=1):
         held -= set(discards)
         now = set(set_aside[used:used + k])
