@@ -73,6 +73,8 @@ def test_every_option_names_its_source():
 def test_unknown_preset():
     with pytest.raises(RuleError, match="unknown rule set 'holdem'"):
         preset("holdem")
+    with pytest.raises(RuleError, match="named by text"):
+        preset(7)  # type: ignore[arg-type]
 
 
 def test_ruleset_is_frozen():

@@ -364,6 +364,8 @@ def preset_names() -> tuple[str, ...]:
 
 def preset(name: str = "morkpoker", **overrides: object) -> RuleSet:
     """A named preset, optionally with single options overridden (validated)."""
+    if not isinstance(name, str):
+        raise RuleError(f"a rule set is named by text, one of: {', '.join(_PRESETS)}; got {name!r}")
     key = name.lower().replace("ø", "o").replace("ö", "o")
     aliases = {"jacks": "jackpot", "jackpott": "jackpot", "svenska": "svensk", "koppoker": "svensk",
                "poeng": "poengpoker", "plain": "morkpoker"}

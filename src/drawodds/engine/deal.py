@@ -182,7 +182,10 @@ def _draw_limits(rules: RuleSet) -> tuple[int, int, int]:
 
 def _whole(value: object) -> bool:
     """A whole number (a Python or numpy integer), not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
+
+
+_CARDS = {size: frozenset(range(size)) for size in (52, 53)}  # the card codes of each deck
 
 
 def _checked_setup(rules: RuleSet, stacks: Sequence[int], button: int, deck: Sequence[int],
@@ -204,17 +207,17 @@ def _checked_setup(rules: RuleSet, stacks: Sequence[int], button: int, deck: Seq
         raise RequestError(f"button must be a seat from 0 to {n - 1}, got {button!r}")
     if not _whole(carried) or carried < 0:
         raise RequestError(f"carried must be a whole number of chips, at least 0, got {carried!r}")
-    if isinstance(deck, list) and all(type(c) is int for c in deck):
-        cards = deck
-    else:  # tuples, numpy arrays: plain ints inside a deal
+    cards = deck if type(deck) is list else list(deck)
+    if set(map(type, cards)) != {int}:  # numpy integers: plain ints inside a deal
         try:
-            cards = [c if type(c) is int else _chips(c) for c in deck]
+            cards = [c if type(c) is int else _chips(c) for c in cards]
         except (TypeError, ValueError):
             raise RequestError(f"the deck must be card codes (whole numbers), got {deck!r}") from None
-    size = rules.deck_size
-    if len(set(cards)) != len(cards):
+    distinct = set(cards)
+    if len(distinct) != len(cards):
         raise RequestError("the deck holds a card twice: every card may appear once")
-    if cards and (min(cards) < 0 or max(cards) >= size):
+    size = rules.deck_size
+    if not distinct <= _CARDS[size]:
         bad = next(c for c in cards if not 0 <= c < size)
         if bad == JOKER and not rules.joker:
             raise RequestError("the deck holds the joker, but these rules play without it (joker=False)")
