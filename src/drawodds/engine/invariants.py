@@ -2,9 +2,11 @@
 
 ``violations(state)`` reads a finished ``DealState`` (its deck, private log, public events and
 result) and names every rule the deal broke: chips created or lost, a card in two places, a bet
-past the cap, a folded or dead hand paid, a seat paid more than it matched, an unmatched bet kept,
-split openers announced when the kept cards still prove the opening (or not announced when they
-cannot). It re-derives each fact its own way rather than asking the engine's helpers.
+past the cap, a folded or dead hand paid, a seat paid more than it matched (or than the carried
+pot allows it), an unmatched bet kept, folded chips given back, a mucked hand paid, a draw past
+its limit, a short blind's bet called short, split openers announced when the kept cards still
+prove the opening (or not announced when they cannot) at any draw. It re-derives each fact its
+own way rather than asking the engine's helpers.
 
 ``random_rules`` / ``random_deal`` / ``play_random`` make the deals the test suite and
 ``benchmarks/soak_engine.py`` throw at it: random presets and options, short random stacks (so
