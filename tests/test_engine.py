@@ -678,6 +678,22 @@ def test_a_false_opener_that_folded_keeps_its_chips_in_the_pot_when_exposed() ->
     assert r is not None and r.net[1] == -35 and violations(s) == []
 
 
+def test_taking_back_a_false_openers_raise_never_returns_folded_chips() -> None:
+    rules = preset("jackpot", players=4, false_openers=True)
+    s = DealState(rules, [400] * 4, 3, stacked([TENS, QQ, NOTHING, "Th8s6d5s2h"]))
+    # 10, 20, 20, 20, the false opener's 30, 30, 30, 40; the queens, who matched its raise, fold.
+    for action in (BET, RAISE, CALL, CALL, RAISE, CALL, CALL, RAISE, CALL, FOLD):
+        s.apply(action)
+    assert s.actor == 2
+    s.expose_false_opener()
+    returns = {seat: chips for seat, kind, chips in s.events if kind == "return"}
+    # The live seats get back what only answered the dead raise; the folded queens get nothing.
+    assert returns == {0: 30, 2: 10, 3: 10}
+    assert s.contributed == [15, 35, 25, 35] and legal_kinds(s)["call"] == 10
+    _play_out(s)
+    assert s.result is not None and violations(s) == []
+
+
 def test_double_draw_openers_broken_at_the_second_draw_are_set_aside_and_prove_the_opening() -> None:
     rules = preset("jackpot", players=2, draws=2)
     s = DealState(rules, [400, 400], 1, stacked(["AsAhKs7s3s", QQ], stub="2c4c8h"))
