@@ -192,6 +192,9 @@ def _interrupted(done: str) -> None:
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set preset: " + ", ".join(preset_names()) + ".")]
 JokerOpt = Annotated[bool | None, typer.Option("--joker/--no-joker", help="Play with the joker (53 cards).")]
 MaxDrawOpt = Annotated[str | None, typer.Option("--max-draw", help="Draw limit: 3, 4-ace, 4, 5 or any.")]
+JokerAceOpt = Annotated[bool | None, typer.Option("--joker-ace/--real-ace", help=(
+    "With --joker and --max-draw 4-ace: a kept joker counts as the ace and allows four cards (the rule "
+    "sets' default), or only a real ace does."), show_default=False)]
 DrawsOpt = Annotated[int | None, typer.Option("--draws", help="Number of draws (2 = double draw).")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", help="Players at the table (2-8).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
@@ -326,6 +329,7 @@ def keep_cmd(
         "--wide", help="Every column (discard, final hand, J+, improve, points) whatever the width.")] = False,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
+    joker_ace: JokerAceOpt = None,
     players: PlayersOpt = None,
     hand_range: RangeOpt = None,
     line: LineOpt = None,
@@ -373,7 +377,8 @@ def keep_cmd(
     if solved and (against or (opponents is not None and opponents != 1) or len(vs or ()) > 1 or exact):
         raise UserError("--policy equilibrium is heads-up: one opponent (at most one --vs, no --against, "
                         "no --exact)")
-    rule_set = build_rules(rules, joker=joker, max_draw=max_draw, players=players)
+    rule_set = build_rules(rules, joker=joker, max_draw=max_draw, players=players,
+                           joker_is_ace_for_draw=joker_ace)
     if hand_range is not None:
         if exact or opponents == 0:
             raise UserError("--range deals the opponents' hands: it needs opponents (drop --exact / --opponents 0)")
@@ -431,6 +436,7 @@ def simulate_cmd(
         "--history", help="Write every deal: JSON lines for .jsonl, else a readable text log.")] = None,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
+    joker_ace: JokerAceOpt = None,
     draws: DrawsOpt = None,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
@@ -452,7 +458,8 @@ def simulate_cmd(
     names = _names(policy, "--policy")
     if players is None and names and "equilibrium" in [n.lower() for n in names]:
         players = 2   # the equilibrium player is heads-up
-    rule_set = build_rules(rules, players=players, joker=joker, max_draw=max_draw, draws=draws)
+    rule_set = build_rules(rules, players=players, joker=joker, max_draw=max_draw, draws=draws,
+                           joker_is_ace_for_draw=joker_ace)
     n_workers, cluster = _workers(workers), _scheduler(scheduler, dask)
     _seed(seed)
     if rule_set.game != "draw":
@@ -531,6 +538,7 @@ def read_cmd(
     seed: SeedOpt = 1,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
+    joker_ace: JokerAceOpt = None,
     workers: WorkersOpt = None,
     hand_range: RangeOpt = None,
     line: LineOpt = None,
@@ -567,7 +575,7 @@ def read_cmd(
     from drawodds.policies import draw_policy
     from drawodds.render.read import render_read
 
-    rs = build_rules(rules, joker=joker, max_draw=max_draw)
+    rs = build_rules(rules, joker=joker, max_draw=max_draw, joker_is_ace_for_draw=joker_ace)
     solved = policy.strip().lower() == "equilibrium"
     _solved_options(solved, line, solution, extra={"--our-draw": our_draw is not None,
                                                    "--opponent-dealer": not opponent_first})
@@ -631,6 +639,7 @@ def strategy_cmd(
         "poengpoker for points)."))] = None,
     max_draw: MaxDrawOpt = None,
     joker: JokerOpt = None,
+    joker_ace: JokerAceOpt = None,
     policy: Annotated[str, typer.Option(
         "--policy", help="Opponents' draw policy for equity: standard, loose, tight.")] = "standard",
     out_path: Annotated[str | None, typer.Option("--out", help="Write the table (.parquet or .csv).")] = None,
@@ -665,7 +674,8 @@ def strategy_cmd(
         raise UserError("--objective needs a name, e.g. equity or vp96")
     base = preset(rules_name) if rules_name is not None else (
         default_rules(objective) if objective is not None else preset("morkpoker"))
-    given = {k: v for k, v in {"max_draw": max_draw, "joker": joker}.items() if v is not None}
+    given = {k: v for k, v in {"max_draw": max_draw, "joker": joker,
+                                "joker_is_ace_for_draw": joker_ace}.items() if v is not None}
     rules = base.replace(**given) if given else base
     objective = objective if objective is not None else default_objective(rules)
     STRATEGY_OPPONENTS.check(opponents)

@@ -138,7 +138,7 @@ def _setup(result: KeepResult) -> str:
                + (f" (draw counts {', '.join(map(str, result.vs))})" if result.vs else "")
                + (f", dealt {result.hand_range}" if result.hand_range else ""))
     return (f"{format_hand(result.hand, pretty=True)}, {dealt_description(result)} · rules {rs.name}, "
-            f"max draw {rs.max_draw} · {who} · ranked by {result.by}")
+            f"max draw {rs.max_draw_text} · {who} · ranked by {result.by}")
 
 
 # --- the table ------------------------------------------------------------------------------------
