@@ -315,15 +315,18 @@ def keep_cmd(
     scheduler: SchedulerOpt = None,
     dask: DaskOpt = False,
     by: Annotated[str | None, typer.Option(
-        "--by", help="Rank by equity, jacks, improve or points (default: equity against opponents, "
-                     "else points).")] = None,
+        "--by", help="Rank by equity, field, jacks, improve or points (default: equity against opponents; "
+                     "without them field, the exact equity against the table's other players with their "
+                     "cards independent of ours; points in Poengpoker and Chicago).")] = None,
     vs: Annotated[list[int] | None, typer.Option(
         "--vs", help="An opponent's draw count (repeat once per opponent).")] = None,
     against: Annotated[list[str] | None, typer.Option(
         "--against", help="A known opponent hand that stands pat (repeat once per opponent).")] = None,
     opener: Annotated[bool, typer.Option(
         "--opener", help="Jacks or Better: we opened; show the holds that split openers.")] = False,
-    exact: Annotated[bool, typer.Option("--exact", help="Exact odds only (no opponents, no sampling).")] = False,
+    exact: Annotated[bool, typer.Option("--exact", help=(
+        "Exact odds only (no opponents, no sampling); the draw game ranks by exact equity against a field "
+        "of the table's other players."))] = False,
     top: Annotated[int | None, typer.Option("--top", help=TOP.help("Show only the best N holds", "all"))] = None,
     wide: Annotated[bool, typer.Option(
         "--wide", help="Every column (discard, final hand, J+, improve, points) whatever the width.")] = False,
