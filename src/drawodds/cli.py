@@ -1075,11 +1075,14 @@ def _ask(console: Console, prompt: str, lines: Iterator[str] | None) -> str | No
 def train_cmd(
     rules: RulesOpt = "morkpoker",
     opponents: Annotated[int | None, typer.Option(
-        "--opponents", "-n", help="Opponents for the equity objective (1-5; default: the table less one).")] = None,
+        "--opponents", "-n", help="Opponents for the equity objective, and for the points this deal in "
+                                  "Poengpoker and Chicago (1-5; default: the table less one).")] = None,
     objective: Annotated[str | None, typer.Option(
         "--objective", help="Grade by equity (Monte Carlo against opponents), jacks (the chance of jacks or "
-                            "better, exact) or points (table points of your final hand, exact); default: "
-                            "equity, points in Poengpoker and Chicago.")] = None,
+                            "better, exact) or points (in the draw game the table points of your final hand, "
+                            "exact; in Poengpoker and Chicago the points this deal, best hand plus last "
+                            "trick, by Monte Carlo as keep ranks them); default: equity, points in "
+                            "Poengpoker and Chicago.")] = None,
     drill: Annotated[str, typer.Option(
         "--drill", help="keep (what to keep), read (what an opponent's draw count says) or mixed "
                         "(every fourth question a reading).")] = "mixed",
@@ -1095,8 +1098,9 @@ def train_cmd(
         "--history", help="The history file: one JSON line per answer, read at the start to resume "
                           "(default: drawodds/train.jsonl in your data folder, $XDG_DATA_HOME or "
                           "~/.local/share on Linux).")] = None,
-    trials: Annotated[int, typer.Option("--trials", "-t", help=TRAIN_TRIALS.help(
-        "Monte Carlo trials per hand for the equity objective and readings", "20,000"))] = 20_000,
+    trials: Annotated[int | None, typer.Option("--trials", "-t", help=TRAIN_TRIALS.help(
+        "Monte Carlo trials per hand for the equity objective, the points this deal in Poengpoker and "
+        "Chicago, and readings", "20,000; 5,000 in Poengpoker and Chicago"))] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", help="Random seed, 0 or more: the same seed, history and answers give the same "
                        "session (default: a new shuffle each time).")] = None,
