@@ -175,6 +175,7 @@ def test_focus_and_seed(capsys, monkeypatch, tmp_path):
     (["--objective", "equity", "--rules", "poengpoker"], "use --objective points"),
     (["--objective", "jacks", "--opponents", "2"], "--opponents goes with --objective equity"),
     (["--drill", "sideways"], "--drill must be one of"),
+    (["--objective", "jacks", "--focus", "kicker"], "'kicker' is the best hold of no deal"),
     (["--hands", "0"], "--hands must be at least 1"),
 ])
 def test_bad_options_are_one_line(capsys, monkeypatch, tmp_path, args, fragment):
@@ -408,3 +409,20 @@ def test_poengpoker_is_graded_on_the_points_keep_ranks_by():
     assert graded.cost == pytest.approx(ranked.table.points.iloc[0] - six.points)
     assert not graded.exact and graded.cost_se > 0
     assert "last trick" in graded.why and f"{six.points_trick:.3f}" in graded.why
+
+
+@pytest.mark.parametrize("rules, objective", [("morkpoker", "jacks"), ("morkpoker", "points"),
+                                              ("morkpoker", "equity"), ("poengpoker", "points")])
+def test_every_focus_is_dealt_or_refused_up_front(rules, objective):
+    """Each documented focus either deals hands whose best hold (in the table the deals are chosen
+    by) has that pattern, or is refused by the set-up with the patterns that can be drilled."""
+    rng = np.random.default_rng(3)
+    for focus in tr.PATTERNS:
+        try:
+            setup = tr.train_setup(rules, objective=objective, focus=focus, drill="keep")
+        except tr.RequestError as exc:
+            assert focus in str(exc) and "\n" not in str(exc)
+            continue
+        deal = tr.choose_deal(setup, {}, rng)
+        _, patterns = tr.candidate_weights(setup, deal[None, :], {})
+        assert patterns == [focus]

@@ -1088,7 +1088,8 @@ def train_cmd(
                         "(every fourth question a reading).")] = "mixed",
     focus: Annotated[str | None, typer.Option(
         "--focus", help="Deal only hands whose best hold is this pattern: pat, made, pair, kicker, "
-                        "flush-draw, straight-draw, sf-draw, two-cards, one-card, draw-five, other.")] = None,
+                        "flush-draw, straight-draw, sf-draw, two-cards, one-card, draw-five, other (one "
+                        "that is the best hold of no deal under the rules and objective is refused).")] = None,
     hands: Annotated[int | None, typer.Option("--hands", help=TRAIN_HANDS.help(
         "End after this many questions", "until quit"))] = None,
     answers: Annotated[str | None, typer.Option(
@@ -1117,7 +1118,7 @@ def train_cmd(
 
       drawodds train
 
-      drawodds train --objective jacks --focus kicker
+      drawodds train --focus kicker
 
       drawodds train --answers answers.txt --seed 1 --hands 2 --json
     """

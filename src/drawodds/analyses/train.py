@@ -161,7 +161,24 @@ def train_setup(rules: str | RuleSet = "morkpoker", *, objective: str | None = N
         if kept is not None and 5 - kept > rs.max_draw_cards:
             raise RequestError(f"'{focus}' draws {5 - kept} cards, more than {rs.name} allows "
                                f"(max draw {rs.max_draw})")
+        possible = best_patterns(rs, objective, opponents or 0, policy)
+        if focus not in possible:
+            raise RequestError(f"'{focus}' is the best hold of no deal under {rs.name} and the {objective} "
+                               f"objective: choose one of {', '.join(p for p in PATTERNS if p in possible)}")
     return TrainSetup(rs, objective, opponents or 0, trials, drill, focus, policy)
+
+
+@functools.cache
+def best_patterns(rules: RuleSet, objective: str, opponents: int, policy: str) -> frozenset[str]:
+    """The patterns that are the best hold of some deal in the exact strategy table the deals are
+    chosen by (every suit class; a few seconds, once per set-up): the focuses that can be drilled."""
+    from drawodds.analyses.strategy import suit_classes
+
+    deals, _ = suit_classes(rules.joker)
+    hv = _solver(rules, objective, opponents, policy).hold_values(deals)
+    codes = hold_pattern_codes(hv.deals, rules.joker)[np.arange(len(deals)), hv.best.astype(np.int64)]
+    slugs = list(PATTERNS)
+    return frozenset(slugs[t] for t in np.unique(hold_type(codes)))
 
 
 # --- the history ----------------------------------------------------------------------------------
