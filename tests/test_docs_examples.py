@@ -19,9 +19,10 @@ A command that runs longer than the suite can afford is marked ``<!-- $ drawodds
 (or a console block's ``$ drawodds ...  # slow``): it is checked only with
 ``DRAWODDS_SLOW_DOCS=1``, and always by ``--update``.
 
-After a deliberate change of figures or layout, rewrite every console output in place with::
+After a deliberate change of figures or layout, rewrite every console output in place (or only
+those of the pages named) with::
 
-    python tests/test_docs_examples.py --update
+    python tests/test_docs_examples.py --update [docs/commands/keep.md ...]
 
 (``json`` and ``text`` examples are edited by hand: the page shows a shortened part.)
 """
@@ -273,12 +274,15 @@ RUN = [e for e in ALL if SLOW_DOCS or not e.slow]
 
 
 @pytest.fixture(scope="module")
-def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """Every example's output, the commands run side by side on every core (each in its own folder)."""
-    folders = [str(tmp_path_factory.mktemp("example")) for _ in RUN]
+def printed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The output of every example selected (``-k``), the commands run side by side on every core
+    (each in its own folder)."""
+    chosen = {getattr(item, "callspec", None) and item.callspec.params.get("example") for item in request.session.items}
+    todo = [e for e in RUN if e in chosen]
+    folders = [str(tmp_path_factory.mktemp("example")) for _ in todo]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        outputs = pool.map(runs, RUN, folders)
-        return {e.id: out for e, out in zip(RUN, outputs, strict=True)}
+        outputs = pool.map(runs, todo, folders)
+        return {e.id: out for e, out in zip(todo, outputs, strict=True)}
 
 
 @pytest.mark.parametrize("example", ALL, ids=[e.id for e in ALL])
@@ -310,9 +314,11 @@ def test_page_json_reads_what_a_page_leaves_out() -> None:
     assert json_differences(page_json('{"n": 100000}'), {"n": 100001}) != []
 
 
-def update() -> None:
-    """Re-run every example and write its output back into its page."""
+def update(only: list[str] | None = None) -> None:
+    """Re-run every console example (of the pages named, or all) and write its output back into its page."""
     for page in pages():
+        if only and not any(page.samefile(name) for name in only):
+            continue
         text = page.read_text(encoding="utf-8")
 
         def rerun(block: re.Match[str]) -> str:
@@ -330,6 +336,6 @@ def update() -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--update"]:
-        sys.exit("usage: python tests/test_docs_examples.py --update")
-    update()
+    if sys.argv[1:2] != ["--update"]:
+        sys.exit("usage: python tests/test_docs_examples.py --update [PAGE ...]")
+    update(sys.argv[2:])

@@ -128,7 +128,8 @@ def test_known_opponent_cards_leave_the_exact_columns_too():
 
 
 def test_legal_holds_match_keep_rows():
-    assert len(keep("QsQhQd7c2s", opponents=0, by="points").table) == len(legal_holds(parse_hand("QsQhQd7c2s"), preset()))
+    rows = keep("QsQhQd7c2s", opponents=0, by="points").table
+    assert len(rows) == len(legal_holds(parse_hand("QsQhQd7c2s"), preset()))
 
 
 def test_poengpoker_keep_ranks_by_points_this_deal():
