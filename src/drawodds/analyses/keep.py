@@ -22,6 +22,7 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     import pandas as pd
 
+from drawodds.analyses.strategy import equity_values, field_distribution
 from drawodds.cards import CardError, format_cards, parse_hand
 from drawodds.errors import RequestError
 from drawodds.evaluate import CATEGORIES, describe, evaluate, jacks_or_better_floor
@@ -262,8 +263,6 @@ def field_values(rules: RuleSet, policy: str, players: int, ours: tuple[int, ...
     """Showdown equity of each final strength against ``players`` hands of the policy's field,
     each dealt and drawn from the cards we do not hold (``ours``), independently of one another
     and of our draw: exact, every deal of the other cards enumerated."""
-    from drawodds.analyses.strategy import equity_values, field_distribution
-
     return equity_values(field_distribution(rules, policy, dead=ours), players)
 
 

@@ -33,7 +33,7 @@ import numpy.typing as npt
 from drawodds import paths
 from drawodds.analyses.keep import KeepResult, keep, ranking
 from drawodds.analyses.read import DrawReading, read_draw
-from drawodds.analyses.strategy import Solver, make_solver, parse_objective
+from drawodds.analyses.strategy import Solver, make_solver, parse_objective, suit_classes
 from drawodds.cards import JOKER, RANK_NAMES, RANK_PLURALS, CardError, card_str, format_cards, parse_cards
 from drawodds.errors import DrawoddsError, RequestError
 from drawodds.evaluate import CATEGORIES, describe, evaluate
@@ -172,8 +172,6 @@ def train_setup(rules: str | RuleSet = "morkpoker", *, objective: str | None = N
 def best_patterns(rules: RuleSet, objective: str, opponents: int, policy: str) -> frozenset[str]:
     """The patterns that are the best hold of some deal in the exact strategy table the deals are
     chosen by (every suit class; a few seconds, once per set-up): the focuses that can be drilled."""
-    from drawodds.analyses.strategy import suit_classes
-
     deals, _ = suit_classes(rules.joker)
     hv = _solver(rules, objective, opponents, policy).hold_values(deals)
     codes = hold_pattern_codes(hv.deals, rules.joker)[np.arange(len(deals)), hv.best.astype(np.int64)]
