@@ -316,8 +316,8 @@ def keep_cmd(
     dask: DaskOpt = False,
     by: Annotated[str | None, typer.Option(
         "--by", help="Rank by equity, field, jacks, improve or points (default: equity against opponents; "
-                     "without them field, the exact equity against the table's other players with their "
-                     "cards independent of ours; points in Poengpoker and Chicago).")] = None,
+                     "without them field, the exact equity against the table's other players dealt from "
+                     "the cards we do not hold; points in Poengpoker and Chicago).")] = None,
     vs: Annotated[list[int] | None, typer.Option(
         "--vs", help="An opponent's draw count (repeat once per opponent).")] = None,
     against: Annotated[list[str] | None, typer.Option(
