@@ -258,3 +258,15 @@ def test_the_analyses_are_reachable_from_the_package_root() -> None:
     table = drawodds.openers([2, 3])
     assert [r.n for r in table.rows] == [2, 3] and len(repr(table)) < 300
     assert callable(drawodds.strategy) and callable(drawodds.simulate) and callable(drawodds.standing_pat)
+
+
+def test_exact_ranking_column_shows_at_80_columns(capsys, monkeypatch) -> None:
+    """keep --exact in the draw game ranks by the field's exact equity, and at 80 columns that
+    column is the one shown beside the gap; four with an ace keeps ace-king, not A♠ 2♠."""
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run(capsys, "keep", "AsKd9h6c2s", "--max-draw", "4-ace", "--exact", "--top", "3")
+    header = next(line for line in out.splitlines() if line.startswith("┃"))
+    rows = [line for line in out.splitlines() if line.startswith("│")]
+    assert code == 0 and "field eq %" in header and "pts" not in header
+    assert out.startswith("Keep A♠ K♦, draw 3") and "A♠ K♦" in rows[0] and "★ best" in rows[0]
+    assert longest(out) <= 80

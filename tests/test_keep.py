@@ -18,7 +18,8 @@ NINE = ["high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flu
 def test_exact_only_ranks_every_legal_hold():
     r = keep("AsAhKs7s3s", opponents=0)
     assert len(r.table) == 26
-    assert r.best.keep == ["As", "Ah"]            # by points: the pair draws three
+    assert r.by == "field" and r.field_size == 3
+    assert r.best.keep == ["As", "Ah"]            # the pair draws three, as against real opponents
     assert r.table.equity.isna().all()
     d = r.to_dict()
     hold = d["holds"][0]
@@ -84,23 +85,23 @@ def test_se_target_stops_early():
 
 
 def test_draw_limit_options_change_the_holds():
-    assert len(keep("AsKd9h6c2s", opponents=0).table) == 26
-    four = keep("AsKd9h6c2s", opponents=0, max_draw="4-ace").table
+    assert len(keep("AsKd9h6c2s", opponents=0, by="jacks").table) == 26
+    four = keep("AsKd9h6c2s", opponents=0, by="jacks", max_draw="4-ace").table
     assert ["As"] in four.keep.tolist() and ["Kd"] not in four.keep.tolist()
 
 
 def test_joker_deck_lists_five_aces():
-    r = keep("Jk As Ah Ad Kc", opponents=0, joker=True)
+    r = keep("Jk As Ah Ad Kc", opponents=0, by="points", joker=True)
     assert "five_of_a_kind" in r.to_dict()["holds"][0]["exact"]
     assert r.table.five_of_a_kind.max() > 0
 
 
 def test_jacks_or_better_opener_shows_split_openers():
-    r = keep("AsAhKs7s3s", rules="jackpot", opponents=0, opener=True)
+    r = keep("AsAhKs7s3s", rules="jackpot", opponents=0, by="jacks", opener=True)
     split = {" ".join(k): s for k, s in zip(r.table.keep, r.table.splits_openers, strict=False)}
     assert split["As Ks 7s 3s"] and not split["As Ah"]
     with pytest.raises(RuleError, match="cannot open"):
-        keep("TsThAcKdQs", rules="jackpot", opponents=0, opener=True)
+        keep("TsThAcKdQs", rules="jackpot", opponents=0, by="jacks", opener=True)
 
 
 @pytest.mark.parametrize("kwargs, error, message", [
@@ -123,11 +124,12 @@ def test_known_opponent_cards_leave_the_exact_columns_too():
     r = keep("AsKsQs7s2d", against=["9h9c5s5d3c"], trials=2_000)
     row = next(x for x in r.rows() if list(x["keep"]) == ["As", "Ks", "Qs", "7s"])
     assert row["flush"] == pytest.approx(8 / 42)
-    assert keep("AsKsQs7s2d", opponents=0).table.flush.max() == pytest.approx(9 / 47)
+    assert keep("AsKsQs7s2d", opponents=0, by="points").table.flush.max() == pytest.approx(9 / 47)
 
 
 def test_legal_holds_match_keep_rows():
-    assert len(keep("QsQhQd7c2s", opponents=0).table) == len(legal_holds(parse_hand("QsQhQd7c2s"), preset()))
+    rows = keep("QsQhQd7c2s", opponents=0, by="points").table
+    assert len(rows) == len(legal_holds(parse_hand("QsQhQd7c2s"), preset()))
 
 
 def test_poengpoker_keep_ranks_by_points_this_deal():
@@ -144,3 +146,37 @@ def test_poengpoker_keep_ranks_by_points_this_deal():
     assert len(d["holds"]) == 32
     with pytest.raises(RuleError, match="apply to the draw game"):
         keep("2c 2d As 9h 6c", rules="poengpoker", opponents=1, vs=[3])
+
+
+def test_exact_ranking_in_the_draw_game_agrees_with_the_opponents_monte_carlo():
+    """--exact ranks by the exact equity against the table's field dealt from the cards we do not
+    hold: the kicker dilemma comes out as the Monte Carlo against real opponents has it (keeping
+    the king costs 0.76 ± 0.09 points there), and four to an ace does not keep A-2 suited."""
+    exact = keep("AsAhKs7s3s", opponents=0).table
+    assert exact.keep.iloc[1] == ["As", "Ah", "Ks"]
+    assert 100 * (exact.field_equity.iloc[0] - exact.field_equity.iloc[1]) == pytest.approx(0.76, abs=0.2)
+    mc = keep("AsAhKs7s3s", opponents=3, trials=20_000, seed=1).table
+    assert mc.keep.iloc[0] == exact.keep.iloc[0]
+    assert exact.field_equity.iloc[0] == pytest.approx(mc.equity.iloc[0], abs=4 * mc.equity_se.iloc[0] + 0.005)
+    four = keep("AsKd9h6c2s", opponents=0, max_draw="4-ace").table
+    assert four.keep.iloc[0] == ["As", "Kd"] and four.keep.iloc[1] == ["As"]
+
+
+def test_ranking_by_the_field_needs_the_draw_game_without_opponents():
+    with pytest.raises(RequestError, match="without opponents"):
+        keep("AsAhKs7s3s", opponents=2, by="field", trials=100)
+    with pytest.raises(RequestError, match="without opponents"):
+        keep("AsAhKs7s3s", rules="poengpoker", opponents=0, by="field")
+
+
+@pytest.mark.parametrize("joker_counts,alone", [(True, ["Jk"]), (False, None)])
+def test_joker_under_four_with_an_ace_follows_the_rule_option(joker_counts, alone):
+    """A kept joker lets a player draw four by default (it counts as the ace); with
+    ``joker_is_ace_for_draw=False`` only a real ace does, so the joker alone is no legal hold."""
+    r = keep("JkKd9c7h4s", opponents=0, by="points", joker=True, max_draw="4-ace",
+             joker_is_ace_for_draw=joker_counts)
+    holds = r.table.keep.tolist()
+    assert (["Jk"] in holds) == joker_counts
+    assert r.table.draw.max() == (4 if joker_counts else 3)
+    if alone:
+        assert r.best.keep == alone and r.best.draw == 4

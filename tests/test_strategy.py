@@ -367,3 +367,12 @@ def test_category_probabilities_of_every_hold_sum_to_one():
     deals = random_deals(np.random.default_rng(8), 50)
     total = sum(make_solver(category_objective(c), rules).hold_values(deals).numerators for c in range(9))
     np.testing.assert_array_equal(total, np.broadcast_to(draw_denominators(52), total.shape))
+
+
+@pytest.mark.parametrize("joker_counts,value", [(True, 0.48862874), (False, 0.48748212)])
+def test_jacks_value_under_four_with_an_ace_and_the_joker(joker_counts, value):
+    """The whole-deck value of the jacks objective with the joker under 4-ace: the joker counting
+    as the ace (the default) offers more holds and a higher value than a real ace only."""
+    rules = preset("morkpoker", joker=True, max_draw="4-ace", joker_is_ace_for_draw=joker_counts)
+    table = solve(jacks_objective(), rules)
+    assert table.value == pytest.approx(value, abs=5e-9)

@@ -175,6 +175,7 @@ def test_focus_and_seed(capsys, monkeypatch, tmp_path):
     (["--objective", "equity", "--rules", "poengpoker"], "use --objective points"),
     (["--objective", "jacks", "--opponents", "2"], "--opponents goes with --objective equity"),
     (["--drill", "sideways"], "--drill must be one of"),
+    (["--objective", "jacks", "--focus", "kicker"], "'kicker' is the best hold of no deal"),
     (["--hands", "0"], "--hands must be at least 1"),
 ])
 def test_bad_options_are_one_line(capsys, monkeypatch, tmp_path, args, fragment):
@@ -385,3 +386,43 @@ def test_json_numbers_carry_no_float_noise(capsys, monkeypatch, tmp_path):
 
     assert all(float(f"{x:.12g}") == x for x in floats(data))
     assert data["cost"] == pytest.approx(sum(g["cost"] for g in data["grades"]), abs=1e-12)
+
+
+def test_poengpoker_is_graded_on_the_points_keep_ranks_by():
+    """Under Poengpoker the trainer grades on the points this deal (best hand + last trick) against
+    the other players, exactly as ``keep --rules poengpoker`` ranks the holds, not on one's own table
+    points (which would keep the 6♦ of T♣ 9♠ 6♦ 3♥ 2♣ and draw four)."""
+    from drawodds.analyses.keep import keep
+
+    setup = tr.train_setup("poengpoker", trials=1000)
+    assert setup.objective == "points" and setup.opponents == 3
+    assert tr.train_setup("poengpoker").trials == tr.POINTS_TRIALS
+    hand = "Tc 9s 6d 3h 2c"
+    pos = tr.position(setup, np.array([code(c) for c in hand.split()]), 1, 7)
+    ranked = keep(hand, rules="poengpoker", opponents=3, trials=1000, seed=7)
+    assert pos.seed == 7 and "points_trick" in pos.result.columns
+    assert [list(k) for k in pos.result.table.keep] == [list(k) for k in ranked.table.keep]
+    assert np.allclose(pos.result.table.points, ranked.table.points)
+    graded = tr.grade(pos, tr.parse_answer("6d", pos, setup.rules))
+    six = ranked.table[[list(k) == ["6d"] for k in ranked.table.keep]].iloc[0]
+    assert graded.chosen_value == pytest.approx(six.points)
+    assert graded.cost == pytest.approx(ranked.table.points.iloc[0] - six.points)
+    assert not graded.exact and graded.cost_se > 0
+    assert "last trick" in graded.why and f"{six.points_trick:.3f}" in graded.why
+
+
+@pytest.mark.parametrize("rules, objective", [("morkpoker", "jacks"), ("morkpoker", "points"),
+                                              ("morkpoker", "equity"), ("poengpoker", "points")])
+def test_every_focus_is_dealt_or_refused_up_front(rules, objective):
+    """Each documented focus either deals hands whose best hold (in the table the deals are chosen
+    by) has that pattern, or is refused by the set-up with the patterns that can be drilled."""
+    rng = np.random.default_rng(3)
+    for focus in tr.PATTERNS:
+        try:
+            setup = tr.train_setup(rules, objective=objective, focus=focus, drill="keep")
+        except tr.RequestError as exc:
+            assert focus in str(exc) and "\n" not in str(exc)
+            continue
+        deal = tr.choose_deal(setup, {}, rng)
+        _, patterns = tr.candidate_weights(setup, deal[None, :], {})
+        assert patterns == [focus]

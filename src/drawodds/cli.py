@@ -192,6 +192,9 @@ def _interrupted(done: str) -> None:
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="Rule set preset: " + ", ".join(preset_names()) + ".")]
 JokerOpt = Annotated[bool | None, typer.Option("--joker/--no-joker", help="Play with the joker (53 cards).")]
 MaxDrawOpt = Annotated[str | None, typer.Option("--max-draw", help="Draw limit: 3, 4-ace, 4, 5 or any.")]
+JokerAceOpt = Annotated[bool | None, typer.Option("--joker-ace/--real-ace", help=(
+    "With --joker and --max-draw 4-ace: a kept joker counts as the ace and allows four cards (the rule "
+    "sets' default), or only a real ace does."), show_default=False)]
 DrawsOpt = Annotated[int | None, typer.Option("--draws", help="Number of draws (2 = double draw).")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", help="Players at the table (2-8).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
@@ -312,20 +315,24 @@ def keep_cmd(
     scheduler: SchedulerOpt = None,
     dask: DaskOpt = False,
     by: Annotated[str | None, typer.Option(
-        "--by", help="Rank by equity, jacks, improve or points (default: equity against opponents, "
-                     "else points).")] = None,
+        "--by", help="Rank by equity, field, jacks, improve or points (default: equity against opponents; "
+                     "without them field, the exact equity against the table's other players dealt from "
+                     "the cards we do not hold; points in Poengpoker and Chicago).")] = None,
     vs: Annotated[list[int] | None, typer.Option(
         "--vs", help="An opponent's draw count (repeat once per opponent).")] = None,
     against: Annotated[list[str] | None, typer.Option(
         "--against", help="A known opponent hand that stands pat (repeat once per opponent).")] = None,
     opener: Annotated[bool, typer.Option(
         "--opener", help="Jacks or Better: we opened; show the holds that split openers.")] = False,
-    exact: Annotated[bool, typer.Option("--exact", help="Exact odds only (no opponents, no sampling).")] = False,
+    exact: Annotated[bool, typer.Option("--exact", help=(
+        "Exact odds only (no opponents, no sampling); the draw game ranks by exact equity against a field "
+        "of the table's other players."))] = False,
     top: Annotated[int | None, typer.Option("--top", help=TOP.help("Show only the best N holds", "all"))] = None,
     wide: Annotated[bool, typer.Option(
         "--wide", help="Every column (discard, final hand, J+, improve, points) whatever the width.")] = False,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
+    joker_ace: JokerAceOpt = None,
     players: PlayersOpt = None,
     hand_range: RangeOpt = None,
     line: LineOpt = None,
@@ -373,7 +380,8 @@ def keep_cmd(
     if solved and (against or (opponents is not None and opponents != 1) or len(vs or ()) > 1 or exact):
         raise UserError("--policy equilibrium is heads-up: one opponent (at most one --vs, no --against, "
                         "no --exact)")
-    rule_set = build_rules(rules, joker=joker, max_draw=max_draw, players=players)
+    rule_set = build_rules(rules, joker=joker, max_draw=max_draw, players=players,
+                           joker_is_ace_for_draw=joker_ace)
     if hand_range is not None:
         if exact or opponents == 0:
             raise UserError("--range deals the opponents' hands: it needs opponents (drop --exact / --opponents 0)")
@@ -431,6 +439,7 @@ def simulate_cmd(
         "--history", help="Write every deal: JSON lines for .jsonl, else a readable text log.")] = None,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
+    joker_ace: JokerAceOpt = None,
     draws: DrawsOpt = None,
     workers: WorkersOpt = None,
     scheduler: SchedulerOpt = None,
@@ -452,7 +461,8 @@ def simulate_cmd(
     names = _names(policy, "--policy")
     if players is None and names and "equilibrium" in [n.lower() for n in names]:
         players = 2   # the equilibrium player is heads-up
-    rule_set = build_rules(rules, players=players, joker=joker, max_draw=max_draw, draws=draws)
+    rule_set = build_rules(rules, players=players, joker=joker, max_draw=max_draw, draws=draws,
+                           joker_is_ace_for_draw=joker_ace)
     n_workers, cluster = _workers(workers), _scheduler(scheduler, dask)
     _seed(seed)
     if rule_set.game != "draw":
@@ -531,6 +541,7 @@ def read_cmd(
     seed: SeedOpt = 1,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
+    joker_ace: JokerAceOpt = None,
     workers: WorkersOpt = None,
     hand_range: RangeOpt = None,
     line: LineOpt = None,
@@ -567,7 +578,7 @@ def read_cmd(
     from drawodds.policies import draw_policy
     from drawodds.render.read import render_read
 
-    rs = build_rules(rules, joker=joker, max_draw=max_draw)
+    rs = build_rules(rules, joker=joker, max_draw=max_draw, joker_is_ace_for_draw=joker_ace)
     solved = policy.strip().lower() == "equilibrium"
     _solved_options(solved, line, solution, extra={"--our-draw": our_draw is not None,
                                                    "--opponent-dealer": not opponent_first})
@@ -631,6 +642,7 @@ def strategy_cmd(
         "poengpoker for points)."))] = None,
     max_draw: MaxDrawOpt = None,
     joker: JokerOpt = None,
+    joker_ace: JokerAceOpt = None,
     policy: Annotated[str, typer.Option(
         "--policy", help="Opponents' draw policy for equity: standard, loose, tight.")] = "standard",
     out_path: Annotated[str | None, typer.Option("--out", help="Write the table (.parquet or .csv).")] = None,
@@ -665,7 +677,8 @@ def strategy_cmd(
         raise UserError("--objective needs a name, e.g. equity or vp96")
     base = preset(rules_name) if rules_name is not None else (
         default_rules(objective) if objective is not None else preset("morkpoker"))
-    given = {k: v for k, v in {"max_draw": max_draw, "joker": joker}.items() if v is not None}
+    given = {k: v for k, v in {"max_draw": max_draw, "joker": joker,
+                                "joker_is_ace_for_draw": joker_ace}.items() if v is not None}
     rules = base.replace(**given) if given else base
     objective = objective if objective is not None else default_objective(rules)
     STRATEGY_OPPONENTS.check(opponents)
@@ -1062,17 +1075,21 @@ def _ask(console: Console, prompt: str, lines: Iterator[str] | None) -> str | No
 def train_cmd(
     rules: RulesOpt = "morkpoker",
     opponents: Annotated[int | None, typer.Option(
-        "--opponents", "-n", help="Opponents for the equity objective (1-5; default: the table less one).")] = None,
+        "--opponents", "-n", help="Opponents for the equity objective, and for the points this deal in "
+                                  "Poengpoker and Chicago (1-5; default: the table less one).")] = None,
     objective: Annotated[str | None, typer.Option(
         "--objective", help="Grade by equity (Monte Carlo against opponents), jacks (the chance of jacks or "
-                            "better, exact) or points (table points of your final hand, exact); default: "
-                            "equity, points in Poengpoker and Chicago.")] = None,
+                            "better, exact) or points (in the draw game the table points of your final hand, "
+                            "exact; in Poengpoker and Chicago the points this deal, best hand plus last "
+                            "trick, by Monte Carlo as keep ranks them); default: equity, points in "
+                            "Poengpoker and Chicago.")] = None,
     drill: Annotated[str, typer.Option(
         "--drill", help="keep (what to keep), read (what an opponent's draw count says) or mixed "
                         "(every fourth question a reading).")] = "mixed",
     focus: Annotated[str | None, typer.Option(
         "--focus", help="Deal only hands whose best hold is this pattern: pat, made, pair, kicker, "
-                        "flush-draw, straight-draw, sf-draw, two-cards, one-card, draw-five, other.")] = None,
+                        "flush-draw, straight-draw, sf-draw, two-cards, one-card, draw-five, other (one "
+                        "that is the best hold of no deal under the rules and objective is refused).")] = None,
     hands: Annotated[int | None, typer.Option("--hands", help=TRAIN_HANDS.help(
         "End after this many questions", "until quit"))] = None,
     answers: Annotated[str | None, typer.Option(
@@ -1082,8 +1099,9 @@ def train_cmd(
         "--history", help="The history file: one JSON line per answer, read at the start to resume "
                           "(default: drawodds/train.jsonl in your data folder, $XDG_DATA_HOME or "
                           "~/.local/share on Linux).")] = None,
-    trials: Annotated[int, typer.Option("--trials", "-t", help=TRAIN_TRIALS.help(
-        "Monte Carlo trials per hand for the equity objective and readings", "20,000"))] = 20_000,
+    trials: Annotated[int | None, typer.Option("--trials", "-t", help=TRAIN_TRIALS.help(
+        "Monte Carlo trials per hand for the equity objective, the points this deal in Poengpoker and "
+        "Chicago, and readings", "20,000; 5,000 in Poengpoker and Chicago"))] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", help="Random seed, 0 or more: the same seed, history and answers give the same "
                        "session (default: a new shuffle each time).")] = None,
@@ -1100,7 +1118,7 @@ def train_cmd(
 
       drawodds train
 
-      drawodds train --objective jacks --focus kicker
+      drawodds train --focus kicker
 
       drawodds train --answers answers.txt --seed 1 --hands 2 --json
     """

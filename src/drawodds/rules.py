@@ -101,6 +101,13 @@ class RuleSet:
         """The most cards one player may ever draw at once under this rule set."""
         return {"3": 3, "4-ace": 4, "4": 4, "5": 5, "any": 5}[self.max_draw]
 
+    @property
+    def max_draw_text(self) -> str:
+        """The draw limit as printed: ``4-ace`` with the joker says whether a kept joker counts."""
+        if self.max_draw == "4-ace" and self.joker:
+            return "4-ace, the joker counting as the ace" if self.joker_is_ace_for_draw else "4-ace, a real ace only"
+        return self.max_draw
+
     def draw_limit(self, keeps_ace: bool) -> int:
         """Cards a player may draw, given whether the kept cards include an ace (see ``draw_aces``)."""
         if self.max_draw == "4-ace":

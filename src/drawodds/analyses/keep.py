@@ -1,6 +1,9 @@
 """`keep`: every legal hold of a dealt hand, ranked, with exact odds and equity against opponents.
 
-The exact part enumerates every draw of every hold (no sampling). The equity part is Monte Carlo
+The exact part enumerates every draw of every hold (no sampling). Without opponents the draw game
+ranks by the exact showdown equity of each hold against a field: the other players' final hands,
+each dealt from the cards we do not hold and drawn by the policy, independently of one another
+and of our draw (every deal enumerated, so our own cards' removal is in). The equity part is Monte Carlo
 against opponents dealt from the same deck who draw by a named policy, with common random
 numbers across holds, so each equity carries a standard error and each hold's gap to the best
 hold carries its own (much smaller) one.
@@ -19,6 +22,7 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     import pandas as pd
 
+from drawodds.analyses.strategy import equity_values, field_distribution
 from drawodds.cards import CardError, format_cards, parse_hand
 from drawodds.errors import RequestError
 from drawodds.evaluate import CATEGORIES, describe, evaluate, jacks_or_better_floor
@@ -32,8 +36,8 @@ from drawodds.rules import RuleError, RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
 from drawodds.sim.ranges import SolvedPlay, as_source, check_conditions
 
-RankBy = Literal["equity", "jacks", "improve", "points"]   # what ``keep`` ranks the holds by
-RANK_COLUMNS: dict[str, str] = {"equity": "equity", "jacks": "p_jacks_or_better",
+RankBy = Literal["equity", "field", "jacks", "improve", "points"]   # what ``keep`` ranks the holds by
+RANK_COLUMNS: dict[str, str] = {"equity": "equity", "field": "field_equity", "jacks": "p_jacks_or_better",
                                 "improve": "p_improve", "points": "points"}
 NINE = CATEGORIES[:9]
 _EXACT = ("p_jacks_or_better", "p_improve", "points")
@@ -59,6 +63,7 @@ class KeepResult(Result):
     seed: int
     by: str
     columns: dict[str, npt.NDArray[Any]] = field(metadata=HIDDEN)
+    field_size: int | None = None   # the field's players behind ``field_equity`` (draw game, no opponents)
     vs: tuple[int, ...] = field(default=(), metadata=shown_as(lambda v: list(v) or None))
     against: tuple[str, ...] = field(default=(), metadata=shown_as(lambda a: list(a) or None))
     opener: bool = field(default=False, metadata=HIDDEN)
@@ -92,6 +97,8 @@ class KeepResult(Result):
         item = {k: row[k] for k in ("keep", "discard", "draw")}
         item["exact"] = {c: row[c] for c in (CATEGORIES if self.rules.joker else NINE)}
         item.update({k: row[k] for k in (*_EXACT, *_EQUITY)})
+        if "field_equity" in row:
+            item["field_equity"] = row["field_equity"]
         if self.opener:
             item["splits_openers"] = row["splits_openers"]
         if "points_hand" in row:
@@ -128,7 +135,9 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     ``drawodds.handrange``), with ``vs`` too. ``policy`` is a draw policy's name or a solved
     range (``analyses.solved_range``: the equilibrium's player after a betting line, who sits
     first and so drew before us; heads-up only).
-    ``by`` picks the ranking (default: equity with opponents, else points). Every card we know
+    ``by`` picks the ranking (default: equity with opponents; without them the exact equity
+    against the field of the table's other players, ``field``, in the draw game, and table points
+    in the points games). Every card we know
     is out of the deck in every column: with ``against`` the exact odds draw from the cards
     neither we nor the opponents hold. ``workers`` processes run the Monte Carlo (None: every
     core). Remaining keywords override single rule options (e.g. ``max_draw="4-ace"``).
@@ -183,11 +192,13 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
             raise RequestError(f"{exc} (our hand {' '.join(format_cards(cards))})") from None
     if trials < 1:
         raise RequestError("trials must be at least 1")
-    by = by or ("equity" if opponents and not points_game else "points")
+    by = by or ("points" if points_game else "equity" if opponents else "field")
     if by not in RANK_COLUMNS:
         raise RequestError(f"--by must be one of {', '.join(RANK_COLUMNS)}, got {by!r}")
     if by == "equity" and (opponents == 0 or points_game):
         raise RequestError("ranking by equity needs at least one opponent in the draw game")
+    if by == "field" and (opponents or points_game or known):
+        raise RequestError("ranking by the field's equity is for the draw game without opponents (--exact)")
     dealt = int(evaluate(cards, joker=rs.joker))
     if opener:
         if rs.opener != "jacks":
@@ -211,6 +222,10 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     cols["points"] = ex.expected_points(rs.hand_points)
     if opener:
         cols["splits_openers"] = hold_openers_split(cards, masks)
+    field_size = None
+    if by == "field":   # every deal of the other cards: a few seconds, so only when it ranks
+        field_size = min(rs.players - 1, 5)
+        cols["field_equity"] = ex.value(field_values(rs, str(policy), field_size, tuple(sorted(map(int, cards)))))
 
     used_trials: int | None = None
     interrupted = False
@@ -232,7 +247,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         cols["table_points"], cols["points"] = cols["points"], cols.pop("points_mc")
     # Best first: the objective, then the other objectives, then fewer cards drawn.
     primary = RANK_COLUMNS[by]
-    tiebreak = [k for k in ("p_jacks_or_better", "points", "p_improve") if k != primary]
+    tiebreak = [k for k in ("field_equity", "p_jacks_or_better", "points", "p_improve") if k != primary and k in cols]
     order = np.lexsort([cols["draw"]] + [-cols[k] for k in reversed(tiebreak)] + [-cols[primary]])
     cols = {k: v[order] for k, v in cols.items()}
     return KeepResult(hand=cards, rules=rs, opponents=opponents,
@@ -240,7 +255,15 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
                       seed=seed, by=by, columns=cols, vs=vs, opener=opener, workers=workers,
                       interrupted=interrupted,
                       against=tuple(" ".join(format_cards(h)) for h in known), hand_range=typed,
-                      line=None if source is None else source.line_text)
+                      line=None if source is None else source.line_text, field_size=field_size)
+
+
+@functools.lru_cache(maxsize=8)
+def field_values(rules: RuleSet, policy: str, players: int, ours: tuple[int, ...]) -> npt.NDArray[np.float64]:
+    """Showdown equity of each final strength against ``players`` hands of the policy's field,
+    each dealt and drawn from the cards we do not hold (``ours``), independently of one another
+    and of our draw: exact, every deal of the other cards enumerated."""
+    return equity_values(field_distribution(rules, policy, dead=ours), players)
 
 
 def _points_columns(cards: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rs: RuleSet,
@@ -282,7 +305,7 @@ class HoldRanking(Result):
     error, its gap to the best hold with that gap's standard error, and whether it is tied with
     the best (within two standard errors when sampled, exactly when exact)."""
 
-    measure: str                          # equity, points, jacks or improve
+    measure: str                          # equity, field, points, jacks or improve
     sampled: bool                         # Monte Carlo against opponents, or exact enumeration
     value: npt.NDArray[np.float64]
     value_se: npt.NDArray[np.float64]     # 0 when exact

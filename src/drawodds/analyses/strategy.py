@@ -504,20 +504,23 @@ HoldChooser = Callable[[npt.NDArray[np.int8]], npt.NDArray[np.bool_]]   # hands 
 
 
 def final_hand_distribution(deals: npt.NDArray[np.integer], holds: npt.NDArray[np.integer],
-                            weights: npt.NDArray, *, joker: bool = False) -> npt.NDArray[np.float64]:
+                            weights: npt.NDArray, *, joker: bool = False,
+                            dead: npt.ArrayLike = ()) -> npt.NDArray[np.float64]:
     """Probability of each final strength when deal ``i`` (weight ``weights[i]``) keeps hold
     ``holds[i]`` (mask over its sorted cards) and draws the rest from the other cards.
+    ``dead`` cards (a player's own hand) are in no deal and never drawn.
 
     The transpose of ``hold_numerators``: each deal spreads +-w / C(n-5, drawn) over the
     supersets U of its hold within the deal (inclusion-exclusion), and a final hand's
     probability is the sum over its 32 subsets.
     """
     n = 52 + int(joker)
+    out = np.asarray(dead, dtype=np.int64).ravel()
     d = np.sort(np.asarray(deals, dtype=np.int64), axis=1)
     h = np.asarray(holds, dtype=np.int64)
     w = np.asarray(weights, dtype=np.float64)
     b = binomials()
-    den = draw_denominators(n).astype(np.float64)
+    den = draw_denominators(n - len(out)).astype(np.float64)
     base = w / den[h]
     levels = [np.zeros(comb(n, k)) for k in range(6)]
     ranks: list[npt.NDArray[np.int64]] = [np.zeros(len(d), dtype=np.int64)] * N_HOLDS
@@ -532,6 +535,8 @@ def final_hand_distribution(deals: npt.NDArray[np.integer], holds: npt.NDArray[n
         k = int(HOLD_SIZES[u])
         levels[k] += np.bincount(ranks[u][sel], weights=sign * base[sel], minlength=comb(n, k))
     all_hands = combinations(n, 5)
+    if len(out):
+        all_hands = all_hands[~np.isin(all_hands, out).any(axis=1)]
     dist = np.zeros(N_STRENGTHS)
     for start in range(0, len(all_hands), SCATTER_BLOCK):     # blocks keep the 31 rank arrays small
         hands = all_hands[start:start + SCATTER_BLOCK]
@@ -552,15 +557,25 @@ def policy_chooser(rules: RuleSet, policy: str, rng: np.random.Generator) -> Hol
     return lambda hands: np.asarray(choose_holds(pol, hands, rules, rng), dtype=bool)
 
 
-def field_distribution(rules: RuleSet, policy: object = "standard") -> npt.NDArray[np.float64]:
+def field_distribution(rules: RuleSet, policy: object = "standard", dead: npt.ArrayLike = ()
+                       ) -> npt.NDArray[np.float64]:
     """Final-hand distribution (per strength) of a player dealt a random hand who draws by ``policy``.
+
+    ``dead`` cards (our own hand) are out of the player's deal and draw: the field of a table
+    where we hold them (every deal of the other cards is enumerated, no suit classes).
 
     ``policy`` is a policy name or ``DrawPolicy`` (``drawodds.policies``): its usual hold and its
     rare deviation (snowing, breaking) are mixed at their exact rates, and a known pre-draw range
     (``min_hand``) restricts the deals. Or any callable hands (T, 5) -> keep mask (T, 5). The policy
     is asked once per suit class, weighted by the class size, so it should treat suits alike.
     """
-    reps, weights = suit_classes(rules.joker)
+    out = np.asarray(dead, dtype=np.int64).ravel()
+    if len(out):
+        every = combinations(rules.deck_size, 5)
+        reps = every[~np.isin(every, out).any(axis=1)]
+        weights = np.ones(len(reps), dtype=np.int64)
+    else:
+        reps, weights = suit_classes(rules.joker)
     deals = np.asarray(reps)
     w: npt.NDArray[np.float64]
     if callable(policy):
@@ -578,7 +593,7 @@ def field_distribution(rules: RuleSet, policy: object = "standard") -> npt.NDArr
     draws = 5 - HOLD_SIZES[holds]
     if (draws > rules.max_draw_cards).any():
         raise RequestError(f"the policy draws {int(draws.max())} cards; the rules allow {rules.max_draw_cards}")
-    return final_hand_distribution(deals, holds, w, joker=rules.joker)
+    return final_hand_distribution(deals, holds, w, joker=rules.joker, dead=out)
 
 
 @dataclass(frozen=True, repr=False)

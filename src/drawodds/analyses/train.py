@@ -33,7 +33,7 @@ import numpy.typing as npt
 from drawodds import paths
 from drawodds.analyses.keep import KeepResult, keep, ranking
 from drawodds.analyses.read import DrawReading, read_draw
-from drawodds.analyses.strategy import Solver, make_solver, parse_objective
+from drawodds.analyses.strategy import Solver, make_solver, parse_objective, suit_classes
 from drawodds.cards import JOKER, RANK_NAMES, RANK_PLURALS, CardError, card_str, format_cards, parse_cards
 from drawodds.errors import DrawoddsError, RequestError
 from drawodds.evaluate import CATEGORIES, describe, evaluate
@@ -42,6 +42,8 @@ from drawodds.results import HIDDEN, Result, shown_as
 from drawodds.rules import RuleSet, preset
 
 OBJECTIVES = ("equity", "jacks", "points")
+TRIALS = 20_000           # Monte Carlo trials per keep question (equity against opponents)
+POINTS_TRIALS = 5_000     # the same in Poengpoker and Chicago, where every trial plays out five tricks
 DRILLS = ("mixed", "keep", "read")
 READ_EVERY = 4            # mixed drill: every fourth question is a reading
 READ_BAND = 0.05          # an equity estimate within 5 points of the pot counts as right
@@ -121,22 +123,29 @@ def resolve_pattern(name: str) -> str:
 
 
 def train_setup(rules: str | RuleSet = "morkpoker", *, objective: str | None = None, opponents: int | None = None,
-                trials: int = 20_000, drill: str = "mixed", focus: str | None = None,
+                trials: int | None = None, drill: str = "mixed", focus: str | None = None,
                 policy: str = "standard") -> TrainSetup:
-    """Check a session's options before any dealing; an impossible combination raises ``RequestError``."""
+    """Check a session's options before any dealing; an impossible combination raises ``RequestError``.
+
+    In Poengpoker and Chicago the points objective is what ``keep --rules poengpoker`` ranks by:
+    the points this deal, best hand plus last trick, by Monte Carlo against the other players
+    (``trials`` default POINTS_TRIALS there, TRIALS elsewhere)."""
     rs = preset(rules) if isinstance(rules, str) else rules.validate()
     points_game = rs.game != "draw"
     objective = (objective or ("points" if points_game else "equity")).strip().lower()
     if objective not in OBJECTIVES:
         raise RequestError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
-    if objective == "equity":
-        if points_game:
-            raise RequestError(f"{rs.name} scores points, not a showdown: use --objective points (or jacks)")
+    sampled = objective == "equity" or (points_game and objective == "points")
+    if objective == "equity" and points_game:
+        raise RequestError(f"{rs.name} scores points, not a showdown: use --objective points (or jacks)")
+    if sampled:
         opponents = min(rs.players - 1, 5) if opponents is None else opponents
         if not 1 <= opponents <= 5:
-            raise RequestError(f"--opponents must be 1-5 for the equity objective, got {opponents}")
+            raise RequestError(f"--opponents must be 1-5 for the {objective} objective, got {opponents}")
     elif opponents:
-        raise RequestError(f"--opponents goes with --objective equity; {objective} is exact for your hand alone")
+        raise RequestError(f"--opponents goes with --objective equity (or points in Poengpoker and Chicago); "
+                           f"{objective} is exact for your hand alone")
+    trials = trials if trials is not None else (POINTS_TRIALS if points_game else TRIALS)
     if trials < 2:
         raise RequestError(f"--trials must be at least 2 (a standard error needs two), got {trials}")
     drill = drill.strip().lower()
@@ -152,7 +161,22 @@ def train_setup(rules: str | RuleSet = "morkpoker", *, objective: str | None = N
         if kept is not None and 5 - kept > rs.max_draw_cards:
             raise RequestError(f"'{focus}' draws {5 - kept} cards, more than {rs.name} allows "
                                f"(max draw {rs.max_draw})")
+        possible = best_patterns(rs, objective, opponents or 0, policy)
+        if focus not in possible:
+            raise RequestError(f"'{focus}' is the best hold of no deal under {rs.name} and the {objective} "
+                               f"objective: choose one of {', '.join(p for p in PATTERNS if p in possible)}")
     return TrainSetup(rs, objective, opponents or 0, trials, drill, focus, policy)
+
+
+@functools.cache
+def best_patterns(rules: RuleSet, objective: str, opponents: int, policy: str) -> frozenset[str]:
+    """The patterns that are the best hold of some deal in the exact strategy table the deals are
+    chosen by (every suit class; a few seconds, once per set-up): the focuses that can be drilled."""
+    deals, _ = suit_classes(rules.joker)
+    hv = _solver(rules, objective, opponents, policy).hold_values(deals)
+    codes = hold_pattern_codes(hv.deals, rules.joker)[np.arange(len(deals)), hv.best.astype(np.int64)]
+    slugs = list(PATTERNS)
+    return frozenset(slugs[t] for t in np.unique(hold_type(codes)))
 
 
 # --- the history ----------------------------------------------------------------------------------
@@ -318,15 +342,15 @@ Question = Position | ReadQuestion
 def position(setup: TrainSetup, hand: npt.NDArray[np.integer], index: int, seed: int) -> Position:
     """Rank every legal hold of ``hand`` for a keep question (``keep``: exact, or Monte Carlo)."""
     cards = np.sort(np.asarray(hand, dtype=np.int8))[::-1].copy()   # high cards first
-    if setup.objective == "equity":
+    if setup.opponents:   # equity, or the points this deal in Poengpoker and Chicago: as keep ranks them
         result = keep(cards, rules=setup.rules, opponents=setup.opponents, policy=setup.policy,
-                      trials=setup.trials, seed=seed, workers=1, by="equity")
+                      trials=setup.trials, seed=seed, workers=1, by=setup.objective)  # type: ignore[arg-type]
     else:
         result = keep(cards, rules=setup.rules, opponents=0, by=setup.objective)  # type: ignore[arg-type]
     codes = hold_codes(cards, list(result.columns["keep"]), setup.rules.joker)
     pattern = list(PATTERNS)[int(hold_type(codes[0]))]
     return Position(index, cards, setup.objective, result, pattern, tuple(codes),
-                    seed if setup.objective == "equity" else None)
+                    seed if setup.opponents else None)
 
 
 def hold_codes(hand: npt.NDArray[np.integer], holds: Sequence[Sequence[str]], joker: bool = False) -> list[int]:
@@ -569,11 +593,12 @@ def grade(question: Position, answer: Answer) -> Grade:
     mistake = (gap > 1e-12) if exact else bool(not rank.near_best[i])
     j = i if i else min(1, len(rows) - 1)      # a right answer: why it beats the runner-up
     best, other = (hold_facts(question, k, rows[k], float(rank.value[k])) for k in (0, j))
+    because = why_points(rows[0], rows[j]) if "points_trick" in rows[0] else why(best, other, question.objective)
     return Grade(question.index, format_cards(question.hand), question.dealt, question.objective, answer.text,
                  list(rows[0]["keep"]), int(rows[0]["draw"]), list(rows[i]["keep"]), int(rows[i]["draw"]),
                  float(rank.value[0]), float(rank.value[i]), gap, gap_se, exact, mistake, question.pattern,
                  hold_pattern_label(question.codes[0]), hold_pattern_label(question.codes[i]),
-                 why(best, other, question.objective), question.seed)
+                 because, question.seed)
 
 
 def grade_read(question: ReadQuestion, answer: Answer) -> ReadGrade:
@@ -961,6 +986,22 @@ def _why_compare(best: HoldFacts, other: HoldFacts, objective: str) -> str:
         return f"{mine} and {theirs} end alike{higher}; {_values(best, other, objective)}"
     return (f"{_hold(best)} ends {_AT_LEAST[c]} or better {_pc(best.at_least(c))}, {_hold(other)} "
             f"{_pc(other.at_least(c))}; {_values(best, other, objective)}")
+
+
+def why_points(best: Mapping[str, Any], other: Mapping[str, Any]) -> str:
+    """Poengpoker and Chicago: the points this deal of two holds, split into best hand and last trick."""
+    def part(row: Mapping[str, Any]) -> str:
+        return f"{row['points_hand']:.3f} + {row['points_trick']:.3f} = {row['points']:.3f}"
+
+    what = "nothing" if not len(best["keep"]) else _shown(best["keep"])
+    if best["keep"] == other["keep"]:
+        return f"keeping {what} scores {part(best)} points this deal (best hand + last trick)"
+    hand = best["points_hand"] - other["points_hand"]
+    trick = best["points_trick"] - other["points_trick"]
+    lead = "the last trick decides" if abs(trick) >= abs(hand) else "the best hand decides"
+    rival = "nothing" if not len(other["keep"]) else _shown(other["keep"])
+    return (f"{lead}: keeping {what} scores {part(best)} points this deal (best hand + last trick), "
+            f"keeping {rival} {part(other)}")
 
 
 WHY_RULES = (_why_snow, _why_break_pat, _why_kicker, _why_extra_kicker, _why_plain)

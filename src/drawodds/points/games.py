@@ -473,7 +473,8 @@ def hold_points(hero: npt.ArrayLike, keeps: npt.ArrayLike, rules: RuleSet, *, tr
 
     ``hero`` is one hand (5,) or one per trial (T, 5); ``keeps`` (H, 5) or (H, T, 5). Every hold
     meets the same opponents' deals, the same stub and the same trick-play randomness (common
-    random numbers). Our exchange takes its cards from five reserved stub cards, so the opponents
+    random numbers). Our later exchanges (Chicago) follow ``points_draw(policy)``, the opponents'
+    ``policy``. Our exchange takes its cards from five reserved stub cards, so the opponents
     draw the same cards whatever we keep (exact unless the stub runs short, possible only with 6
     players; then we are served before them). ``seat``: our place counted from the dealer's left
     (0 = first to exchange and to lead); None = a random seat each trial.
@@ -505,7 +506,7 @@ def hold_points(hero: npt.ArrayLike, keeps: npt.ArrayLike, rules: RuleSet, *, tr
     base.priority[rows[:, None], reserve] += 10.0  # the reserve not drawn goes under the stub
     base.reorder()
     tricks = [trick_play(trick)] * p
-    draw = draw_policy(policy)
+    seats = [points_draw(policy)] + [draw_policy(policy)] * (p - 1)   # seat 0: our later exchanges
 
     hand_pts = np.empty((len(keeps_arr), trials))
     trick_pts = np.empty((len(keeps_arr), trials))
@@ -521,10 +522,17 @@ def hold_points(hero: npt.ArrayLike, keeps: npt.ArrayLike, rules: RuleSet, *, tr
         stub.owner[rows[:, None], hero_arr] = thrown  # bit 0: our seat
         rng_play = np.random.default_rng(play_ss)
         res = finish_deal(h_hands, stub, dealer, rules,
-                          _after_own_exchange(policy_keep([draw] * p, rules, rng_play)), tricks, rng_play)
+                          _after_own_exchange(policy_keep(seats, rules, rng_play)), tricks, rng_play)
         hand_pts[h] = res.hand_points[:, 0]
         trick_pts[h] = res.trick_points[:, 0]
     return hand_pts, trick_pts
+
+
+def points_draw(policy: str = "standard") -> DrawPolicy:
+    """How we exchange after the hold being ranked (Chicago's second and third exchanges): the
+    draw policy, but an ace is kept for the last trick where ``keep`` finds it pays: with a
+    pair the ace stays as a kicker (draw two), with nothing a lone ace is kept (draw four)."""
+    return draw_policy(policy, ace_kicker=True, ace_alone=True)
 
 
 def _after_own_exchange(keep: KeepFn) -> KeepFn:

@@ -87,6 +87,12 @@ def _alternative(best: Row, other: Row) -> str:
     return f"keeping {pretty_cards(other['keep'])} instead"
 
 
+def _field(result: KeepResult) -> str:
+    """The exact field of ``--exact``: its size and policy."""
+    n = result.field_size or 0
+    return f"a field of {n} drawing by '{result.policy}'"
+
+
 def _opponents(result: KeepResult) -> str:
     return f"{result.opponents} opponent{'s' * (result.opponents != 1)}"
 
@@ -103,6 +109,8 @@ def verdict(result: KeepResult, rank: HoldRanking, rows: list[Row]) -> str:
                  f"{_opponents(result)}")
     elif rank.measure == "points":
         value = f"{rank.value[0]:.3f} {MEASURE_WORDS['points']} (exact)"
+    elif rank.measure == "field":
+        value = f"{100 * rank.value[0]:.2f}% equity against the field (exact)"
     else:
         value = f"{pct(rank.value[0])}% {MEASURE_WORDS[rank.measure]} (exact)"
     text = f"{_hold_words(best)} — {value}"
@@ -117,8 +125,10 @@ def _cost(rank: HoldRanking) -> str:
     if not rank.sampled:
         if gap <= 1e-12:
             return "is worth exactly as much"
-        return (f"costs {gap:.3f} points" if rank.measure == "points"
-                else f"costs {100 * gap:.1f} percentage points")
+        if rank.measure == "points":
+            return f"costs {gap:.3f} points"
+        return f"costs {100 * gap:.2f} points of equity" if rank.measure == "field" else \
+            f"costs {100 * gap:.1f} percentage points"
     scale, unit = (100.0, " points of equity") if rank.measure == "equity" else (1.0, " points")
     d = _decimals(scale * se) if rank.measure == "equity" else 3
     text = f"costs {scale * gap:.{d}f} ± {scale * se:.{d}f}{unit}"
@@ -138,7 +148,8 @@ def _setup(result: KeepResult) -> str:
                + (f" (draw counts {', '.join(map(str, result.vs))})" if result.vs else "")
                + (f", dealt {result.hand_range}" if result.hand_range else ""))
     return (f"{format_hand(result.hand, pretty=True)}, {dealt_description(result)} · rules {rs.name}, "
-            f"max draw {rs.max_draw} · {who} · ranked by {result.by}")
+            f"max draw {rs.max_draw_text} · {who} · ranked by "
+            f"{'equity against ' + _field(result) if result.by == 'field' else result.by}")
 
 
 # --- the table ------------------------------------------------------------------------------------
@@ -152,6 +163,8 @@ def _gap_cell(rank: HoldRanking, i: int) -> str:
     if gap <= 1e-12:
         return "★ best"
     if not rank.sampled:
+        if rank.measure == "field":
+            return f"{100 * gap:.2f}"
         return f"{gap:.3f}" if rank.measure == "points" else pct(gap)
     scale, d = (100.0, 2) if rank.measure == "equity" else (1.0, 3)
     return f"{'≈ ' if rank.near_best[i] else ''}{scale * gap:.{d}f} ± {scale * se:.{d}f}"
@@ -186,6 +199,11 @@ def _columns(result: KeepResult, rank: HoldRanking, rows: list[Row]) -> list[Col
                            legend=pts_legend))
     if result.opener:
         cols.append(Column("splits openers", ["yes" if r["splits_openers"] else "" for r in rows], "left", 1))
+    if "field_equity" in result.columns:
+        cols.append(Column("field eq %", [f"{100 * r['field_equity']:.2f}" for r in rows],
+                           drop=0 if by == "field" else 1,
+                           legend="field eq exact showdown equity against the field, dealt from "
+                                  "the cards we do not hold"))
     if result.opponents and not points_mc:
         cols.append(Column("equity % ± se", [f"{100 * r['equity']:.2f} ± {100 * r['equity_se']:.2f}" for r in rows],
                            drop=0 if by == "equity" else 1))
@@ -249,6 +267,9 @@ def _notes(result: KeepResult, rank: HoldRanking, shown_rows: int, total_rows: i
         notes.append(f"{result.trials or 0:,} trials, seed {result.seed}"
                      + "; every hold meets the same deals, so the gap to the best is sharper than the "
                      "values themselves." + (" Exact columns enumerate every possible draw." if exact_shown else ""))
+    elif result.field_size:
+        notes.append("Exact: every possible draw of every hold enumerated, against every deal and draw of "
+                     "the field from the cards we do not hold (each player on their own, our draw aside).")
     else:
         notes.append("Exact: every possible draw of every hold enumerated.")
     if shown_rows < total_rows:

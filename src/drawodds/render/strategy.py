@@ -12,7 +12,7 @@ from drawodds.render.console import stdout
 def headline(report: StrategyReport) -> str:
     """What the table is: the objective it maximises under which rules."""
     rules = report.table.rules
-    return (f"Best play for every deal under {rules.name} (max draw {rules.max_draw}). "
+    return (f"Best play for every deal under {rules.name} (max draw {rules.max_draw_text}). "
             f"It maximises: {report.objective.description}.")
 
 

@@ -56,12 +56,14 @@ def render_welcome(console: Console, setup: TrainSetup, records: Sequence[Mappin
     rs = setup.rules
     goal = {"equity": f"equity against {plural(setup.opponents, 'opponent')} ({setup.trials:,} trials a hand)",
             "jacks": "the chance of ending jacks or better (exact)",
-            "points": "the expected table points of your final hand (exact)"}[setup.objective]
+            "points": "the expected table points of your final hand (exact)" if rs.game == "draw" else
+            f"the points this deal, best hand + last trick, against {plural(setup.opponents, 'opponent')} "
+            f"({setup.trials:,} trials a hand)"}[setup.objective]
     drill = {"keep": "holds", "read": "readings",
              "mixed": f"holds, every {READ_EVERY}th question a reading" if rs.game == "draw" else "holds"}[setup.drill]
     focus = f" · focus: {setup.focus}" if setup.focus else ""
     graded = "" if setup.drill == "read" else f" · graded on {goal}"
-    console.print(f"Training {drill} · {rs.name}, max draw {rs.max_draw}{graded}{focus} · seed {seed}",
+    console.print(f"Training {drill} · {rs.name}, max draw {rs.max_draw_text}{graded}{focus} · seed {seed}",
                   style="bold", highlight=False)
     mine = [r for r in records if r.get("kind") == "keep" and r.get("rules") == rs.name
             and r.get("objective") == setup.objective]
