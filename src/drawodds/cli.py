@@ -13,6 +13,7 @@ import difflib
 import math
 import os
 import sys
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from rich.console import Console
 from drawodds import __version__
 from drawodds.cards import shown
 from drawodds.execution import LOCAL_DASK, available_cores, resolve_workers
+from drawodds.paths import CacheNote
 from drawodds.render.console import emit_json, note, progress_bar, show, spinner, stage_bar
 from drawodds.rules import RuleSet, preset, preset_names
 
@@ -946,7 +948,7 @@ def solve_cmd(
 
       drawodds solve --buckets 2048,1024 --workers 2 --iterations 1000
     """
-    from drawodds.analyses.solve import check_rules, solve
+    from drawodds.analyses.solve import check_rules, solve, store_equilibrium
     from drawodds.analyses.solve_summary import write_tables
     from drawodds.render.solve import render_solve, solve_json, solve_progress
 
@@ -974,6 +976,8 @@ def solve_cmd(
                          progress=checkpoint, workers=n_workers, scheduler=cluster)
     if out:
         solution.save(out)
+    if store_equilibrium(solution) is not None and not json_out:
+        note("kept as the cached equilibrium of these rules: lesson pat and --policy equilibrium will use it")
     if chart:
         from drawodds.charts.solve import plot_exploitability
 
@@ -1197,10 +1201,24 @@ def _error(message: str) -> int:
     return 2
 
 
+def _cache_note(message: Warning | str, category: type[Warning], *args: object, **kwargs: object) -> None:
+    """Show the library's cache notes (a damaged file rebuilt, an old one evicted) as one line."""
+    if issubclass(category, CacheNote):
+        note(str(message))
+    else:
+        _show_warning(message, category, *args, **kwargs)  # type: ignore[arg-type]
+
+
+_show_warning = warnings.showwarning
+
+
 def run(argv: list[str] | None = None) -> int:
     """Run the app and return its exit code; user errors print one line and give 2."""
     try:
-        code = app(args=argv, standalone_mode=False, prog_name="drawodds")
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", CacheNote)
+            warnings.showwarning = _cache_note
+            code = app(args=argv, standalone_mode=False, prog_name="drawodds")
     except typer.Exit as exc:
         return exc.exit_code
     except Interrupted:
