@@ -25,7 +25,7 @@ from rich.console import Console
 from drawodds import __version__
 from drawodds.cards import shown
 from drawodds.execution import LOCAL_DASK, available_cores, resolve_workers
-from drawodds.paths import CacheNote
+from drawodds.paths import CacheNote, check_writable
 from drawodds.render.console import emit_json, note, progress_bar, show, spinner, stage_bar
 from drawodds.rules import RuleSet, preset, preset_names
 
@@ -151,10 +151,16 @@ def _writable_file(path: str | None, option: str) -> None:
     """Refuse an output file that cannot be written, before the work it would hold is done."""
     if path is None or path == "-":
         return
+    if not path.strip():
+        raise UserError(f"{option} needs a file name, got {path!r}")
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
         raise UserError(f"{option} {path}: is a folder, not a file")
+    try:
+        check_writable(target)
+    except ValueError as exc:
+        raise UserError(f"{option} {exc}") from None
     if not folder.is_dir():
         raise UserError(f"{option} {path}: no such folder {folder}")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
@@ -1137,6 +1143,44 @@ def train_cmd(
 
 
 # --- report ---------------------------------------------------------------------------------
+
+@app.command("cache")
+def cache_cmd(
+    action: Annotated[str, typer.Argument(help="list (the default) or clear.")] = "list",
+    json_out: JsonOpt = False,
+) -> None:
+    """The files drawodds keeps between runs (solved equilibria, abstractions): list them with their
+    sizes, or clear them.
+
+    The cache is bounded by DRAWODDS_CACHE_LIMIT megabytes (default 1,000): when a new file takes it
+    over, the least recently used files are removed, with a note. DRAWODDS_CACHE moves the folder.
+
+    Examples:
+
+      drawodds cache
+
+      drawodds cache clear
+    """
+    from drawodds import paths
+
+    if action not in ("list", "clear"):
+        raise UserError(f"cache takes list or clear, got {shown(action)!r}")
+    folder, limit = paths.cache_dir(), paths.cache_limit()
+    entries = paths.clear_cache(folder) if action == "clear" else paths.cache_entries(folder)
+    total = sum(e.size for e in entries)
+    if json_out:
+        emit_json({"folder": str(folder), "limit_bytes": limit, "cleared": action == "clear",
+                   "files": [{"name": e.path.name, "bytes": e.size} for e in entries], "total_bytes": total})
+        return
+    if action == "clear":
+        print(f"Removed {len(entries):,} file{'s' if len(entries) != 1 else ''} ({total / 1e6:,.1f} MB) "
+              f"from {folder}")
+        return
+    print(f"Cache folder {folder} (bound {limit / 1e6:,.0f} MB, set by {paths.CACHE_LIMIT_ENV})")
+    for e in reversed(entries):          # the most recently used first
+        print(f"{e.size / 1e6:9,.1f} MB  {e.path.name}")
+    print(f"{total / 1e6:9,.1f} MB  in {len(entries):,} file{'s' if len(entries) != 1 else ''}")
+
 
 @app.command("report")
 def report_cmd(

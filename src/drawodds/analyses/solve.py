@@ -1413,7 +1413,8 @@ def _read_abstraction(path: Path, rules: RuleSet, settings: tuple[int, int, int]
                  and a.openers.shape == (p,) and a.pattern.shape == (p,) and len(a.class_bucket) == len(a.classes)
                  and a.class_holds.shape == (len(a.classes), len(a.options)) and len(a.final_mass) == f
                  and len(a.final_of_strength) == N_STRENGTHS and int(a.class_bucket.max(initial=0)) < p
-                 and int(a.final_of_strength.max(initial=0)) < f and int(a.pattern.max(initial=0)) < len(a.pattern_names))
+                 and int(a.final_of_strength.max(initial=0)) < f
+                 and int(a.pattern.max(initial=0)) < len(a.pattern_names))
     except Exception:   # noqa: BLE001 - any fault in a cache file (truncated, edited) means: build it again
         whole = False
     if whole:
@@ -1580,16 +1581,19 @@ def equilibrium_solution(rules: RuleSet, *, exploitability: float = DEFAULT_EXPL
     return solution
 
 
-def store_equilibrium(solution: DrawSolution, *, directory: Path | None = None) -> Path | None:
+def store_equilibrium(solution: DrawSolution, *, exploitability: float = DEFAULT_EXPLOITABILITY,
+                      directory: Path | None = None) -> Path | None:
     """Keep a solution from ``solve`` as the cached equilibrium when it is one that
     ``equilibrium_solution`` would look up (the same game, abstraction settings and raise cap,
-    solved to its default exploitability or closer, not interrupted); returns the file, or None."""
+    solved to ``exploitability`` or closer, not interrupted) and none is stored yet; returns the
+    file, or None."""
     pre, final, rounds = solution.abstraction.settings
     default_cap = solution.rules.max_raises if solution.rules.max_raises is not None else 4
     if (solution.interrupted or solution.raises != default_cap
-            or not solution.exploitability <= DEFAULT_EXPLOITABILITY):
+            or not solution.exploitability <= exploitability):
         return None
-    path = equilibrium_path(solution.rules, pre_buckets=pre, final_buckets=final, rounds=rounds, directory=directory)
+    path = equilibrium_path(solution.rules, exploitability=exploitability, pre_buckets=pre, final_buckets=final,
+                            rounds=rounds, directory=directory)
     if path.exists():
         return None
     path.parent.mkdir(parents=True, exist_ok=True)
