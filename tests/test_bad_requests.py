@@ -40,3 +40,20 @@ def test_keep_refuses_an_impossible_range_in_one_line(capsys):
     assert run(["keep", "AsAhKs7s3s", "--range", "AK", "-t", "2000", "--workers", "1"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "3 opponents cannot all be dealt" in err
+
+
+@pytest.mark.parametrize("source", ["/dev/zero", "long"])
+def test_train_refuses_an_endless_answer_line_at_once(source, tmp_path, capsys):
+    if source == "long":
+        source = tmp_path / "long.txt"
+        source.write_text("k" * 5000 + "\npat\n")
+    assert run(["train", "--answers", str(source), "--objective", "jacks", "--hands", "1", "--seed", "1",
+                "--history", str(tmp_path / "h.jsonl")]) == 2
+    cap = capsys.readouterr()
+    assert "a line is longer than 1,000 characters" in cap.err and not cap.out
+
+
+@pytest.mark.parametrize("args", [["train", "--objective", ""], ["train", "--objective", "  "], ["policies", ""]])
+def test_empty_names_are_refused(args, capsys):
+    assert run(args) == 2
+    assert "name" in capsys.readouterr().err

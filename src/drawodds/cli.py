@@ -10,6 +10,7 @@ the commands so that start-up stays quick.
 from __future__ import annotations
 
 import difflib
+import itertools
 import math
 import os
 import sys
@@ -620,6 +621,8 @@ def policies_cmd(
     from drawodds.analyses.reference import policy_book
     from drawodds.render.policies import render_policies
 
+    if name is not None and not name.strip():
+        raise UserError("policies takes a policy name (or none for all of them), got ''")
     show(policy_book(name), json_out, render_policies)
 
 
@@ -1033,25 +1036,51 @@ TRAIN_TRIALS = Bound("--trials", 2, 1_000_000, " (a standard error needs two)")
 TRAIN_HANDS = Bound("--hands", 1, 100_000)
 
 
+MAX_ANSWER = 1000              # characters in one answer line: longer is not an answer (/dev/zero never ends)
+MAX_ANSWERS_FILE = 10_000_000  # bytes in an answers file
+
+
 def _answer_lines(answers: str | None) -> Iterator[str] | None:
     """The answers to read, one a line ('-': standard input), or None to ask at the prompt. Any
-    path that is not a folder reads: a file, /dev/stdin, a pipe such as <(...)."""
+    path that is not a folder reads: a file, /dev/stdin, a pipe such as <(...). Each line is at
+    most ``MAX_ANSWER`` characters; a file is checked whole before the session starts, a pipe
+    or device a line at a time as the answers are needed (its first line at once)."""
     if answers is None:
         return None
     if answers == "-":
-        return iter(sys.stdin.readline, "")
-    path = Path(answers)
-    if path.is_dir():
-        raise UserError(f"--answers {answers}: is a folder, not a file")
-    if not path.exists():
-        raise UserError(f"--answers {answers}: no such file")
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise UserError(f"--answers {answers}: not UTF-8 text") from None
-    except OSError as exc:
-        raise UserError(f"--answers {answers}: {exc.strerror or 'cannot be read'}") from None
-    return iter(text.splitlines())
+        stream: Any = getattr(sys.stdin, "buffer", sys.stdin)
+    else:
+        path = Path(answers)
+        if path.is_dir():
+            raise UserError(f"--answers {answers}: is a folder, not a file")
+        if not path.exists():
+            raise UserError(f"--answers {answers}: no such file")
+        try:
+            stream = path.open("rb")
+        except OSError as exc:
+            raise UserError(f"--answers {answers}: {exc.strerror or 'cannot be read'}") from None
+        if path.is_file():
+            with stream:
+                if path.stat().st_size > MAX_ANSWERS_FILE:
+                    raise UserError(f"--answers {answers}: larger than {MAX_ANSWERS_FILE // 1_000_000} MB; "
+                                    "one short answer a line")
+                return iter(list(_bounded_lines(stream, answers)))
+    lines = _bounded_lines(stream, answers)
+    first = next(lines, None)
+    return iter(()) if first is None else itertools.chain([first], lines)
+
+
+def _bounded_lines(stream: Any, name: str) -> Iterator[str]:
+    """The lines of a stream (bytes, or text already decoded) as text, refusing a line over
+    ``MAX_ANSWER`` characters or bytes that are not UTF-8."""
+    while raw := stream.readline(MAX_ANSWER + 1):
+        if len(raw) > MAX_ANSWER and raw[-1:] not in (b"\n", "\n"):
+            raise UserError(f"--answers {name}: a line is longer than {MAX_ANSWER:,} characters; "
+                            "one answer a line")
+        try:
+            yield (raw.decode("utf-8") if isinstance(raw, bytes) else raw).rstrip("\r\n")
+        except UnicodeDecodeError:
+            raise UserError(f"--answers {name}: not UTF-8 text") from None
 
 
 def _ask(console: Console, prompt: str, lines: Iterator[str] | None) -> str | None:
@@ -1120,6 +1149,8 @@ def train_cmd(
 
     TRAIN_TRIALS.check(trials)
     TRAIN_HANDS.check(hands)
+    if objective is not None and not objective.strip():
+        raise UserError("--objective needs a name, e.g. equity, jacks or points")
     if seed is not None:
         _seed(seed)
     setup = tr.train_setup(rules, objective=objective, opponents=opponents, trials=trials, drill=drill,
