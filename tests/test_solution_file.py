@@ -207,3 +207,13 @@ def test_special_files_are_refused_and_a_failed_write_keeps_the_old_file(tmp_pat
 def test_solve_out_refuses_a_device_before_solving(capsys):
     assert run(["solve", "--buckets", "24,12", "--iterations", "5", "--out", "/dev/null"]) == 2
     assert "not a regular file" in capsys.readouterr().err
+
+
+def test_a_first_solve_is_announced_and_an_uncovered_game_refused_at_once(small_solution, monkeypatch, capsys):
+    monkeypatch.setattr(solve_mod, "equilibrium_cached", lambda rules, **k: False)
+    monkeypatch.setattr(solve_mod, "equilibrium_solution", lambda rules, **k: small_solution)
+    assert run(["keep", "AsAhKs7s3s", "--policy", "equilibrium", "--vs", "1", "-t", "200"]) == 0
+    assert "solving the heads-up morkpoker equilibrium once" in capsys.readouterr().err
+    monkeypatch.setattr(solve_mod, "equilibrium_solution", lambda rules, **k: pytest.fail("solved"))
+    assert run(["simulate", "--rules", "jackpot", "--joker", "--policy", "equilibrium", "--deals", "10"]) == 2
+    assert "joker is not supported" in capsys.readouterr().err

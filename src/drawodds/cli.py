@@ -283,9 +283,9 @@ def _solved_options(solved: bool, line: str | None, solution: str | None, extra:
 def _solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: str, our_draw: int | None,
                   hand: Any, quiet: bool) -> Any:
     """The equilibrium's player as a range: from a saved solution, or the cached equilibrium
-    (solved, with a note, the first time)."""
+    (solved, with a note and progress, the first time)."""
     from drawodds.analyses.equilibrium import check_same_game
-    from drawodds.analyses.solve import check_rules, equilibrium_solution, load_solution
+    from drawodds.analyses.solve import check_rules, load_solution
     from drawodds.analyses.solved_range import solved_range
 
     check_rules(rules)
@@ -293,9 +293,33 @@ def _solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: 
         sol = load_solution(solution)
         check_same_game(sol.rules, rules)
     else:
-        with spinner("loading the equilibrium (solved the first time: it takes a while)...", enabled=not quiet):
-            sol = equilibrium_solution(rules)
+        sol = _equilibrium(rules, quiet)
     return solved_range(sol, line=line, seat=seat, our_draw=our_draw, our_hand=hand)
+
+
+def _first_solve_note(rules: RuleSet) -> None:
+    """Say so before the heads-up equilibrium of these rules is solved for the first time."""
+    from drawodds.analyses.solve import equilibrium_cached
+
+    if not equilibrium_cached(rules):
+        note(f"solving the heads-up {rules.name} equilibrium once (a few minutes, more on a busy machine; "
+             "kept for next time, and drawodds solve can do it ahead)")
+
+
+def _equilibrium(rules: RuleSet, quiet: bool) -> Any:
+    """The cached equilibrium of ``rules``; the first time, solved with a note and progress."""
+    from drawodds.analyses.solve import DEFAULT_EXPLOITABILITY, equilibrium_cached, equilibrium_solution
+    from drawodds.render.solve import solve_progress
+
+    if equilibrium_cached(rules):
+        with spinner("loading the equilibrium...", enabled=not quiet):
+            return equilibrium_solution(rules)
+    _first_solve_note(rules)
+    with solve_progress(100_000, DEFAULT_EXPLOITABILITY, enabled=not quiet) as (stage, checkpoint):
+        solved = equilibrium_solution(rules, progress=checkpoint, stage=stage or (lambda s, f: None))
+    if solved.interrupted:
+        _interrupted("the equilibrium was not solved")
+    return solved
 
 
 # --- keep -----------------------------------------------------------------------------------
@@ -481,8 +505,11 @@ def simulate_cmd(
     n_deals = deals if deals is not None else 10_000
     factories: dict[str, Any] = {}
     if solution is not None or (names and "equilibrium" in [n.lower() for n in names]):
-        from drawodds.analyses.equilibrium import equilibrium_factories
+        from drawodds.analyses.equilibrium import check_table, equilibrium_factories
 
+        if solution is None:
+            check_table(rule_set)
+            _first_solve_note(rule_set)
         with stage_bar(enabled=not json_out) as stage:
             factories = equilibrium_factories(rule_set, names or [], solution=solution, stage=stage)
     with progress_bar("playing", "deals", enabled=not json_out) as update:
@@ -788,11 +815,10 @@ def lesson_cmd(
     _writable_file(out_md, "--markdown")
     solved = None
     if equilibrium:
-        from drawodds.analyses.solve import DEFAULT_EXPLOITABILITY, equilibrium_cached, equilibrium_solution
+        from drawodds.analyses.solve import DEFAULT_EXPLOITABILITY, equilibrium_solution
         from drawodds.render.solve import solve_progress
 
-        if not equilibrium_cached(rule_set):
-            note(f"solving the heads-up {rule_set.name} equilibrium once (1-2 minutes; kept for next time)")
+        _first_solve_note(rule_set)
         with solve_progress(100_000, DEFAULT_EXPLOITABILITY, enabled=not json_out) as (stage, checkpoint):
             solved = equilibrium_solution(rule_set, progress=checkpoint, stage=stage or (lambda s, f: None))
         if solved.interrupted:
