@@ -217,3 +217,35 @@ def test_a_first_solve_is_announced_and_an_uncovered_game_refused_at_once(small_
     monkeypatch.setattr(solve_mod, "equilibrium_solution", lambda rules, **k: pytest.fail("solved"))
     assert run(["simulate", "--rules", "jackpot", "--joker", "--policy", "equilibrium", "--deals", "10"]) == 2
     assert "joker is not supported" in capsys.readouterr().err
+
+
+def test_report_does_not_replace_files_it_did_not_write(tmp_path, capsys):
+    from drawodds.charts.report import MANIFEST, check_guide_folder
+
+    folder = tmp_path / "guide"
+    folder.mkdir()
+    (folder / "README.md").write_text("my notes")
+    (folder / "notes.txt").write_text("unrelated")          # not a name the guide writes: no objection
+    assert run(["report", "--quick", "--out", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "README.md" in err and "--force" in err and (folder / "README.md").read_text() == "my notes"
+    (folder / MANIFEST).write_text("README.md\n")              # written by an earlier guide: replaced freely
+    check_guide_folder(folder)
+    outside = tmp_path / "outside.md"
+    outside.write_text("outside")
+    (folder / "standing_pat.md").symlink_to(outside)
+    with pytest.raises(RequestError, match="standing_pat.md in .* would be replaced"):
+        check_guide_folder(folder)
+    check_guide_folder(folder, force=True)
+    paths.write_text(folder / "standing_pat.md", "guide")        # with --force: the link is replaced, not followed
+    assert outside.read_text() == "outside" and not (folder / "standing_pat.md").is_symlink()
+
+
+def test_dask_options_without_dask_leave_no_folder(tmp_path, monkeypatch, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "distributed" else real(name, *a))
+    out = tmp_path / "table"
+    assert run(["strategy", "--objective", "equity", "--mc", "100", "--dask", "--out", str(out)]) == 2
+    assert "need Dask" in capsys.readouterr().err and not out.exists()

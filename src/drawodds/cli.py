@@ -10,6 +10,7 @@ the commands so that start-up stays quick.
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import itertools
 import math
 import os
@@ -26,7 +27,7 @@ from rich.console import Console
 from drawodds import __version__
 from drawodds.cards import shown
 from drawodds.execution import LOCAL_DASK, available_cores, resolve_workers
-from drawodds.paths import CacheNote, check_writable
+from drawodds.paths import CacheNote, check_writable, write_text
 from drawodds.render.console import emit_json, note, progress_bar, show, spinner, stage_bar
 from drawodds.rules import RuleSet, preset, preset_names
 
@@ -137,6 +138,8 @@ def _scheduler(address: str | None, local: bool) -> str | None:
         raise UserError("--dask starts a local cluster; --scheduler names one: give one of them")
     if address is not None and not address.startswith(("tcp://", "tls://", "inproc://")):
         raise UserError(f"--scheduler takes an address like tcp://host:8786, got {shown(address)!r}")
+    if (address is not None or local) and importlib.util.find_spec("distributed") is None:
+        raise UserError('--dask and --scheduler need Dask: pip install "drawodds[dist]"')
     return LOCAL_DASK if local else address
 
 
@@ -433,7 +436,10 @@ def keep_cmd(
                       vs=vs or (), hand_range=hand_range,
                       against=against or (), opener=opener, progress=update)
     if csv:
-        result.flat().to_csv(sys.stdout if csv == "-" else csv, index=False)
+        if csv == "-":
+            result.flat().to_csv(sys.stdout, index=False)
+        else:
+            write_text(csv, result.flat().to_csv(index=False))
     if json_out:
         emit_json(result)
     elif csv != "-":
@@ -826,7 +832,7 @@ def lesson_cmd(
     with progress_bar("playing deals", "deals", enabled=not json_out) as update:
         lesson = standing_pat(deals=deals, seed=seed, rules=rule_set, progress=update, equilibrium=solved)
     if out_md:
-        Path(out_md).write_text(lesson.to_markdown(), encoding="utf-8")
+        write_text(out_md, lesson.to_markdown())
     show(lesson, json_out, render_lesson)
 
 
@@ -1247,6 +1253,8 @@ def report_cmd(
         "--quick", help="Far fewer simulated deals: under a minute, larger standard errors, same files.")] = False,
     seed: SeedOpt = 1,
     workers: WorkersOpt = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace files in --out that an earlier guide did not write (a README.md of yours).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Write the player's guide: what to keep, reading draws, pass-outs, standing pat, points games.
@@ -1254,6 +1262,7 @@ def report_cmd(
     README.md in --out is the guide; beside it a printable cheat sheet per table size (PNG, PDF) and the charts.
 
     The same version and seed write the same files. The full guide takes a few minutes; --quick under one.
+    A file in --out that an earlier guide did not write is not replaced without --force.
 
     Examples:
 
@@ -1261,14 +1270,15 @@ def report_cmd(
 
       drawodds report --quick --out /tmp/guide
     """
-    from drawodds.charts.report import report
+    from drawodds.charts.report import check_guide_folder, report
     from drawodds.render.report import render_report
 
     _seed(seed)
     n_workers = _workers(workers)
+    check_guide_folder(out_dir, force=force)
     _writable_folder(out_dir, "--out")
     with stage_bar(enabled=not json_out) as stage:
-        result = report(out_dir, quick=quick, seed=seed, workers=n_workers, progress=stage)
+        result = report(out_dir, quick=quick, seed=seed, workers=n_workers, progress=stage, force=force)
     show(result, json_out, render_report)
 
 

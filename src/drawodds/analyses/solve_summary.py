@@ -16,6 +16,7 @@ import pandas as pd
 
 from drawodds.analyses.solve import HAND_KINDS, Abstraction, DrawSolution, hand_kinds
 from drawodds.evaluate import FLUSH, FULL_HOUSE, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_of, jacks_or_better_floor
+from drawodds.paths import write_file
 
 FINAL_KINDS = ("high card", "pair below jacks", "jacks or better", "two pair", "trips", "straight", "flush",
                "full house or better")
@@ -148,6 +149,5 @@ def write_tables(solution: DrawSolution, folder: str | Path) -> list[Path]:
               "draw_by_hand.csv": draw_overview(solution), "postdraw_by_hand.csv": postdraw_overview(solution)}
     written = []
     for name, frame in frames.items():
-        frame.to_csv(out / name, index=False)
-        written.append(out / name)
+        written.append(write_file(out / name, lambda tmp, frame=frame: frame.to_csv(tmp, index=False)))
     return written
