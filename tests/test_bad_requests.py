@@ -57,3 +57,31 @@ def test_train_refuses_an_endless_answer_line_at_once(source, tmp_path, capsys):
 def test_empty_names_are_refused(args, capsys):
     assert run(args) == 2
     assert "name" in capsys.readouterr().err
+
+
+def _numbers(text: str) -> list[str]:
+    import re
+
+    return sorted(re.findall(r"\d+\.\d+(?: ± \d+\.\d+)?|\d+%", text))
+
+
+@pytest.mark.parametrize("args", [["openers", "--players", "2", "--deals", "100"]])
+def test_tables_fold_at_60_columns_without_cutting_a_value(args, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    assert run(args) == 0
+    wide = capsys.readouterr().out
+    monkeypatch.setenv("COLUMNS", "60")
+    assert run(args) == 0
+    narrow = capsys.readouterr().out
+    assert max(len(line) for line in narrow.splitlines()) <= 60 and "…" not in narrow
+    assert _numbers(narrow) == _numbers(wide)          # every value is still there, whole
+
+
+def test_the_solve_report_folds_at_60_columns(small_solution, capsys, monkeypatch):
+    from drawodds.render.solve import render_solve
+
+    monkeypatch.setenv("COLUMNS", "60")
+    render_solve(small_solution)
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 60 and "…" not in out
+    assert "(continued)" in out and "raises" in out and "stands" in out
