@@ -97,6 +97,7 @@ TRIALS = Bound("--trials", 2, 100_000_000, " (a standard error needs two)")
 POINTS_TRIALS = Bound("--trials", 2, 200_000, " (a standard error needs two)")   # every trial is kept
 READ_TRIALS = Bound("--trials", 2, 2_000_000, " (a standard error needs two)")   # every sampled hand is kept
 TOP = Bound("--top", 1, 32)
+KEEP_OPPONENTS = Bound("--opponents", 0, 5)
 DEALS = Bound("--deals", 1, 10_000_000)
 GAMES = Bound("--games", 2, 1_000_000, " (a standard error needs two)")
 OPENERS_DEALS = Bound("--deals", 0, 1_000_000)
@@ -117,6 +118,12 @@ def _positive_fraction(value: float | None, option: str) -> None:
     """A rate or standard error strictly between 0 and 1 (NaN and infinities refused)."""
     if value is not None and not (math.isfinite(value) and 0 < value < 1):
         raise UserError(f"{option} must be a number between 0 and 1, got {value}")
+
+
+def _rate(value: float, option: str) -> None:
+    """A rate from 0 to 1 (NaN and infinities refused), named by its flag."""
+    if not (math.isfinite(value) and 0 <= value <= 1):
+        raise UserError(f"{option} is a rate from 0 to 1, got {value}")
 
 
 def _seed(value: int) -> None:
@@ -410,6 +417,10 @@ def keep_cmd(
         raise UserError("--policy equilibrium is heads-up: one opponent (at most one --vs, no --against, "
                         "no --exact)")
     rule_set = build_rules(rules, joker=joker, max_draw=max_draw, players=players)
+    KEEP_OPPONENTS.check(opponents)
+    if opponents is None and not exact and not against and not solved and rule_set.players - 1 > KEEP_OPPONENTS.hi:
+        raise UserError(f"--players {rule_set.players} would deal {rule_set.players - 1} opponents; keep deals at "
+                        f"most {KEEP_OPPONENTS.hi}: add --opponents 0-{KEEP_OPPONENTS.hi}")
     if hand_range is not None:
         if exact or opponents == 0:
             raise UserError("--range deals the opponents' hands: it needs opponents (drop --exact / --opponents 0)")
@@ -616,6 +627,8 @@ def read_cmd(
     if solved and (snow or break_rate or opener):
         raise UserError("--snow, --break-rate and --opener shape a draw policy; the equilibrium plays its own "
                         "strategy (its betting --line says who opened)")
+    _rate(snow, "--snow")
+    _rate(break_rate, "--break-rate")
     pol: Any = None if solved else draw_policy(policy, snow=snow, break_rate=break_rate)
     cards = None if hand is None else parse_hand(hand, joker=rs.joker)
     typed = None if hand_range is None else parse_range(hand_range, joker=rs.joker).text
