@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -42,7 +43,7 @@ class StoredSettings:
 
     rules: dict[str, object]
     settings: tuple[int, int, int]        # pre-draw buckets, final buckets, field rounds
-    summary: dict[str, object]
+    summary: dict[str, Any]
     raises: int
     pre_draw_buckets: int                 # as the solved abstraction had them
     final_buckets: int

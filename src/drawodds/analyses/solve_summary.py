@@ -8,6 +8,7 @@ each kind of final hand bets, folds, calls or raises against an opponent who dre
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -137,6 +138,10 @@ def pat_overview(solution: DrawSolution) -> dict[str, dict[str, float]]:
     return {"stand_pat": stand, "bet_after": after}
 
 
+def _write_csv(frame: pd.DataFrame, path: Path) -> None:
+    frame.to_csv(path, index=False)
+
+
 def write_tables(solution: DrawSolution, folder: str | Path) -> list[Path]:
     """The strategy tables as CSV files in ``folder``: by bucket before the draw and at the draw
     (every betting line), by final bucket after it (averaged over lines and own draws), and the
@@ -149,5 +154,5 @@ def write_tables(solution: DrawSolution, folder: str | Path) -> list[Path]:
               "draw_by_hand.csv": draw_overview(solution), "postdraw_by_hand.csv": postdraw_overview(solution)}
     written = []
     for name, frame in frames.items():
-        written.append(write_file(out / name, lambda tmp, frame=frame: frame.to_csv(tmp, index=False)))
+        written.append(write_file(out / name, functools.partial(_write_csv, frame)))
     return written
