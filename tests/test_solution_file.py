@@ -249,3 +249,16 @@ def test_dask_options_without_dask_leave_no_folder(tmp_path, monkeypatch, capsys
     out = tmp_path / "table"
     assert run(["strategy", "--objective", "equity", "--mc", "100", "--dask", "--out", str(out)]) == 2
     assert "need Dask" in capsys.readouterr().err and not out.exists()
+
+
+def test_simulate_heals_a_damaged_cached_equilibrium_without_blaming_the_user(small_solution, tmp_path, monkeypatch,
+                                                                             capsys):
+    monkeypatch.setattr(solve_mod, "cache_directory", lambda: tmp_path)
+    rules = small_solution.rules
+    path = equilibrium_path(rules.replace(players=2))
+    path.write_bytes(b"PAR1 cut short")
+    monkeypatch.setattr(solve_mod, "solve", lambda *a, **k: small_solution)
+    monkeypatch.setattr(solve_mod, "cached_abstraction", lambda *a, **k: small_solution.abstraction)
+    assert run(["simulate", "--policy", "equilibrium,rule", "--deals", "20", "--seed", "1"]) == 0
+    err = capsys.readouterr().err
+    assert "cached morkpoker equilibrium was damaged; solving it again" in err and str(path) not in err

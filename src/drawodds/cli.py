@@ -524,9 +524,9 @@ def simulate_cmd(
     if solution is not None or (names and "equilibrium" in [n.lower() for n in names]):
         from drawodds.analyses.equilibrium import check_table, equilibrium_factories
 
-        if solution is None:
+        if solution is None:      # solved (with a note and progress) or healed here, then read by the player
             check_table(rule_set)
-            _first_solve_note(rule_set)
+            _equilibrium(rule_set, json_out)
         with stage_bar(enabled=not json_out) as stage:
             factories = equilibrium_factories(rule_set, names or [], solution=solution, stage=stage)
     with progress_bar("playing", "deals", enabled=not json_out) as update:
