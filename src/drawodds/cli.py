@@ -806,8 +806,8 @@ def lesson_cmd(
     out_md: Annotated[str | None, typer.Option(
         "--markdown", help="Also write the lesson as Markdown to this file.")] = None,
     equilibrium: Annotated[bool, typer.Option("--equilibrium/--no-equilibrium", help=(
-        "Add how often the heads-up equilibrium stands pat and bets after (solved once, 1-2 minutes, "
-        "then read from the cache)."))] = True,
+        "Add how often the heads-up equilibrium stands pat and bets after (solved once, a few minutes, "
+        "then read from the cache; drawodds solve can do it ahead)."))] = True,
     json_out: JsonOpt = False,
 ) -> None:
     """A strategy claim from the rule documents, tested with numbers.

@@ -12,6 +12,7 @@ import math
 import os
 import stat
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,7 @@ def data_dir() -> Path:
 CACHE_PATTERNS = ("abstraction-*.npz", "solution-*.parquet", ".*.tmp*")   # only what drawodds writes there
 CACHE_LIMIT_ENV = "DRAWODDS_CACHE_LIMIT"
 DEFAULT_CACHE_LIMIT_MB = 1000
+TMP_GRACE = 3600.0       # seconds a temporary file in the cache is left alone by the bound
 
 
 class CacheNote(UserWarning):
@@ -109,7 +111,8 @@ def trim_cache(keep: Path, folder: Path | None = None) -> list[CacheEntry]:
     """Evict the least recently used cache files until the cache fits its bound (``cache_limit``);
     ``keep`` (the file just written) stays even if it alone is larger. Returns what was removed."""
     limit = cache_limit()
-    entries = cache_entries(folder or keep.parent)
+    fresh = time.time() - TMP_GRACE          # another run may still be writing a young temporary file
+    entries = [e for e in cache_entries(folder or keep.parent) if not (e.path.name.startswith(".") and e.used > fresh)]
     total = sum(e.size for e in entries)
     removed = []
     for e in entries:
