@@ -286,8 +286,10 @@ def _solved_options(solved: bool, line: str | None, solution: str | None, extra:
         from drawodds.analyses.solved_range import parse_line
 
         parse_line(line)
-    if solution is not None and not Path(solution).is_file():
+    if solution is not None and not Path(solution).exists():
         raise UserError(f"--solution: no such file: {solution}")
+    if solution is not None and not Path(solution).is_file():
+        raise UserError(f"--solution {solution}: is not a regular file (a folder, a device or a pipe)")
 
 
 def _solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: str, our_draw: int | None,
