@@ -133,9 +133,6 @@ def equity_table(rules: RuleSet, *, opponents: int, trials: int, out: str | Path
             raise TableError(f"{folder} already holds a table: add --resume to continue it, or choose another --out")
         if json.loads(meta.read_text()) != settings:
             raise TableError(f"{folder} holds a table with other settings; --resume continues only the same run")
-    else:
-        folder.mkdir(parents=True, exist_ok=True)
-        write_text(meta, json.dumps(settings, indent=2))
     starts = list(range(0, len(reps), PART_CLASSES))
     todo = [i for i, _ in enumerate(starts) if not _part_path(folder, i).exists()]
     done_classes = len(reps) - sum(min(PART_CLASSES, len(reps) - starts[i]) for i in todo)
@@ -143,6 +140,9 @@ def equity_table(rules: RuleSet, *, opponents: int, trials: int, out: str | Path
     clock = time.perf_counter()
     with Runner(workers, scheduler) as run:
         _check_memory(memory, run.workers if not scheduler else available_cores())
+        if not meta.exists():      # made once the workers or cluster are up: a failed start leaves no folder
+            folder.mkdir(parents=True, exist_ok=True)
+            write_text(meta, json.dumps(settings, indent=2))
         calls = [(rules, reps[starts[i]:starts[i] + PART_CLASSES], starts[i], model, trials, seed) for i in todo]
 
         def write(k: int, rows: dict[str, list]) -> None:
