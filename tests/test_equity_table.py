@@ -32,7 +32,7 @@ def test_a_run_stopped_midway_and_resumed_equals_an_uninterrupted_one(tmp_path, 
 
     cut = _run(tmp_path / "cut", progress=stop_after_first_part)
     assert cut.interrupted and cut.classes_done == 2
-    assert not list((tmp_path / "cut").glob(".*.tmp"))          # no half-written part is left
+    assert not list((tmp_path / "cut").glob(".*.tmp*"))          # no half-written part is left
     with pytest.raises(et.TableError, match="--resume"):
         _run(tmp_path / "cut")
     resumed = _run(tmp_path / "cut", resume=True)

@@ -52,7 +52,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, str]:
 
 def test_the_command_writes_every_file_it_lists(runs) -> None:
     a, listed, _ = runs
-    names = sorted(p.name for p in a.iterdir())
+    names = sorted(p.name for p in a.iterdir() if not p.name.startswith("."))   # the hidden manifest aside
     assert listed["files"] == names and listed["quick"] is True and listed["seed"] == 1
     assert listed["sections"] == ["keep", "reading", "openers", "pat", "points"]
     assert "README.md" in names and "standing_pat.md" in names
@@ -76,7 +76,7 @@ def test_every_link_of_the_guide_is_a_file_of_the_folder(runs) -> None:
     missing = [t for t in targets if not a.joinpath(t).is_file()]
     assert not missing
     # Every file is linked from the guide, and the guide names no time, host or worker count.
-    assert {p.name for p in a.iterdir()} - {"README.md"} <= targets
+    assert {p.name for p in a.iterdir()} - {"README.md", ".drawodds-guide"} <= targets
     host = os.uname().nodename
     assert "seconds" not in text and "workers" not in text and (len(host) < 8 or host not in text)
     headings = re.findall(r"^## (.+)$", text, flags=re.MULTILINE)
@@ -97,3 +97,11 @@ def test_a_bad_option_is_refused_before_any_work(capsys, tmp_path) -> None:
         err = capsys.readouterr().err
         assert exc.value.code == 2 and fragment in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists() or not any((tmp_path / "x").iterdir())
+
+
+def test_the_folder_lists_what_the_guide_wrote_so_a_second_run_may_replace_it(runs) -> None:
+    from drawodds.charts.report import MANIFEST, check_guide_folder
+
+    folder, data, _ = runs
+    assert set((folder / MANIFEST).read_text().split()) == set(data["files"])
+    check_guide_folder(folder)        # no objection: every file there is the guide's own

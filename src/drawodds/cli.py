@@ -10,9 +10,12 @@ the commands so that start-up stays quick.
 from __future__ import annotations
 
 import difflib
+import importlib.util
+import itertools
 import math
 import os
 import sys
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +27,7 @@ from rich.console import Console
 from drawodds import __version__
 from drawodds.cards import shown
 from drawodds.execution import LOCAL_DASK, available_cores, resolve_workers
+from drawodds.paths import CacheNote, check_writable, write_text
 from drawodds.render.console import emit_json, note, progress_bar, show, spinner, stage_bar
 from drawodds.rules import RuleSet, preset, preset_names
 
@@ -93,6 +97,7 @@ TRIALS = Bound("--trials", 2, 100_000_000, " (a standard error needs two)")
 POINTS_TRIALS = Bound("--trials", 2, 200_000, " (a standard error needs two)")   # every trial is kept
 READ_TRIALS = Bound("--trials", 2, 2_000_000, " (a standard error needs two)")   # every sampled hand is kept
 TOP = Bound("--top", 1, 32)
+KEEP_OPPONENTS = Bound("--opponents", 0, 5)
 DEALS = Bound("--deals", 1, 10_000_000)
 GAMES = Bound("--games", 2, 1_000_000, " (a standard error needs two)")
 OPENERS_DEALS = Bound("--deals", 0, 1_000_000)
@@ -115,6 +120,12 @@ def _positive_fraction(value: float | None, option: str) -> None:
         raise UserError(f"{option} must be a number between 0 and 1, got {value}")
 
 
+def _rate(value: float, option: str) -> None:
+    """A rate from 0 to 1 (NaN and infinities refused), named by its flag."""
+    if not (math.isfinite(value) and 0 <= value <= 1):
+        raise UserError(f"{option} is a rate from 0 to 1, got {value}")
+
+
 def _seed(value: int) -> None:
     if value < 0:
         raise UserError(f"--seed must be 0 or more, got {value}")
@@ -134,6 +145,8 @@ def _scheduler(address: str | None, local: bool) -> str | None:
         raise UserError("--dask starts a local cluster; --scheduler names one: give one of them")
     if address is not None and not address.startswith(("tcp://", "tls://", "inproc://")):
         raise UserError(f"--scheduler takes an address like tcp://host:8786, got {shown(address)!r}")
+    if (address is not None or local) and importlib.util.find_spec("distributed") is None:
+        raise UserError('--dask and --scheduler need Dask: pip install "drawodds[dist]"')
     return LOCAL_DASK if local else address
 
 
@@ -149,10 +162,16 @@ def _writable_file(path: str | None, option: str) -> None:
     """Refuse an output file that cannot be written, before the work it would hold is done."""
     if path is None or path == "-":
         return
+    if not path.strip():
+        raise UserError(f"{option} needs a file name, got {path!r}")
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
         raise UserError(f"{option} {path}: is a folder, not a file")
+    try:
+        check_writable(target)
+    except ValueError as exc:
+        raise UserError(f"{option} {exc}") from None
     if not folder.is_dir():
         raise UserError(f"{option} {path}: no such folder {folder}")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
@@ -270,16 +289,18 @@ def _solved_options(solved: bool, line: str | None, solution: str | None, extra:
         from drawodds.analyses.solved_range import parse_line
 
         parse_line(line)
-    if solution is not None and not Path(solution).is_file():
+    if solution is not None and not Path(solution).exists():
         raise UserError(f"--solution: no such file: {solution}")
+    if solution is not None and not Path(solution).is_file():
+        raise UserError(f"--solution {solution}: is not a regular file (a folder, a device or a pipe)")
 
 
 def _solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: str, our_draw: int | None,
                   hand: Any, quiet: bool) -> Any:
     """The equilibrium's player as a range: from a saved solution, or the cached equilibrium
-    (solved, with a note, the first time)."""
+    (solved, with a note and progress, the first time)."""
     from drawodds.analyses.equilibrium import check_same_game
-    from drawodds.analyses.solve import check_rules, equilibrium_solution, load_solution
+    from drawodds.analyses.solve import check_rules, load_solution
     from drawodds.analyses.solved_range import solved_range
 
     check_rules(rules)
@@ -287,9 +308,33 @@ def _solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: 
         sol = load_solution(solution)
         check_same_game(sol.rules, rules)
     else:
-        with spinner("loading the equilibrium (solved the first time: it takes a while)...", enabled=not quiet):
-            sol = equilibrium_solution(rules)
+        sol = _equilibrium(rules, quiet)
     return solved_range(sol, line=line, seat=seat, our_draw=our_draw, our_hand=hand)
+
+
+def _first_solve_note(rules: RuleSet) -> None:
+    """Say so before the heads-up equilibrium of these rules is solved for the first time."""
+    from drawodds.analyses.solve import equilibrium_cached
+
+    if not equilibrium_cached(rules):
+        note(f"solving the heads-up {rules.name} equilibrium once (a few minutes, more on a busy machine; "
+             "kept for next time, and drawodds solve can do it ahead)")
+
+
+def _equilibrium(rules: RuleSet, quiet: bool) -> Any:
+    """The cached equilibrium of ``rules``; the first time, solved with a note and progress."""
+    from drawodds.analyses.solve import DEFAULT_EXPLOITABILITY, equilibrium_cached, equilibrium_solution
+    from drawodds.render.solve import solve_progress
+
+    if equilibrium_cached(rules):
+        with spinner("loading the equilibrium...", enabled=not quiet):
+            return equilibrium_solution(rules)
+    _first_solve_note(rules)
+    with solve_progress(100_000, DEFAULT_EXPLOITABILITY, enabled=not quiet) as (stage, checkpoint):
+        solved = equilibrium_solution(rules, progress=checkpoint, stage=stage or (lambda s, f: None))
+    if solved.interrupted:
+        _interrupted("the equilibrium was not solved")
+    return solved
 
 
 # --- keep -----------------------------------------------------------------------------------
@@ -382,6 +427,10 @@ def keep_cmd(
                         "no --exact)")
     rule_set = build_rules(rules, joker=joker, max_draw=max_draw, players=players,
                            joker_is_ace_for_draw=joker_ace)
+    KEEP_OPPONENTS.check(opponents)
+    if opponents is None and not exact and not against and not solved and rule_set.players - 1 > KEEP_OPPONENTS.hi:
+        raise UserError(f"--players {rule_set.players} would deal {rule_set.players - 1} opponents; keep deals at "
+                        f"most {KEEP_OPPONENTS.hi}: add --opponents 0-{KEEP_OPPONENTS.hi}")
     if hand_range is not None:
         if exact or opponents == 0:
             raise UserError("--range deals the opponents' hands: it needs opponents (drop --exact / --opponents 0)")
@@ -408,7 +457,10 @@ def keep_cmd(
                       vs=vs or (), hand_range=hand_range,
                       against=against or (), opener=opener, progress=update)
     if csv:
-        result.flat().to_csv(sys.stdout if csv == "-" else csv, index=False)
+        if csv == "-":
+            result.flat().to_csv(sys.stdout, index=False)
+        else:
+            write_text(csv, result.flat().to_csv(index=False))
     if json_out:
         emit_json(result)
     elif csv != "-":
@@ -482,8 +534,11 @@ def simulate_cmd(
     n_deals = deals if deals is not None else 10_000
     factories: dict[str, Any] = {}
     if solution is not None or (names and "equilibrium" in [n.lower() for n in names]):
-        from drawodds.analyses.equilibrium import equilibrium_factories
+        from drawodds.analyses.equilibrium import check_table, equilibrium_factories
 
+        if solution is None:      # solved (with a note and progress) or healed here, then read by the player
+            check_table(rule_set)
+            _equilibrium(rule_set, json_out)
         with stage_bar(enabled=not json_out) as stage:
             factories = equilibrium_factories(rule_set, names or [], solution=solution, stage=stage)
     with progress_bar("playing", "deals", enabled=not json_out) as update:
@@ -585,6 +640,8 @@ def read_cmd(
     if solved and (snow or break_rate or opener):
         raise UserError("--snow, --break-rate and --opener shape a draw policy; the equilibrium plays its own "
                         "strategy (its betting --line says who opened)")
+    _rate(snow, "--snow")
+    _rate(break_rate, "--break-rate")
     pol: Any = None if solved else draw_policy(policy, snow=snow, break_rate=break_rate)
     cards = None if hand is None else parse_hand(hand, joker=rs.joker)
     typed = None if hand_range is None else parse_range(hand_range, joker=rs.joker).text
@@ -623,6 +680,8 @@ def policies_cmd(
     from drawodds.analyses.reference import policy_book
     from drawodds.render.policies import render_policies
 
+    if name is not None and not name.strip():
+        raise UserError("policies takes a policy name (or none for all of them), got ''")
     show(policy_book(name), json_out, render_policies)
 
 
@@ -762,8 +821,8 @@ def lesson_cmd(
     out_md: Annotated[str | None, typer.Option(
         "--markdown", help="Also write the lesson as Markdown to this file.")] = None,
     equilibrium: Annotated[bool, typer.Option("--equilibrium/--no-equilibrium", help=(
-        "Add how often the heads-up equilibrium stands pat and bets after (solved once, 1-2 minutes, "
-        "then read from the cache)."))] = True,
+        "Add how often the heads-up equilibrium stands pat and bets after (solved once, a few minutes, "
+        "then read from the cache; drawodds solve can do it ahead)."))] = True,
     json_out: JsonOpt = False,
 ) -> None:
     """A strategy claim from the rule documents, tested with numbers.
@@ -790,11 +849,10 @@ def lesson_cmd(
     _writable_file(out_md, "--markdown")
     solved = None
     if equilibrium:
-        from drawodds.analyses.solve import DEFAULT_EXPLOITABILITY, equilibrium_cached, equilibrium_solution
+        from drawodds.analyses.solve import DEFAULT_EXPLOITABILITY, equilibrium_solution
         from drawodds.render.solve import solve_progress
 
-        if not equilibrium_cached(rule_set):
-            note(f"solving the heads-up {rule_set.name} equilibrium once (1-2 minutes; kept for next time)")
+        _first_solve_note(rule_set)
         with solve_progress(100_000, DEFAULT_EXPLOITABILITY, enabled=not json_out) as (stage, checkpoint):
             solved = equilibrium_solution(rule_set, progress=checkpoint, stage=stage or (lambda s, f: None))
         if solved.interrupted:
@@ -802,7 +860,7 @@ def lesson_cmd(
     with progress_bar("playing deals", "deals", enabled=not json_out) as update:
         lesson = standing_pat(deals=deals, seed=seed, rules=rule_set, progress=update, equilibrium=solved)
     if out_md:
-        Path(out_md).write_text(lesson.to_markdown(), encoding="utf-8")
+        write_text(out_md, lesson.to_markdown())
     show(lesson, json_out, render_lesson)
 
 
@@ -959,7 +1017,7 @@ def solve_cmd(
 
       drawodds solve --buckets 2048,1024 --workers 2 --iterations 1000
     """
-    from drawodds.analyses.solve import check_rules, solve
+    from drawodds.analyses.solve import check_rules, solve, store_equilibrium
     from drawodds.analyses.solve_summary import write_tables
     from drawodds.render.solve import render_solve, solve_json, solve_progress
 
@@ -987,6 +1045,8 @@ def solve_cmd(
                          progress=checkpoint, workers=n_workers, scheduler=cluster)
     if out:
         solution.save(out)
+    if store_equilibrium(solution) is not None and not json_out:
+        note("kept as the cached equilibrium of these rules: lesson pat and --policy equilibrium will use it")
     if chart:
         from drawodds.charts.solve import plot_exploitability
 
@@ -1036,25 +1096,51 @@ TRAIN_TRIALS = Bound("--trials", 2, 1_000_000, " (a standard error needs two)")
 TRAIN_HANDS = Bound("--hands", 1, 100_000)
 
 
+MAX_ANSWER = 1000              # characters in one answer line: longer is not an answer (/dev/zero never ends)
+MAX_ANSWERS_FILE = 10_000_000  # bytes in an answers file
+
+
 def _answer_lines(answers: str | None) -> Iterator[str] | None:
     """The answers to read, one a line ('-': standard input), or None to ask at the prompt. Any
-    path that is not a folder reads: a file, /dev/stdin, a pipe such as <(...)."""
+    path that is not a folder reads: a file, /dev/stdin, a pipe such as <(...). Each line is at
+    most ``MAX_ANSWER`` characters; a file is checked whole before the session starts, a pipe
+    or device a line at a time as the answers are needed (its first line at once)."""
     if answers is None:
         return None
     if answers == "-":
-        return iter(sys.stdin.readline, "")
-    path = Path(answers)
-    if path.is_dir():
-        raise UserError(f"--answers {answers}: is a folder, not a file")
-    if not path.exists():
-        raise UserError(f"--answers {answers}: no such file")
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise UserError(f"--answers {answers}: not UTF-8 text") from None
-    except OSError as exc:
-        raise UserError(f"--answers {answers}: {exc.strerror or 'cannot be read'}") from None
-    return iter(text.splitlines())
+        stream: Any = getattr(sys.stdin, "buffer", sys.stdin)
+    else:
+        path = Path(answers)
+        if path.is_dir():
+            raise UserError(f"--answers {answers}: is a folder, not a file")
+        if not path.exists():
+            raise UserError(f"--answers {answers}: no such file")
+        try:
+            stream = path.open("rb")
+        except OSError as exc:
+            raise UserError(f"--answers {answers}: {exc.strerror or 'cannot be read'}") from None
+        if path.is_file():
+            with stream:
+                if path.stat().st_size > MAX_ANSWERS_FILE:
+                    raise UserError(f"--answers {answers}: larger than {MAX_ANSWERS_FILE // 1_000_000} MB; "
+                                    "one short answer a line")
+                return iter(list(_bounded_lines(stream, answers)))
+    lines = _bounded_lines(stream, answers)
+    first = next(lines, None)
+    return iter(()) if first is None else itertools.chain([first], lines)
+
+
+def _bounded_lines(stream: Any, name: str) -> Iterator[str]:
+    """The lines of a stream (bytes, or text already decoded) as text, refusing a line over
+    ``MAX_ANSWER`` characters or bytes that are not UTF-8."""
+    while raw := stream.readline(MAX_ANSWER + 1):
+        if len(raw) > MAX_ANSWER and raw[-1:] not in (b"\n", "\n"):
+            raise UserError(f"--answers {name}: a line is longer than {MAX_ANSWER:,} characters; "
+                            "one answer a line")
+        try:
+            yield (raw.decode("utf-8") if isinstance(raw, bytes) else raw).rstrip("\r\n")
+        except UnicodeDecodeError:
+            raise UserError(f"--answers {name}: not UTF-8 text") from None
 
 
 def _ask(console: Console, prompt: str, lines: Iterator[str] | None) -> str | None:
@@ -1128,6 +1214,8 @@ def train_cmd(
 
     TRAIN_TRIALS.check(trials)
     TRAIN_HANDS.check(hands)
+    if objective is not None and not objective.strip():
+        raise UserError("--objective needs a name, e.g. equity, jacks or points")
     if seed is not None:
         _seed(seed)
     setup = tr.train_setup(rules, objective=objective, opponents=opponents, trials=trials, drill=drill,
@@ -1152,6 +1240,44 @@ def train_cmd(
 
 # --- report ---------------------------------------------------------------------------------
 
+@app.command("cache")
+def cache_cmd(
+    action: Annotated[str, typer.Argument(help="list (the default) or clear.")] = "list",
+    json_out: JsonOpt = False,
+) -> None:
+    """The files drawodds keeps between runs (solved equilibria, abstractions): list them with their
+    sizes, or clear them.
+
+    The cache is bounded by DRAWODDS_CACHE_LIMIT megabytes (default 1,000): when a new file takes it
+    over, the least recently used files are removed, with a note. DRAWODDS_CACHE moves the folder.
+
+    Examples:
+
+      drawodds cache
+
+      drawodds cache clear
+    """
+    from drawodds import paths
+
+    if action not in ("list", "clear"):
+        raise UserError(f"cache takes list or clear, got {shown(action)!r}")
+    folder, limit = paths.cache_dir(), paths.cache_limit()
+    entries = paths.clear_cache(folder) if action == "clear" else paths.cache_entries(folder)
+    total = sum(e.size for e in entries)
+    if json_out:
+        emit_json({"folder": str(folder), "limit_bytes": limit, "cleared": action == "clear",
+                   "files": [{"name": e.path.name, "bytes": e.size} for e in entries], "total_bytes": total})
+        return
+    if action == "clear":
+        print(f"Removed {len(entries):,} file{'s' if len(entries) != 1 else ''} ({total / 1e6:,.1f} MB) "
+              f"from {folder}")
+        return
+    print(f"Cache folder {folder} (bound {limit / 1e6:,.0f} MB, set by {paths.CACHE_LIMIT_ENV})")
+    for e in reversed(entries):          # the most recently used first
+        print(f"{e.size / 1e6:9,.1f} MB  {e.path.name}")
+    print(f"{total / 1e6:9,.1f} MB  in {len(entries):,} file{'s' if len(entries) != 1 else ''}")
+
+
 @app.command("report")
 def report_cmd(
     out_dir: Annotated[str, typer.Option(
@@ -1160,6 +1286,8 @@ def report_cmd(
         "--quick", help="Far fewer simulated deals: under a minute, larger standard errors, same files.")] = False,
     seed: SeedOpt = 1,
     workers: WorkersOpt = None,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace files in --out that an earlier guide did not write (a README.md of yours).")] = False,
     json_out: JsonOpt = False,
 ) -> None:
     """Write the player's guide: what to keep, reading draws, pass-outs, standing pat, points games.
@@ -1167,6 +1295,7 @@ def report_cmd(
     README.md in --out is the guide; beside it a printable cheat sheet per table size (PNG, PDF) and the charts.
 
     The same version and seed write the same files. The full guide takes a few minutes; --quick under one.
+    A file in --out that an earlier guide did not write is not replaced without --force.
 
     Examples:
 
@@ -1174,14 +1303,15 @@ def report_cmd(
 
       drawodds report --quick --out /tmp/guide
     """
-    from drawodds.charts.report import report
+    from drawodds.charts.report import check_guide_folder, report
     from drawodds.render.report import render_report
 
     _seed(seed)
     n_workers = _workers(workers)
+    check_guide_folder(out_dir, force=force)
     _writable_folder(out_dir, "--out")
     with stage_bar(enabled=not json_out) as stage:
-        result = report(out_dir, quick=quick, seed=seed, workers=n_workers, progress=stage)
+        result = report(out_dir, quick=quick, seed=seed, workers=n_workers, progress=stage, force=force)
     show(result, json_out, render_report)
 
 
@@ -1215,10 +1345,24 @@ def _error(message: str) -> int:
     return 2
 
 
+def _cache_note(message: Warning | str, category: type[Warning], *args: object, **kwargs: object) -> None:
+    """Show the library's cache notes (a damaged file rebuilt, an old one evicted) as one line."""
+    if issubclass(category, CacheNote):
+        note(str(message))
+    else:
+        _show_warning(message, category, *args, **kwargs)  # type: ignore[arg-type]
+
+
+_show_warning = warnings.showwarning
+
+
 def run(argv: list[str] | None = None) -> int:
     """Run the app and return its exit code; user errors print one line and give 2."""
     try:
-        code = app(args=argv, standalone_mode=False, prog_name="drawodds")
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", CacheNote)
+            warnings.showwarning = _cache_note
+            code = app(args=argv, standalone_mode=False, prog_name="drawodds")
     except typer.Exit as exc:
         return exc.exit_code
     except Interrupted:

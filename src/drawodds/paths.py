@@ -1,4 +1,5 @@
-"""The user's folders: where drawodds keeps its cache (solutions, abstractions) and its data (history).
+"""The user's folders: where drawodds keeps its cache (solutions, abstractions) and its data (history);
+what the cache holds (list, bound, clear), and the one safe way every output file is written.
 
 Each follows the platform's convention, so the files land where the user expects them and a cache
 can be cleared without losing the training history.
@@ -6,9 +7,17 @@ can be cleared without losing the training history.
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
+import stat
 import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+
+from drawodds.errors import RequestError
 
 APP = "drawodds"
 
@@ -43,3 +52,125 @@ def data_dir() -> Path:
     else:
         base = _env("XDG_DATA_HOME") or Path.home() / ".local" / "share"
     return base / APP
+
+
+# --- the cache's contents -------------------------------------------------------------------------
+
+CACHE_PATTERNS = ("abstraction-*.npz", "solution-*.parquet", ".*.tmp*")   # only what drawodds writes there
+CACHE_LIMIT_ENV = "DRAWODDS_CACHE_LIMIT"
+DEFAULT_CACHE_LIMIT_MB = 1000
+TMP_GRACE = 3600.0       # seconds a temporary file in the cache is left alone by the bound
+
+
+class CacheNote(UserWarning):
+    """Something in the cache was damaged or evicted and is being rebuilt; a note, not an error."""
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """One file drawodds keeps in its cache."""
+
+    path: Path
+    size: int          # bytes
+    used: float        # last written or read (seconds since the epoch)
+
+
+def cache_entries(folder: Path | None = None) -> list[CacheEntry]:
+    """The files drawodds wrote into its cache folder, the least recently used first."""
+    base = folder or cache_dir()
+    found: dict[Path, CacheEntry] = {}
+    for pattern in CACHE_PATTERNS:
+        for p in base.glob(pattern):
+            st = p.lstat()
+            if stat.S_ISREG(st.st_mode):
+                found[p] = CacheEntry(p, st.st_size, st.st_mtime)
+    return sorted(found.values(), key=lambda e: (e.used, e.path.name))
+
+
+def cache_limit() -> int:
+    """The cache's bound in bytes: ``$DRAWODDS_CACHE_LIMIT`` megabytes, else 1,000 MB."""
+    text = os.environ.get(CACHE_LIMIT_ENV, "").strip()
+    if not text:
+        return DEFAULT_CACHE_LIMIT_MB * 1_000_000
+    try:
+        mb = float(text)
+    except ValueError:
+        mb = math.nan
+    if not (math.isfinite(mb) and mb >= 0):
+        raise RequestError(f"{CACHE_LIMIT_ENV} must be a size in megabytes, 0 or more, got {text!r}")
+    return int(mb * 1_000_000)
+
+
+def touch_cached(path: Path) -> None:
+    """Mark a cache file as just used, so the bound evicts it last."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
+
+
+def trim_cache(keep: Path, folder: Path | None = None) -> list[CacheEntry]:
+    """Evict the least recently used cache files until the cache fits its bound (``cache_limit``);
+    ``keep`` (the file just written) stays even if it alone is larger. Returns what was removed."""
+    limit = cache_limit()
+    fresh = time.time() - TMP_GRACE          # another run may still be writing a young temporary file
+    entries = [e for e in cache_entries(folder or keep.parent) if not (e.path.name.startswith(".") and e.used > fresh)]
+    total = sum(e.size for e in entries)
+    removed = []
+    for e in entries:
+        if total <= limit:
+            break
+        if e.path == keep:
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            e.path.unlink()
+        total -= e.size
+        removed.append(e)
+    return removed
+
+
+def clear_cache(folder: Path | None = None) -> list[CacheEntry]:
+    """Remove every file drawodds wrote into its cache folder (nothing else there); returns them."""
+    entries = cache_entries(folder)
+    for e in entries:
+        with contextlib.suppress(FileNotFoundError):
+            e.path.unlink()
+    return entries
+
+
+# --- writing files --------------------------------------------------------------------------------
+
+def check_writable(path: str | Path) -> None:
+    """Refuse a path that exists and is not a regular file (a device, a FIFO, a socket, a folder):
+    drawodds only ever replaces regular files."""
+    p = Path(path)
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise RequestError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise RequestError(f"{path}: is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise RequestError(f"{path}: is not a regular file (a device or a pipe); drawodds writes only regular files")
+
+
+def write_file(path: str | Path, write: Callable[[Path], object]) -> Path:
+    """Write a file safely: ``write(tmp)`` fills a temporary file in the same folder (with the same
+    ending), which then replaces ``path`` in one rename, so a failed write leaves the old file whole
+    and a device or pipe of that name is refused rather than replaced (``check_writable``)."""
+    out = Path(path)
+    check_writable(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.stem}.{os.getpid()}.tmp{out.suffix}")
+    try:
+        write(tmp)
+        os.replace(tmp, out)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    return out
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    """``write_file`` for text (UTF-8)."""
+    return write_file(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))

@@ -11,7 +11,6 @@ its own ``(seed, class)`` stream, so the table does not depend on parts, workers
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from drawodds.analyses.strategy import suit_classes
 from drawodds.cards import format_hand
 from drawodds.execution import Runner, available_cores
 from drawodds.holds import N_HOLDS, hold_numbers, legal_holds
+from drawodds.paths import write_file, write_text
 from drawodds.results import HIDDEN, Result
 from drawodds.rules import RuleSet
 from drawodds.sim.equity import CHUNK, OpponentModel, hold_equities
@@ -133,9 +133,6 @@ def equity_table(rules: RuleSet, *, opponents: int, trials: int, out: str | Path
             raise TableError(f"{folder} already holds a table: add --resume to continue it, or choose another --out")
         if json.loads(meta.read_text()) != settings:
             raise TableError(f"{folder} holds a table with other settings; --resume continues only the same run")
-    else:
-        folder.mkdir(parents=True, exist_ok=True)
-        _atomic_write(meta, json.dumps(settings, indent=2).encode())
     starts = list(range(0, len(reps), PART_CLASSES))
     todo = [i for i, _ in enumerate(starts) if not _part_path(folder, i).exists()]
     done_classes = len(reps) - sum(min(PART_CLASSES, len(reps) - starts[i]) for i in todo)
@@ -143,13 +140,14 @@ def equity_table(rules: RuleSet, *, opponents: int, trials: int, out: str | Path
     clock = time.perf_counter()
     with Runner(workers, scheduler) as run:
         _check_memory(memory, run.workers if not scheduler else available_cores())
+        if not meta.exists():      # made once the workers or cluster are up: a failed start leaves no folder
+            folder.mkdir(parents=True, exist_ok=True)
+            write_text(meta, json.dumps(settings, indent=2))
         calls = [(rules, reps[starts[i]:starts[i] + PART_CLASSES], starts[i], model, trials, seed) for i in todo]
 
         def write(k: int, rows: dict[str, list]) -> None:
             nonlocal done_classes
-            buffer = folder / f".part-{todo[k]:05d}.tmp"
-            pl.DataFrame(rows).write_parquet(buffer)
-            os.replace(buffer, _part_path(folder, todo[k]))
+            write_file(_part_path(folder, todo[k]), pl.DataFrame(rows).write_parquet)
             done_classes += len(rows["class"])
             if progress is not None:
                 progress(done_classes, len(reps))
@@ -162,9 +160,3 @@ def equity_table(rules: RuleSet, *, opponents: int, trials: int, out: str | Path
 
 def _part_path(folder: Path, index: int) -> Path:
     return folder / f"part-{index:05d}.parquet"
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    buffer = path.with_name(f".{path.name}.tmp")
-    buffer.write_bytes(data)
-    os.replace(buffer, path)

@@ -187,7 +187,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     if typed or source is not None:
         try:
             check_conditions(rules=rs, policy=as_source(source or draw_policy(policy), typed),  # type: ignore[arg-type]
-                             draw_counts=vs or (None,), our_cards=cards)
+                             draw_counts=vs or (None,) * opponents, our_cards=cards)
         except RequestError as exc:
             raise RequestError(f"{exc} (our hand {' '.join(format_cards(cards))})") from None
     if trials < 1:

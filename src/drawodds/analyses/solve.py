@@ -30,6 +30,7 @@ import os
 import shutil
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import comb
@@ -41,7 +42,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from drawodds import paths
-from drawodds.analyses import cfr
+from drawodds.analyses import cfr, solution_file
 from drawodds.cards import RANKS
 from drawodds.combinatorics import combinations
 from drawodds.errors import RequestError
@@ -1399,27 +1400,60 @@ _ABSTRACTION_ARRAYS = ("classes", "class_weights", "class_bucket", "class_holds"
                        "transitions", "legal_draws", "openers", "pattern", "final_of_strength", "final_mass")
 
 
+def _read_abstraction(path: Path, rules: RuleSet, settings: tuple[int, int, int]) -> Abstraction | None:
+    """The abstraction stored at ``path``, or None (with a note) when the file is damaged."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in _ABSTRACTION_ARRAYS}
+            a = Abstraction(rules, tuple(int(o) for o in z["options"]),
+                            pattern_names=tuple(str(n) for n in z["pattern_names"].tolist()),
+                            seconds=float(z["seconds"]), settings=settings, **arrays)
+        p, f = len(a.prior), a.transitions.shape[2] if a.transitions.ndim == 3 else -1
+        whole = (a.transitions.shape == (len(a.options), p, f) and a.legal_draws.shape == (p, len(a.options))
+                 and a.openers.shape == (p,) and a.pattern.shape == (p,) and len(a.class_bucket) == len(a.classes)
+                 and a.class_holds.shape == (len(a.classes), len(a.options)) and len(a.final_mass) == f
+                 and len(a.final_of_strength) == N_STRENGTHS and int(a.class_bucket.max(initial=0)) < p
+                 and int(a.final_of_strength.max(initial=0)) < f
+                 and int(a.pattern.max(initial=0)) < len(a.pattern_names))
+    except Exception:   # noqa: BLE001 - any fault in a cache file (truncated, edited) means: build it again
+        whole = False
+    if whole:
+        paths.touch_cached(path)
+        return a
+    warnings.warn(paths.CacheNote(f"the cached abstraction {path.name} was damaged; building it again"),
+                  stacklevel=3)
+    with contextlib.suppress(OSError):
+        path.unlink()
+    return None
+
+
+def _store_in_cache(path: Path, write: Callable[[Path], object]) -> None:
+    """Write a cache file safely, then keep the cache within its bound (notes say what was evicted)."""
+    paths.write_file(path, write)
+    for gone in paths.trim_cache(path):
+        warnings.warn(paths.CacheNote(f"the cache is over its bound ({paths.CACHE_LIMIT_ENV}); removed "
+                                      f"{gone.path.name}"), stacklevel=3)
+
+
 def cached_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: int = 512, rounds: int = 2,
                        *, directory: Path | None = None, stage: Stage = _no_stage, workers: int | None = 1,
                        scheduler: str | None = None, runner: Runner | None = None) -> Abstraction:
     """``build_abstraction``, kept on disk: the first call builds and stores it (tens of seconds,
     on ``workers``, ``scheduler`` or ``runner``), later calls with the same rules and sizes read
-    it back (a second). Where it was built does not change it, so it is not part of the key."""
+    it back (a second). Where it was built does not change it, so it is not part of the key.
+    A damaged stored file is built again, with a ``paths.CacheNote`` warning."""
     folder = directory or cache_directory()
     path = folder / f"abstraction-{_settings_key(rules, pre=pre_buckets, final=final_buckets, rounds=rounds)}.npz"
     if path.exists():
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in _ABSTRACTION_ARRAYS}
-            return Abstraction(rules, tuple(int(o) for o in z["options"]),
-                               pattern_names=tuple(z["pattern_names"].tolist()), seconds=float(z["seconds"]),
-                               settings=(pre_buckets, final_buckets, rounds), **arrays)
+        stored = _read_abstraction(path, rules, (pre_buckets, final_buckets, rounds))
+        if stored is not None:
+            return stored
     a = build_abstraction(rules, pre_buckets, final_buckets, rounds, stage, workers=workers, scheduler=scheduler,
                           runner=runner)
     folder.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")      # concurrent builders never share a file
-    np.savez(tmp, options=np.array(a.options), pattern_names=np.array(a.pattern_names), seconds=a.seconds,
-             **{k: getattr(a, k) for k in _ABSTRACTION_ARRAYS})
-    tmp.replace(path)
+    _store_in_cache(path, lambda tmp: np.savez(tmp, options=np.array(a.options),
+                                               pattern_names=np.array(a.pattern_names), seconds=a.seconds,
+                                               **{k: getattr(a, k) for k in _ABSTRACTION_ARRAYS}))
     return a
 
 
@@ -1427,8 +1461,7 @@ def save_solution(solution: DrawSolution, path: str | Path) -> Path:
     """Write the solution's strategy to a Parquet file, one row per (decision, row, private state,
     action), with the settings that rebuild its abstraction in the file's metadata."""
     g, a = solution.game, solution.abstraction
-    parts: dict[str, list[npt.NDArray]] = {k: [] for k in ("node", "seat", "street", "line", "row", "state",
-                                                           "action", "probability")}
+    parts: dict[str, list[npt.NDArray]] = {k: [] for k in solution_file.COLUMNS}
     streets = {**{n: "pre-draw" for n in g.pre_nodes.values()}, **{n: "draw" for n in g.draw_nodes.values()},
                **{n: "post-draw" for n in g.post_nodes.values()}}
     for i in g.tree.decisions:
@@ -1453,16 +1486,13 @@ def save_solution(solution: DrawSolution, path: str | Path) -> Path:
     meta = {"format": SOLUTION_FORMAT, "rules": _rules_fields(solution.rules),
             "settings": list(a.settings),
             "summary": solution.to_dict()}
-    out = Path(path)
-    tmp = out.with_name(f"{out.name}.{os.getpid()}.tmp")
-    frame.write_parquet(tmp, metadata={"drawodds": json.dumps(meta)})
-    tmp.replace(out)
-    return out
+    return paths.write_file(path, lambda tmp: frame.write_parquet(tmp, metadata={"drawodds": json.dumps(meta)}))
 
 
 def load_solution(path: str | Path, *, directory: Path | None = None) -> DrawSolution:
-    """Read a solution written by ``save_solution``; its abstraction is rebuilt from the stored
-    settings (or read from the cache)."""
+    """Read a solution written by ``save_solution``, checked in full first (``solution_file``):
+    a damaged or edited file is a ``SolutionFileError`` before anything is built from it. Its
+    abstraction is rebuilt from the stored settings (or read from the cache)."""
     import polars as pl  # only here: importing polars would slow every command's start
 
     try:
@@ -1470,15 +1500,31 @@ def load_solution(path: str | Path, *, directory: Path | None = None) -> DrawSol
     except FileNotFoundError as exc:
         raise RequestError(f"no such solution file: {path}") from exc
     except (OSError, KeyError, ValueError, pl.exceptions.PolarsError) as exc:
-        raise RequestError(f"{path} is not a solution file written by drawodds solve") from exc
-    if meta.get("format") != SOLUTION_FORMAT:
-        raise RequestError(f"{path} was written by another version of drawodds; solve again")
-    rules = _rules_from(meta["rules"])
-    summary = meta["summary"]
-    pre, final, rounds = meta["settings"]
-    a = cached_abstraction(rules, pre, final, rounds, directory=directory)
-    game = build_game(a, summary["raises"])
-    probability = pl.read_parquet(path, columns=["probability"])["probability"].to_numpy()
+        raise solution_file.SolutionFileError(f"{path} is not a solution file written by drawodds solve") from exc
+    stored = solution_file.check_metadata(meta, path, SOLUTION_FORMAT)
+    try:
+        rules = _rules_from(stored.rules)
+        check_rules(rules)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise solution_file.unusable(path, "its rules are not a game the solver plays") from exc
+    try:
+        frame = pl.read_parquet(path, columns=list(solution_file.COLUMNS))
+        if not (frame["probability"].dtype.is_float() and frame["state"].dtype.is_integer()
+                and frame["node"].dtype.is_integer()):
+            raise ValueError("a column has the wrong type")
+        street = frame["street"].cast(pl.String).to_numpy()
+    except (OSError, ValueError, pl.exceptions.PolarsError) as exc:
+        raise solution_file.unusable(path, "a column is missing or damaged") from exc
+    solution_file.check_states(stored, street, frame["state"].to_numpy(), path)
+    a = cached_abstraction(rules, *stored.settings, directory=directory)
+    if (a.pre_buckets, a.final_buckets) != (stored.pre_draw_buckets, stored.final_buckets):
+        raise solution_file.unusable(path, "its bucket counts do not match its settings")
+    try:
+        game = build_game(a, stored.raises)
+    except RuleError as exc:
+        raise solution_file.unusable(path, "its raise cap does not fit its rules") from exc
+    probability = frame["probability"].to_numpy()
+    nodes = frame["node"].to_numpy()
     strategy: list[Floats | None] = [None] * len(game.tree.nodes)
     at = 0
     for i in game.tree.decisions:
@@ -1486,16 +1532,20 @@ def load_solution(path: str | Path, *, directory: Path | None = None) -> DrawSol
         assert isinstance(d, cfr.Decision)
         states = game.tree.spaces[int(game.tree.node_spaces[i, d.player])].size
         size = d.rows * states * len(d.actions)
+        if at + size > len(probability) or not (nodes[at:at + size] == i).all():
+            raise solution_file.unusable(path, "its rows do not match the game its settings describe")
         strategy[i] = probability[at:at + size].reshape(d.rows, states, len(d.actions))
         at += size
     if at != len(probability):
-        raise RequestError(f"{path} does not match the game its settings describe; solve again")
+        raise solution_file.unusable(path, "its rows do not match the game its settings describe")
+    solution_file.check_strategy(strategy, path)
+    summary = stored.summary
     curve = tuple(cfr.Checkpoint(c["iteration"], c["seconds"], c.get("value", math.nan), c["exploitability"])
                   for c in summary["curve"])
     return DrawSolution(rules, a, game, tuple(strategy), (summary["value"][0], summary["value"][1]),
                         summary["exploitability"], summary.get("nash_conv", math.nan), summary["iterations"],
                         summary["seconds"], summary["abstraction_seconds"], summary["schedule"],
-                        summary["raises"], curve, bool(summary.get("interrupted", False)))
+                        stored.raises, curve, bool(summary.get("interrupted", False)))
 
 
 def equilibrium_solution(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY,
@@ -1505,19 +1555,50 @@ def equilibrium_solution(rules: RuleSet, *, exploitability: float = DEFAULT_EXPL
                          runner: Runner | None = None) -> DrawSolution:
     """The heads-up equilibrium of ``rules``, solved once to ``exploitability`` antes per deal and
     kept in the cache directory; later calls read the stored file (``equilibrium_cached`` tells
-    which). A missing abstraction is built on ``workers``, ``scheduler`` or ``runner``."""
+    which). A missing abstraction is built on ``workers``, ``scheduler`` or ``runner``; a damaged
+    stored file is solved again, with a ``paths.CacheNote`` warning."""
+    check_rules(rules)
     folder = directory or cache_directory()
     path = equilibrium_path(rules, exploitability=exploitability, pre_buckets=pre_buckets,
                             final_buckets=final_buckets, rounds=rounds, directory=folder)
     if path.exists():
-        stored = load_solution(path, directory=folder)
-        return dataclasses.replace(stored, rules=rules)     # the same game, perhaps another table size
+        try:
+            stored = load_solution(path, directory=folder)
+        except solution_file.SolutionFileError:
+            warnings.warn(paths.CacheNote(f"the cached {rules.name} equilibrium was damaged; solving it again"),
+                          stacklevel=2)
+            with contextlib.suppress(OSError):
+                path.unlink()
+        else:
+            paths.touch_cached(path)
+            return dataclasses.replace(stored, rules=rules)     # the same game, perhaps another table size
     a = cached_abstraction(rules, pre_buckets, final_buckets, rounds, directory=folder, stage=stage,
                            workers=workers, scheduler=scheduler, runner=runner)
     solution = solve(rules, abstraction=a, exploitability=exploitability, iterations=100_000, progress=progress)
     if not solution.interrupted:
-        save_solution(solution, path)
+        folder.mkdir(parents=True, exist_ok=True)
+        _store_in_cache(path, lambda tmp: save_solution(solution, tmp))
     return solution
+
+
+def store_equilibrium(solution: DrawSolution, *, exploitability: float = DEFAULT_EXPLOITABILITY,
+                      directory: Path | None = None) -> Path | None:
+    """Keep a solution from ``solve`` as the cached equilibrium when it is one that
+    ``equilibrium_solution`` would look up (the same game, abstraction settings and raise cap,
+    solved to ``exploitability`` or closer, not interrupted) and none is stored yet; returns the
+    file, or None."""
+    pre, final, rounds = solution.abstraction.settings
+    default_cap = solution.rules.max_raises if solution.rules.max_raises is not None else 4
+    if (solution.interrupted or solution.raises != default_cap
+            or not solution.exploitability <= exploitability):
+        return None
+    path = equilibrium_path(solution.rules, exploitability=exploitability, pre_buckets=pre, final_buckets=final,
+                            rounds=rounds, directory=directory)
+    if path.exists():
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _store_in_cache(path, lambda tmp: save_solution(solution, tmp))
+    return path
 
 
 def equilibrium_path(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY, pre_buckets: int = 1024,

@@ -8,6 +8,7 @@ each kind of final hand bets, folds, calls or raises against an opponent who dre
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,7 @@ import pandas as pd
 
 from drawodds.analyses.solve import HAND_KINDS, Abstraction, DrawSolution, hand_kinds
 from drawodds.evaluate import FLUSH, FULL_HOUSE, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_of, jacks_or_better_floor
+from drawodds.paths import write_file
 
 FINAL_KINDS = ("high card", "pair below jacks", "jacks or better", "two pair", "trips", "straight", "flush",
                "full house or better")
@@ -136,6 +138,10 @@ def pat_overview(solution: DrawSolution) -> dict[str, dict[str, float]]:
     return {"stand_pat": stand, "bet_after": after}
 
 
+def _write_csv(frame: pd.DataFrame, path: Path) -> None:
+    frame.to_csv(path, index=False)
+
+
 def write_tables(solution: DrawSolution, folder: str | Path) -> list[Path]:
     """The strategy tables as CSV files in ``folder``: by bucket before the draw and at the draw
     (every betting line), by final bucket after it (averaged over lines and own draws), and the
@@ -148,6 +154,5 @@ def write_tables(solution: DrawSolution, folder: str | Path) -> list[Path]:
               "draw_by_hand.csv": draw_overview(solution), "postdraw_by_hand.csv": postdraw_overview(solution)}
     written = []
     for name, frame in frames.items():
-        frame.to_csv(out / name, index=False)
-        written.append(out / name)
+        written.append(write_file(out / name, functools.partial(_write_csv, frame)))
     return written

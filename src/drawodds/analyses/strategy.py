@@ -44,6 +44,7 @@ from drawodds.evaluate import (
 )
 from drawodds.execution import Stage
 from drawodds.holds import HOLD_POSITIONS, HOLD_SIZES, N_HOLDS, hold_masks, hold_numbers, legal_hold_table
+from drawodds.paths import write_file
 from drawodds.patterns import hold_pattern_codes, hold_pattern_label
 from drawodds.policies import DrawPolicy, choose_holds, draw_policy, hold_plan, in_range
 from drawodds.results import HIDDEN, Result, shown_as
@@ -476,9 +477,9 @@ class StrategyTable(Result):
         """Write the table to Parquet or CSV (chosen by the file extension)."""
         frame = self.to_frame()
         if path.endswith(".parquet"):
-            frame.write_parquet(path)
+            write_file(path, frame.write_parquet)
         elif path.endswith(".csv"):
-            frame.write_csv(path)
+            write_file(path, frame.write_csv)
         else:
             raise RequestError(f"output must end in .parquet or .csv, got {path!r}")
 

@@ -6,15 +6,16 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
+from drawodds.paths import write_file
+
 # No software version or creation date in the files: a redrawn chart is byte-identical.
 PNG_METADATA: dict[str, str | None] = {"Software": None}
 PDF_METADATA: dict[str, str | None] = {"Creator": None, "Producer": None, "CreationDate": None}
 
 
 def save(fig: Figure, path: str | Path, dpi: int = 120) -> Path:
-    """Write ``fig`` as PNG or PDF (by the file's ending) without time or version stamps."""
+    """Write ``fig`` as PNG or PDF (by the file's ending) without time or version stamps, safely
+    (``drawodds.paths.write_file``: a temporary file renamed into place; never a device or pipe)."""
     out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
     metadata = PDF_METADATA if out.suffix.lower() == ".pdf" else PNG_METADATA
-    fig.savefig(out, dpi=dpi, metadata=metadata)
-    return out
+    return write_file(out, lambda tmp: fig.savefig(tmp, dpi=dpi, metadata=metadata))   # tmp keeps the ending

@@ -21,7 +21,9 @@ from drawodds.charts.openers import draw_passouts, draw_pot_at_opening
 from drawodds.charts.points import plot_last_trick_vs_pair
 from drawodds.charts.reading import draw_read_draws
 from drawodds.charts.strategy import plot_dilemmas, plot_hold_heatmap
+from drawodds.errors import RequestError
 from drawodds.execution import Runner, Stage
+from drawodds.paths import write_text
 from drawodds.render.report import (
     DILEMMAS,
     GUIDE,
@@ -96,18 +98,48 @@ def write_guide(data: Guide, out_dir: str | Path, *, workers: int | None = None,
     if batch.interrupted:
         raise KeyboardInterrupt
     written = [path for paths in batch.results for path in paths]
-    (out / STANDING_PAT).write_text(data.pat.to_markdown(), encoding="utf-8")
+    write_text(out / STANDING_PAT, data.pat.to_markdown())
     names = guide_files(data)
     assert sorted({p.name for p in written} | {STANDING_PAT, GUIDE}) == names, "a drawing the guide does not list"
-    (out / GUIDE).write_text(guide_markdown(data, names), encoding="utf-8")
+    write_text(out / GUIDE, guide_markdown(data, names))
+    write_text(out / MANIFEST, "".join(f"{n}\n" for n in sorted(set(names) | _manifest(out))))
     return names
 
 
+MANIFEST = ".drawodds-guide"     # the names of the files the guide wrote into its folder, one a line
+_FIXED = (GUIDE, STANDING_PAT, HEATMAP, DILEMMAS, READ_DRAWS, PASSOUTS, POT_AT_OPENING, LAST_TRICK)
+
+
+def _manifest(out: Path) -> set[str]:
+    path = out / MANIFEST
+    return set(path.read_text(encoding="utf-8").split()) if path.is_file() and not path.is_symlink() else set()
+
+
+def check_guide_folder(out_dir: str | Path, *, force: bool = False) -> None:
+    """Refuse, before any work, a folder where the guide would replace a file it did not write
+    (a README.md of the user's, a symlink) unless ``force``; the guide's earlier files (listed in
+    the folder's manifest) are replaced freely. Files are always replaced by rename, never written
+    through a symlink, so nothing outside the folder is touched even with ``force``."""
+    out = Path(out_dir)
+    if force or not out.is_dir():
+        return
+    ours = _manifest(out)
+    mine = [p for p in out.iterdir() if p.name in _FIXED or p.name.startswith("cheatsheet_")]
+    theirs = sorted(p.name for p in mine if p.name not in ours or p.is_symlink())
+    if theirs:
+        more = f" and {len(theirs) - 1} more" if len(theirs) > 1 else ""
+        raise RequestError(f"{theirs[0]}{more} in {out} would be replaced and were not written by drawodds "
+                           "report: choose another folder, or add --force")
+
+
 def report(out_dir: str | Path = "reports", *, quick: bool = False, seed: int = 1, workers: int | None = None,
-           scale: float = 1.0, progress: Stage = _quiet) -> Report:
+           scale: float = 1.0, progress: Stage = _quiet, force: bool = False) -> Report:
     """Compute the player's guide (``drawodds.analyses.report.guide``) and write it into ``out_dir``.
 
-    The full guide takes a few minutes; ``quick`` a fraction of that, with larger standard errors."""
+    The full guide takes a few minutes; ``quick`` a fraction of that, with larger standard errors.
+    Files in ``out_dir`` that an earlier guide did not write are not replaced unless ``force``
+    (``check_guide_folder``, before any work)."""
+    check_guide_folder(out_dir, force=force)
     start = time.perf_counter()
     data = guide(quick=quick, seed=seed, workers=workers, scale=scale,
                  progress=lambda stage, f: progress(stage, 0.88 * f))

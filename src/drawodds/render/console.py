@@ -162,3 +162,16 @@ def pretty_cards(cards: Sequence[str]) -> str:
 def pretty_hand(text: str) -> str:
     """A hand given as canonical text (``Qc Qd Jh``) in glyphs."""
     return pretty_cards(text.split())
+
+
+def folded(console: Console, build: Callable[[list[int], bool], RenderableType], n: int) -> list[RenderableType]:
+    """A table of ``n`` value columns that fits the page: whole if it fits, else folded, its value
+    columns split into parts (``build(columns, continued)`` makes each part, with its label
+    column), so that no value is cut."""
+    tables: list[RenderableType] = []
+    for parts in range(1, n + 1):
+        size = -(-n // parts)
+        tables = [build(list(range(k, min(k + size, n))), k > 0) for k in range(0, n, size)]
+        if all(fits(console, t) for t in tables):
+            break
+    return tables

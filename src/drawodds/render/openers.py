@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Console
 from rich.table import Table
 
@@ -14,7 +16,7 @@ from drawodds.analyses.openers import (
     SomebodyElseOpens,
 )
 from drawodds.cards import format_cards
-from drawodds.render.console import fits, fmt, stdout
+from drawodds.render.console import fits, fmt, folded, stdout
 
 JACKPOTT_PLAY = (("passed out", "passed_out"), ("uncontested", "uncontested"), ("showdown", "showdown"),
                  ("dead opener", "dead_opener"))
@@ -44,18 +46,17 @@ def render_openers(result: OpenersTable) -> None:
 
 def _passouts(console: Console, result: OpenersTable) -> None:
     ante, max_antes = result.ante, result.max_consecutive_antes
-    table = Table(title=f"Jacks or Better pass-outs (ante {ante}"
-                        f"{f', at most {max_antes} antes in a row' if max_antes else ''})")
-    for col in ("players", "nobody opens", "independent", "deals per opened pot", "pot at opening"):
-        table.add_column(col, justify="right")
+    title = f"Jacks or Better pass-outs (ante {ante}{f', at most {max_antes} antes in a row' if max_antes else ''})"
+    headers = ("nobody opens", "independent", "deals per opened pot", "pot at opening")
+    rows = []
     for r in result.rows:
         mc = r.p_nobody_opens_mc
         nobody = (fmt(r.p_nobody_opens) if r.p_nobody_opens is not None or mc is None
                   else f"{mc.value:.4f}±{mc.se:.4f} MC")
         mark = "" if r.exact else " MC"
-        table.add_row(str(r.n), nobody, fmt(r.p_nobody_opens_independent),
-                      fmt(r.expected_deals_per_opened_pot, 3) + mark, fmt(r.expected_pot, 2) + mark)
-    console.print(table)
+        rows.append([str(r.n), nobody, fmt(r.p_nobody_opens_independent),
+                     fmt(r.expected_deals_per_opened_pot, 3) + mark, fmt(r.expected_pot, 2) + mark])
+    _print_folded(console, title, headers, rows)
     if not result.exact:
         console.print("MC: no exact count shipped for this size; Monte Carlo estimate ± 1 SE "
                       f"({FALLBACK_MC_DEALS:,} deals, seed {result.seed}); the pot figures follow from it.")
@@ -85,16 +86,26 @@ def _play(console: Console, result: OpenersTable) -> None:
                             JACKPOTT_PLAY),
                            (f"Plain game under play: preset morkpoker, passed out when everybody checks "
                             f"({result.deals:,} deals per size, seed {result.seed})", PLAIN_PLAY)):
-        table = Table(title=title)
-        table.add_column("players", justify="right")
-        for header, _ in columns:
-            table.add_column(header, justify="right", no_wrap=True)
-        for r in result.rows:
-            d = r.to_dict()
-            table.add_row(str(r.n), *(_share(d, key) for _, key in columns))
-        console.print(table)
+        rows = [[str(r.n), *(_share(r.to_dict(), key) for _, key in columns)] for r in result.rows]
+        _print_folded(console, title, [header for header, _ in columns], rows)
     console.print("[dim]Rule-based policies; ± one standard error. Passed out, all check: share of all deals. "
                   "Uncontested, showdown, dead opener: shares of the pots that were opened.[/dim]")
+
+
+def _print_folded(console: Console, title: str, headers: Sequence[str], rows: list[list[str]]) -> None:
+    """A table by table size, folded into parts under the players column where the page is too
+    narrow for it whole (no value cut)."""
+    def build(span: list[int], continued: bool) -> Table:
+        table = Table(title=f"{title} (continued)" if continued else title)
+        table.add_column("players", justify="right")
+        for j in span:
+            table.add_column(headers[j], justify="right", no_wrap=True)
+        for row in rows:
+            table.add_row(row[0], *(row[1 + j] for j in span))
+        return table
+
+    for table in folded(console, build, len(headers)):
+        console.print(table)
 
 
 def _share(d: dict[str, object], key: str) -> str:

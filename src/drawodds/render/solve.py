@@ -1,4 +1,4 @@
-"""`drawodds solve`: the solution's figures, then its strategy in plain words (fits 80 columns)."""
+"""`drawodds solve`: the solution's figures, then its strategy in plain words (tables fold to fit the page)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from drawodds.analyses.cfr import Checkpoint
 from drawodds.analyses.solve import DrawSolution
 from drawodds.analyses.solve_summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
 from drawodds.execution import Stage
-from drawodds.render.console import stderr_is_terminal, stdout
+from drawodds.render.console import folded, stderr_is_terminal, stdout
 
 SCHEDULE_NAMES = {"dcfr": "discounted CFR", "cfr+": "CFR+"}
 
@@ -46,13 +46,26 @@ def share(p: float) -> str:
     return f"{100 * p:.1f}%" if p < 0.1 else f"{100 * p:.0f}%"
 
 
-def _table(title: str, first: str, columns: list[str]) -> Table:
-    stdout_blank()
+def _table(title: str, first: str, columns: list[str], rows: list[list[str]]) -> Table:
     table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
     table.add_column(first, no_wrap=True)
     for c in columns:
         table.add_column(c, justify="right", no_wrap=True)
+    for row in rows:
+        table.add_row(*row)
     return table
+
+
+def print_folded(console: Console, title: str, first: str, columns: list[str], rows: list[list[str]]) -> None:
+    """Print a table of a label column and value columns; where it is wider than the page it is
+    folded: the value columns in parts, each part under the label column, so no value is cut."""
+    def build(span: list[int], continued: bool) -> Table:
+        return _table(f"{title} (continued)" if continued else title, first, [columns[j] for j in span],
+                      [[r[0], *[r[1 + j] for j in span]] for r in rows])
+
+    for t in folded(console, build, len(columns)):
+        stdout_blank()
+        console.print(t)
 
 
 def stdout_blank() -> None:
@@ -94,12 +107,10 @@ def render_solve(solution: DrawSolution) -> None:
 
 def _predraw(console: Console, solution: DrawSolution) -> None:
     frame = predraw_overview(solution)
-    table = _table("Before the draw, by the hand dealt", "hand dealt",
-                   ["dealt", "opens", "bets if\nchecked", "folds", "calls", "raises"])
-    for _, r in frame.iterrows():
-        table.add_row(str(r["hand"]), *[share(r[c]) for c in ("share", "open", "bet after check", "fold", "call",
-                                                              "raise")])
-    console.print(table)
+    rows = [[str(r["hand"]), *[share(r[c]) for c in ("share", "open", "bet after check", "fold", "call", "raise")]]
+            for _, r in frame.iterrows()]
+    print_folded(console, "Before the draw, by the hand dealt", "hand dealt",
+                 ["dealt", "opens", "bets if\nchecked", "folds", "calls", "raises"], rows)
     console.print("dealt: share of deals; opens: the first to act (left of the dealer) bets; bets if "
                   "checked: the dealer, checked to; folds, calls, raises: the dealer facing the open.", style="dim")
 
@@ -107,11 +118,10 @@ def _predraw(console: Console, solution: DrawSolution) -> None:
 def _draw(console: Console, solution: DrawSolution) -> None:
     frame = draw_overview(solution)
     draws = [c for c in frame.columns if c == "pat" or c.startswith("draw ")]
-    table = _table("The draw, by the hand dealt (both seats)", "hand dealt",
-                   ["gets to\nthe draw", *["stands\npat" if d == "pat" else d.replace(" ", "s\n") for d in draws]])
-    for _, r in frame.iterrows():
-        table.add_row(str(r["hand"]), share(r["reaches draw"]), *[share(r[d]) for d in draws])
-    console.print(table)
+    rows = [[str(r["hand"]), share(r["reaches draw"]), *[share(r[d]) for d in draws]] for _, r in frame.iterrows()]
+    print_folded(console, "The draw, by the hand dealt (both seats)", "hand dealt",
+                 ["gets to\nthe draw", *["stands\npat" if d == "pat" else d.replace(" ", "s\n") for d in draws]],
+                 rows)
     pat = pat_overview(solution)
     console.print(f"Stands pat with nothing (a snow) {share(pat['stand_pat']['nothing'])}, with two pair "
                   f"{share(pat['stand_pat']['two_pair'])}, trips {share(pat['stand_pat']['trips'])}, "
@@ -124,15 +134,12 @@ def _postdraw(console: Console, solution: DrawSolution) -> None:
     options = sorted(int(d) for d in frame["opponent_draw"].unique())
     hands = list(dict.fromkeys(frame["hand"]))
     cell = {(r["hand"], int(r["opponent_draw"])): r for _, r in frame.iterrows()}
-    lead = _table("After the draw, first to act: how often it bets, by the opponent's draw", "final hand",
-                  [_draw_word(d) for d in options])
-    facing = _table("Facing a bet after the draw: % fold / call / raise, by the bettor's draw", "final hand",
-                    [_draw_word(d) for d in options])
-    for h in hands:
-        lead.add_row(h, *[share(cell[(h, d)]["bet first"]) if (h, d) in cell else "—" for d in options])
-        facing.add_row(h, *[_fcr(cell.get((h, d))) for d in options])
-    console.print(lead)
-    console.print(facing)
+    words = [_draw_word(d) for d in options]
+    print_folded(console, "After the draw, first to act: how often it bets, by the opponent's draw", "final hand",
+                 words, [[h, *[share(cell[(h, d)]["bet first"]) if (h, d) in cell else "—" for d in options]]
+                         for h in hands])
+    print_folded(console, "Facing a bet after the draw: % fold / call / raise, by the bettor's draw", "final hand",
+                 words, [[h, *[_fcr(cell.get((h, d))) for d in options]] for h in hands])
 
 
 def _fcr(row: pd.Series | None) -> str:

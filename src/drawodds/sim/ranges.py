@@ -392,11 +392,72 @@ def _draw_cdf(source: HoldingsSource, rules: RuleSet, known: tuple[int, ...], dr
 def check_conditions(rules: RuleSet, policy: DrawPolicy | HoldingsSource, draw_counts: Sequence[int | None],
                      our_cards: Sequence[int] | npt.NDArray[np.integer]) -> None:
     """RequestError (one line) unless some holding plays each draw count (None: any) with our
-    cards out of the deck; builds the holdings sampling will use (cached)."""
+    cards out of the deck, and the opponents' holdings can be dealt together without sharing a
+    card (``dealable``); builds the holdings sampling will use (cached)."""
     known = tuple(sorted(int(c) for c in np.asarray(our_cards).ravel()))
     source = as_source(policy)
     for d in dict.fromkeys(draw_counts):
         _draw_cdf(source, rules, known, d)
+    dealable(source, rules, known, tuple(None if d is None else int(d) for d in draw_counts))
+
+
+PROBE_CHAINS = (1_000, 20_000)  # sequential deals tried by ``dealable``: a quick look, then a thorough one
+PROBE_TRIES = 64           # tries per opponent and chain before that chain counts as stuck
+EASY_DEALS = 0.05          # a quick look completing this share of its deals is enough
+MIN_DEALABLE = 0.001       # fewer chains than this fraction completing: too rare to sample
+
+
+def _probe(held: Holdings, cdfs: list[npt.NDArray[np.float64]], chains: int, rng: np.random.Generator
+           ) -> tuple[int, int]:
+    """Deal ``chains`` tables one opponent after another, each avoiding the cards of the earlier
+    ones (at most ``PROBE_TRIES`` tries each): (opponents the furthest chain reached, chains done)."""
+    taken = np.zeros(chains, dtype=np.uint64)
+    alive = np.arange(chains)
+    reached = 0
+    for cdf in cdfs:
+        pending, placed = alive, []
+        for _ in range(PROBE_TRIES):
+            if not len(pending):
+                break
+            cb = _card_bits(held.cards[_sample_rows(cdf, len(pending), rng)])
+            ok = (taken[pending] & cb) == 0
+            taken[pending[ok]] |= cb[ok]
+            placed.append(pending[ok])
+            pending = pending[~ok]
+        alive = np.sort(np.concatenate(placed)) if placed else alive[:0]
+        if len(alive) == 0:
+            break
+        reached += 1
+    return reached, len(alive)
+
+
+@functools.lru_cache(maxsize=8)
+def dealable(source: HoldingsSource, rules: RuleSet, known: tuple[int, ...], counts: tuple[int | None, ...]
+             ) -> float:
+    """The fraction of sequential deals (each opponent dealt from its holdings, avoiding the
+    earlier ones) that give every opponent a holding: a RequestError, at once, when none or
+    almost none does (three opponents cannot all hold an ace when one ace is left), rather than a
+    sampler that never finishes. Uses its own fixed random stream, so answers are unchanged."""
+    if len(counts) < 2:
+        return 1.0
+    rng = np.random.default_rng(0x5EED)
+    held = source_holdings(source, rules, known)
+    cdfs = [_draw_cdf(source, rules, known, d) for d in counts]
+    for chains in PROBE_CHAINS:
+        reached, done = _probe(held, cdfs, chains, rng)
+        if done >= EASY_DEALS * chains:
+            break
+    m = len(counts)
+    what = ("hands" + (" in this range" if getattr(source, "hand_range", None) else "")
+            + (" that draw as given" if any(d is not None for d in counts) else ""))
+    if reached < m:
+        raise RequestError(f"{m} opponents cannot all be dealt {what} with these cards out of the deck: "
+                           f"at most {reached} can")
+    rate = done / chains
+    if rate < MIN_DEALABLE:
+        raise RequestError(f"almost no deal gives all {m} opponents {what} with these cards out of the deck "
+                           f"(about 1 in {round(1 / rate):,}): widen the range or seat fewer")
+    return rate
 
 
 def _sample_rows(cdf: npt.NDArray[np.float64], n: int, rng: np.random.Generator) -> npt.NDArray[np.intp]:
@@ -455,6 +516,7 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy | HoldingsSource, draw
     source = as_source(policy)
     held = source_holdings(source, rules, known)
     cdfs = [_draw_cdf(source, rules, known, d) for d in counts]
+    dealable(source, rules, known, tuple(counts))
     if method == "auto":
         method = "joint" if m <= 3 else "gibbs"
     if method not in ("joint", "gibbs"):
