@@ -507,6 +507,8 @@ def _simulate_points(rule_set: RuleSet, deals: int | None, games: int | None, se
         emit_json(points_summary(result))
     else:
         render_points_simulation(result)
+    if result.interrupted:
+        _interrupted(f"the figures cover the {result.games:,} games played so far")
 
 
 # --- read / policies -------------------------------------------------------------------------
@@ -791,6 +793,8 @@ def lesson_cmd(
     if out_md:
         Path(out_md).write_text(lesson.to_markdown(), encoding="utf-8")
     show(lesson, json_out, render_lesson)
+    if lesson.interrupted:
+        _interrupted(f"the lines cover the first {lesson.dealt:,} two-pair deals")
 
 
 # --- openers --------------------------------------------------------------------------------

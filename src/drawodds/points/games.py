@@ -391,6 +391,7 @@ class PointsSimulationResult(Result):
     instant_win_rate: Estimate                # games ended by Chicago's royal flush
     win_rate_by_seat: tuple[Estimate, ...]
     win_rate_by_player: dict[str, Estimate] = field(metadata=shown_as(name="win_rate_by_policy"))   # seat average
+    interrupted: bool = False                 # stopped by Ctrl-C: the figures cover the chunks of games that finished
     # Wall-clock time: kept out of the JSON so that the same seed gives the same bytes.
     seconds: float = field(default=0.0, compare=False, metadata=HIDDEN)
 
@@ -460,6 +461,7 @@ def simulate_points(rules: RuleSet, *, games: int, seed: int,
         instant_win_rate=mean_se(instant),
         win_rate_by_seat=tuple(mean_se(wins[:, s]) for s in range(p)),
         win_rate_by_player=by_player,
+        interrupted=batch.interrupted,
         seconds=time.perf_counter() - start,
     )
 
