@@ -36,11 +36,16 @@ def commands(workers: int, out: str) -> dict[str, list[str]]:
     }
 
 
+def _default_sigint() -> None:
+    """In the child: Ctrl-C as a terminal gives it, even when this script runs where SIGINT is ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def stop_time(argv: list[str], after: float, patience: float, alone: bool) -> tuple[float, int | None, str]:
     """(seconds from SIGINT to exit, exit code or None if killed, last output line)."""
     with tempfile.TemporaryFile() as log:
         proc = subprocess.Popen([sys.executable, "-m", "drawodds", *argv], stdin=subprocess.PIPE, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True)
+                                stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_default_sigint)
         if argv[0] == "train":
             assert proc.stdin is not None
             proc.stdin.write(b"pat\n")   # the first answer: its grade is being worked out at the signal
