@@ -8,6 +8,7 @@ cluster. A ``Runner`` is started once per command and reused by every batch of c
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -123,6 +124,7 @@ class Runner:
         self._stop: Any = None
         self._client: Any = None
         self._cluster: Any = None
+        self._interrupted = False
 
     def __enter__(self) -> Runner:
         if self.scheduler:
@@ -135,6 +137,12 @@ class Runner:
         if self._client is not None:
             self._client.close()
         if self._cluster is not None:
+            if self._interrupted:   # its workers may be busy with chunks nobody waits for: end them now
+                for nanny in list(getattr(self._cluster, "workers", {}).values()):
+                    pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+                    if pid:
+                        with contextlib.suppress(ProcessLookupError):
+                            os.kill(pid, signal.SIGKILL)
             self._cluster.close()
 
     def _start_dask(self) -> None:
@@ -266,7 +274,9 @@ class Runner:
                 take(result)
                 taking = False
         except KeyboardInterrupt:
-            # A task already running on a Dask worker cannot be stopped; it is left to end there.
+            # A task already running on a Dask worker cannot be stopped: a remote cluster is left to
+            # end it; the workers of a cluster started here are killed when the runner closes.
+            self._interrupted = True
             self._client.cancel(futures)
             if not taking:
                 for future in futures[taken:]:

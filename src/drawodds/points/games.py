@@ -553,7 +553,8 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
     by the draw ``policy`` and everyone plays the tricks by the ``trick`` strategy. Columns: keep,
     discard, draw, points_hand(_se), points_trick(_se), points(_se), and se_vs_best (standard
     error of the difference to the best hold, small thanks to the common random numbers).
-    Trials run in blocks of TRIAL_BLOCK; ``progress(done, total)`` is called after each block.
+    Trials run in blocks of TRIAL_BLOCK; ``progress(done, total)`` is called after each block. On
+    Ctrl-C the blocks that finished make the table, with ``attrs["interrupted"]`` set.
     """
     _check_points_game(rules)
     if trials < 2:
@@ -565,13 +566,19 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
     masks = legal_holds(cards, rules)
     sizes = [min(TRIAL_BLOCK, trials - start) for start in range(0, trials, TRIAL_BLOCK)]
     blocks_h, blocks_t = [], []
-    for size, child in zip(sizes, np.random.SeedSequence(seed).spawn(len(sizes)), strict=False):
-        h, t = hold_points(cards, masks, rules, trials=size, seed=int(child.generate_state(1)[0]),
-                           policy=policy, trick=trick, seat=seat)
-        blocks_h.append(h)
-        blocks_t.append(t)
-        if progress is not None:
-            progress(sum(b.shape[1] for b in blocks_h), trials)
+    interrupted = False
+    try:
+        for size, child in zip(sizes, np.random.SeedSequence(seed).spawn(len(sizes)), strict=False):
+            h, t = hold_points(cards, masks, rules, trials=size, seed=int(child.generate_state(1)[0]),
+                               policy=policy, trick=trick, seat=seat)
+            blocks_h.append(h)
+            blocks_t.append(t)
+            if progress is not None:
+                progress(sum(b.shape[1] for b in blocks_h), trials)
+    except KeyboardInterrupt:   # Ctrl-C: the blocks that finished make the table (attrs: interrupted)
+        if not blocks_h:
+            raise
+        interrupted = True
     hand_pts, trick_pts = np.concatenate(blocks_h, axis=1), np.concatenate(blocks_t, axis=1)
     total = hand_pts + trick_pts
     best = int(total.mean(axis=1).argmax())
@@ -590,8 +597,8 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
         "se_vs_best": se_of_mean(total - total[best]),
     })
     df = df.sort_values("points", ascending=False, kind="stable").reset_index(drop=True)
-    df.attrs.update(rules=rules.name, opponents=opponents, trials=trials, seed=seed,
-                    policy=policy, trick=trick)
+    df.attrs.update(rules=rules.name, opponents=opponents, trials=int(total.shape[1]), seed=seed,
+                    policy=policy, trick=trick, interrupted=interrupted)
     return df
 
 
