@@ -46,7 +46,15 @@ _LAZY: dict[str, tuple[str, str]] = {
     **{n: ("drawodds.rules", n) for n in ("RuleError", "RuleSet", "preset", "preset_names")},
 }
 
-__all__ = sorted([*_LAZY, "__version__"])
+__all__ = [
+    "BET", "CALL", "CATEGORIES", "CHECK", "FOLD", "MUCK", "RAISE", "SHOW", "STAND_PAT", "CardError",
+    "DealState", "DrawReading", "DrawoddsError", "IllegalAction", "KeepResult", "OpenersTable", "PatLesson",
+    "PointsSimulationResult", "RequestError", "RuleError", "RuleSet", "SimulationResult", "StrategyReport",
+    "__version__", "category_name", "category_of", "condense", "describe", "draw", "evaluate", "format_cards",
+    "format_hand", "hand_report", "keep", "openers", "p_somebody_else_opens", "parse_cards", "parse_hand",
+    "preset", "preset_names", "read", "read_draw", "simulate", "simulate_points", "standing_pat", "strategy",
+    "strategy_report", "table_odds",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -75,8 +83,19 @@ if TYPE_CHECKING:   # the same names, eagerly, for type checkers and editors
     from drawodds.analyses.read import read_draw as read
     from drawodds.analyses.reference import hand_report
     from drawodds.cards import CardError, format_cards, format_hand, parse_cards, parse_hand
-    from drawodds.engine.deal import (BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, STAND_PAT, DealState,
-                                      IllegalAction, draw)
+    from drawodds.engine.deal import (
+        BET,
+        CALL,
+        CHECK,
+        FOLD,
+        MUCK,
+        RAISE,
+        SHOW,
+        STAND_PAT,
+        DealState,
+        IllegalAction,
+        draw,
+    )
     from drawodds.engine.session import SimulationResult, simulate
     from drawodds.errors import DrawoddsError, RequestError
     from drawodds.evaluate import CATEGORIES, category_name, category_of, describe, evaluate
