@@ -183,8 +183,10 @@ def test_small_jobs_stay_in_this_process_and_give_the_same_answer():
         assert small == _job(one, total=10_000, chunk=1_000)
 
 
-def _sleepy_sum(seed: int, index: int, size: int) -> float:
-    time.sleep(0.1)
+def _busy_sum(seed: int, index: int, size: int) -> float:
+    start = time.process_time()
+    while time.process_time() - start < 0.1:   # a tenth of a second of work
+        pass
     return _chunk_sum(seed, index, size)
 
 
@@ -192,6 +194,6 @@ def _sleepy_sum(seed: int, index: int, size: int) -> float:
 def test_a_job_that_pays_for_a_pool_gets_one_after_its_first_chunk_with_the_same_answer():
     calls = [(5, i, 100) for i in range(6)]   # 0.1 s a chunk: the other five would take 0.5 s on one process
     with Runner(2) as pool:
-        spread = pool.map(_sleepy_sum, calls).results
+        spread = pool.map(_busy_sum, calls).results
         assert pool._pool is not None
     assert spread == [_chunk_sum(*c) for c in calls]

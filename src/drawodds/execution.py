@@ -207,11 +207,12 @@ class Runner:
                   take: Callable[[Any], None]) -> None:
         start = 0
         if self._pool is None and len(calls) > 2 * self.workers:
-            # The first chunk runs here and tells what the rest costs on one process.
-            clock = time.perf_counter()
+            # The first chunk runs here and tells what the rest costs on one process (in CPU time:
+            # other programs' load must not make a small job look big).
+            clock = time.process_time()
             take(fn(*calls[0]))
             start = 1
-            if (time.perf_counter() - clock) * (len(calls) - 1) < POOL_WORTH:
+            if (time.process_time() - clock) * (len(calls) - 1) < POOL_WORTH:
                 for args in calls[1:]:
                     take(fn(*args))
                 return
