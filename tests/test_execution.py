@@ -185,14 +185,14 @@ def test_small_jobs_stay_in_this_process_and_give_the_same_answer():
 
 def _busy_sum(seed: int, index: int, size: int) -> float:
     start = time.process_time()
-    while time.process_time() - start < 0.1:   # a tenth of a second of work
+    while time.process_time() - start < 0.2:   # a fifth of a second of work
         pass
     return _chunk_sum(seed, index, size)
 
 
 @pytest.mark.skipif(available_cores() < 2, reason="needs two cores")
 def test_a_job_that_pays_for_a_pool_gets_one_after_its_first_chunk_with_the_same_answer():
-    calls = [(5, i, 100) for i in range(6)]   # 0.1 s a chunk: the other five would take 0.5 s on one process
+    calls = [(5, i, 100) for i in range(6)]   # 0.2 s a chunk: the other five would take 1 s on one process
     with Runner(2) as pool:
         spread = pool.map(_busy_sum, calls).results
         assert pool._pool is not None

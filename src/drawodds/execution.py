@@ -72,7 +72,7 @@ class Batch:
     interrupted: bool
 
 
-POOL_WORTH = 0.3    # seconds of work left on one process below which starting worker processes does not pay
+POOL_START = 0.3    # seconds a pool of workers costs to start and feed: it pays only for work that saves more
 STOP_GRACE = 1.0    # seconds the workers get after Ctrl-C to hand back what they have; then they are killed
 
 # In a worker process: the job's stop flag (set by the parent on Ctrl-C) and whether a chunk is running.
@@ -212,7 +212,8 @@ class Runner:
             clock = time.process_time()
             take(fn(*calls[0]))
             start = 1
-            if (time.process_time() - clock) * (len(calls) - 1) < POOL_WORTH:
+            rest = (time.process_time() - clock) * (len(calls) - 1)     # seconds on this process
+            if rest * (1 - 1 / self.workers) < POOL_START:
                 for args in calls[1:]:
                     take(fn(*args))
                 return
