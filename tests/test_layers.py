@@ -213,3 +213,16 @@ def test_every_public_name_of_the_root_loads() -> None:
         assert "no_such_name" in str(exc)
     else:
         raise AssertionError("an unknown name must raise AttributeError")
+
+
+def test_the_main_job_loads_no_table_chart_cluster_or_solver_library() -> None:
+    """`drawodds keep HAND` loads what it needs and no more: no pandas, polars, matplotlib, dask or solver."""
+    code = ("import sys, json, contextlib, io\nfrom drawodds.cli import run\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    run(['keep', 'AsAhKs7s3s', '--trials', '2000'])\n"
+            "print(json.dumps(sorted(sys.modules)))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(PACKAGE.parent), "PATH": "", "NO_COLOR": "1"})
+    loaded = json.loads(run.stdout.strip().splitlines()[-1])
+    heavy = [m for m in loaded if m.split(".")[0] in ("pandas", "polars", "matplotlib", "dask")
+             or m.startswith(("drawodds.analyses.solve", "drawodds.analyses.cfr", "drawodds.charts"))]
+    assert not heavy, f"keep loads {heavy}"
