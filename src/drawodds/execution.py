@@ -218,9 +218,10 @@ class Runner:
                     take(fn(*args))
                 return
         pool = self._local_pool()
-        futures: list[Future[T]] = [pool.submit(_worker_call, fn, args) for args in calls[start:]]
+        futures: list[Future[T]] = []
         taken, taking = 0, False
         try:
+            futures += (pool.submit(_worker_call, fn, args) for args in calls[start:])
             for future in futures:
                 result = future.result()
                 taken, taking = taken + 1, True
