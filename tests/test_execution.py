@@ -197,3 +197,14 @@ def test_a_job_that_pays_for_a_pool_gets_one_after_its_first_chunk_with_the_same
         spread = pool.map(_busy_sum, calls).results
         assert pool._pool is not None
     assert spread == [_chunk_sum(*c) for c in calls]
+
+
+@pytest.mark.skipif(available_cores() < 2, reason="needs two cores")
+def test_after_ctrl_c_each_also_sees_the_chunks_that_finished_after_a_gap(ctrl_c):
+    seen: list[tuple[int, str]] = []
+    with Runner(2) as pool:
+        ctrl_c(1.0)
+        batch = pool.map(_slow_chunk, [("stubborn", ""), ("quick", ""), ("partial", "")],
+                         each=lambda i, result: seen.append((i, result)))
+    assert batch.interrupted and batch.results == []      # the first chunk never finished
+    assert seen == [(1, "quick"), (2, "partial")]          # e.g. to write out every part that is done

@@ -1166,8 +1166,15 @@ def report_cmd(
     _seed(seed)
     n_workers = _workers(workers)
     _writable_folder(out_dir, "--out")
-    with stage_bar(enabled=not json_out) as stage:
-        result = report(out_dir, quick=quick, seed=seed, workers=n_workers, progress=stage)
+    from drawodds.analyses.report import GuideInterrupted
+
+    try:
+        with stage_bar(enabled=not json_out) as stage:
+            result = report(out_dir, quick=quick, seed=seed, workers=n_workers, progress=stage)
+    except GuideInterrupted as stop:
+        done = f" ({', '.join(stop.finished)})" if stop.finished else ""
+        _interrupted(f"{len(stop.finished)} of the guide's {stop.parts} parts had finished{done}; "
+                     "nothing was written, as the guide is written whole")
     show(result, json_out, render_report)
 
 

@@ -181,7 +181,8 @@ class Runner:
             each: Callable[[int, T], None] | None = None) -> Batch:
         """``[fn(*args) for args in calls]``, in order; after each finished chunk ``each(i, result)``
         (e.g. to write it out, or raise ``KeyboardInterrupt`` to stop) and ``progress(k)`` with the
-        number finished."""
+        number finished. After Ctrl-C, ``each`` also sees the chunks that finished after one that
+        did not, though ``results`` holds only the unbroken run from the first chunk."""
         done: list[Any] = []
 
         def take(result: Any) -> None:
@@ -191,11 +192,15 @@ class Runner:
             if progress is not None:
                 progress(len(done))
 
+        def late(index: int, result: Any) -> None:
+            if each is not None:
+                each(index, result)
+
         try:
             if self._client is not None:
-                self._dask_map(fn, calls, take)
+                self._dask_map(fn, calls, take, late)
             elif self.spreads(len(calls)):
-                self._pool_map(fn, calls, take)
+                self._pool_map(fn, calls, take, late)
             else:
                 for args in calls:
                     take(fn(*args))
@@ -204,7 +209,7 @@ class Runner:
         return Batch(done, interrupted=False)
 
     def _pool_map(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
-                  take: Callable[[Any], None]) -> None:
+                  take: Callable[[Any], None], late: Callable[[int, Any], None]) -> None:
         start = 0
         if self._pool is None and len(calls) > 2 * self.workers:
             # The first chunk runs here and tells what the rest costs on one process (in CPU time:
@@ -229,11 +234,9 @@ class Runner:
                 taking = False
         except KeyboardInterrupt:
             self._halt_pool(futures, STOP_GRACE)
-            if not taking:     # the chunks that finished meanwhile, and the parts handed back
-                for future in futures[taken:]:
-                    if future.cancelled() or not future.done() or future.exception() is not None:
-                        break
-                    take(future.result())
+            finished = [not f.cancelled() and f.done() and f.exception() is None for f in futures]
+            _wind_up([f.result() if ok else None for f, ok in zip(futures, finished, strict=True)],
+                     finished, taken, taking, start, take, late)
             raise
         except BaseException:
             self._halt_pool(futures, 0.0)
@@ -267,7 +270,7 @@ class Runner:
         pool.shutdown(wait=False, cancel_futures=True)
 
     def _dask_map(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
-                  take: Callable[[Any], None]) -> None:
+                  take: Callable[[Any], None], late: Callable[[int, Any], None]) -> None:
         futures = [self._client.submit(fn, *args, pure=False) for args in calls]
         taken, taking = 0, False
         try:
@@ -281,14 +284,31 @@ class Runner:
             # end it; the workers of a cluster started here are killed when the runner closes.
             self._interrupted = True
             self._client.cancel(futures)
-            if not taking:
-                for future in futures[taken:]:
-                    if future.status != "finished":
-                        break
-                    take(future.result())
+            finished = [f.status == "finished" for f in futures]
+            _wind_up([f.result() if ok else None for f, ok in zip(futures, finished, strict=True)],
+                     finished, taken, taking, 0, take, late)
             raise
         finally:
             self._client.cancel(futures)
+
+
+def _wind_up(results: list[Any], finished: list[bool], taken: int, taking: bool, start: int,
+             take: Callable[[Any], None], late: Callable[[int, Any], None]) -> None:
+    """After Ctrl-C: the chunks after the ``taken`` ones that finished (or handed back a part) join
+    the unbroken run while there is no gap (and Ctrl-C did not come while one was being taken);
+    the ones after a gap go to ``late`` with their chunk index (``start`` + position). ``take`` or
+    ``late`` may raise ``KeyboardInterrupt`` to stop."""
+    unbroken = not taking
+    try:
+        for position in range(taken, len(results)):
+            if not finished[position]:
+                unbroken = False
+            elif unbroken:
+                take(results[position])
+            else:
+                late(start + position, results[position])
+    except KeyboardInterrupt:
+        pass
 
 
 def local_cluster(workers: int) -> Any:
