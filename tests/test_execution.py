@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from drawodds.execution import (
+    STOP_GRACE,
     ExecutionError,
     Runner,
     available_cores,
@@ -104,3 +111,100 @@ def test_the_solver_abstraction_is_the_same_on_one_and_two_workers_and_on_dask(s
         for name in arrays:
             a, b = getattr(one, name), getattr(other, name)
             assert a.dtype == b.dtype and np.array_equal(a, b), (where, name)
+
+
+def _slow_chunk(kind: str, marker: str) -> str:
+    """A test chunk: 'quick' returns at once; 'slow' works for a minute; 'partial' works until Ctrl-C
+    and hands back what it has; 'stubborn' ignores Ctrl-C (as a long call into C would); 'late'
+    records that it started."""
+    if kind == "quick":
+        return kind
+    if kind == "late":
+        Path(marker).write_text("started")
+        return kind
+    if kind == "slow":
+        time.sleep(60)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            time.sleep(0.01)
+        except KeyboardInterrupt:
+            if kind == "partial":
+                return "partial"
+    return kind
+
+
+@pytest.fixture
+def ctrl_c():
+    """Ctrl-C for this process after a delay, as a terminal would send it."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timers: list[threading.Timer] = []
+
+    def after(seconds: float) -> None:
+        timers.append(threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT)))
+        timers[-1].start()
+
+    yield after
+    for t in timers:
+        t.cancel()
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.skipif(available_cores() < 2, reason="needs two cores")
+def test_ctrl_c_stops_the_pool_at_once_and_keeps_what_finished(ctrl_c, tmp_path):
+    marker = str(tmp_path / "late")
+    calls = [("quick", marker), ("partial", marker), ("stubborn", marker), ("late", marker)]   # all on the pool
+    with Runner(2) as pool:
+        ctrl_c(1.0)
+        start = time.monotonic()
+        batch = pool.map(_slow_chunk, calls)
+        stopped = time.monotonic() - start
+        assert pool._pool is None            # the workers are gone; a later map starts new ones
+        assert pool.map(_chunk_sum, [(1, i, 10) for i in range(2)]).results == [_chunk_sum(1, i, 10) for i in range(2)]
+    assert batch.interrupted
+    assert batch.results == ["quick", "partial"]     # the part the running chunk handed back is kept
+    assert stopped < 1.0 + STOP_GRACE + 1.0          # the stubborn worker was killed after the grace
+    assert not Path(marker).exists()                 # no chunk started after Ctrl-C
+
+
+def test_ctrl_c_on_one_process_keeps_the_chunks_that_finished(ctrl_c):
+    with Runner(1) as one:
+        ctrl_c(0.5)
+        batch = one.map(_slow_chunk, [("quick", ""), ("quick", ""), ("slow", ""), ("quick", "")])
+    assert batch.interrupted and batch.results == ["quick", "quick"]
+
+
+@pytest.mark.skipif(available_cores() < 2, reason="needs two cores")
+def test_small_jobs_stay_in_this_process_and_give_the_same_answer():
+    with Runner(2) as pool:
+        small = _job(pool, total=10_000, chunk=1_000)     # ten tiny chunks: no pool pays for them
+        assert pool._pool is None
+    with Runner(1) as one:
+        assert small == _job(one, total=10_000, chunk=1_000)
+
+
+def _busy_sum(seed: int, index: int, size: int) -> float:
+    start = time.process_time()
+    while time.process_time() - start < 0.2:   # a fifth of a second of work
+        pass
+    return _chunk_sum(seed, index, size)
+
+
+@pytest.mark.skipif(available_cores() < 2, reason="needs two cores")
+def test_a_job_that_pays_for_a_pool_gets_one_after_its_first_chunk_with_the_same_answer():
+    calls = [(5, i, 100) for i in range(6)]   # 0.2 s a chunk: the other five would take 1 s on one process
+    with Runner(2) as pool:
+        spread = pool.map(_busy_sum, calls).results
+        assert pool._pool is not None
+    assert spread == [_chunk_sum(*c) for c in calls]
+
+
+@pytest.mark.skipif(available_cores() < 2, reason="needs two cores")
+def test_after_ctrl_c_each_also_sees_the_chunks_that_finished_after_a_gap(ctrl_c):
+    seen: list[tuple[int, str]] = []
+    with Runner(2) as pool:
+        ctrl_c(1.0)
+        batch = pool.map(_slow_chunk, [("stubborn", ""), ("quick", ""), ("partial", "")],
+                         each=lambda i, result: seen.append((i, result)))
+    assert batch.interrupted and batch.results == []      # the first chunk never finished
+    assert seen == [(1, "quick"), (2, "partial")]          # e.g. to write out every part that is done

@@ -4,11 +4,19 @@ From the bottom: core (cards, evaluator, combinatorics, rule sets, holds, result
 patterns, draw policies) -> sim (sampling, equity, ranges) -> engine -> points games -> analyses
 -> render -> charts -> cli. A module may import its own layer or any layer below it; imports inside
 functions count too, and only the CLI may defer an import of the package's own modules.
+
+The package root loads its public names at first use (a table of name -> module): a lower layer
+that reached a higher one through the root, or through ``importlib``, would hide an upward import
+from the source scan, so those are refused too, and a fresh interpreter checks what importing
+each layer really loads.
 """
 
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "drawodds"
@@ -117,3 +125,104 @@ def test_no_import_circles() -> None:
         if m not in state:
             walk(m, [m])
     assert not circles, "\n".join(circles)
+
+
+def test_no_module_imports_by_name_at_run_time() -> None:
+    """``importlib.import_module`` or ``__import__`` would hide an import from the scan above; only the
+    package root's table of lazy names uses it."""
+    found = []
+    for module, path in MODULES.items():
+        if module == "drawodds":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = ast.unparse(node.func)
+                if name in ("importlib.import_module", "import_module", "__import__"):
+                    found.append(f"{module}:{node.lineno} calls {name}")
+    assert not found, "\n".join(found)
+
+
+def test_the_root_table_names_real_modules() -> None:
+    import drawodds
+
+    lazy = drawodds._LAZY
+    assert set(drawodds.__all__) == {*lazy, "__version__"}
+    for name, (module, _) in lazy.items():
+        assert module in MODULES, f"{name}: no module {module}"
+
+
+_LOADED = """
+import importlib, json, sys
+loaded = {}
+for layer in json.loads(sys.argv[1]):
+    for module in layer:
+        importlib.import_module(module)
+    loaded[layer[0]] = sorted(m for m in sys.modules if m.startswith("drawodds."))
+print(json.dumps(loaded))
+"""
+
+
+def test_importing_each_layer_loads_nothing_above_it() -> None:
+    """Layer by layer from the bottom, in one fresh interpreter: after importing a layer's modules,
+    no module of a higher layer is loaded (however it was reached)."""
+    ordered = [[m for m in MODULES if layer_of(m) == i and m != "drawodds.__main__"] for i in range(len(LAYERS))]
+    ordered = [layer for layer in ordered if layer]
+    run = subprocess.run([sys.executable, "-c", _LOADED, json.dumps(ordered)], capture_output=True, text=True,
+                         check=True, env={"PYTHONPATH": str(PACKAGE.parent), "PATH": ""})
+    loaded = json.loads(run.stdout)
+    upward = []
+    for layer in ordered:
+        here = layer_of(layer[0])
+        assert here is not None
+        upward += [f"after layer {here} ({layer[0]}): {m} is loaded"
+                   for m in loaded[layer[0]] if (layer_of(m) or 0) > here]
+    assert not upward, "\n".join(upward)
+
+
+_HEAVY = ("pandas", "polars", "matplotlib", "dask", "drawodds.analyses", "drawodds.engine", "drawodds.charts")
+
+
+def test_import_drawodds_and_the_command_line_load_no_analysis() -> None:
+    """Start-up: ``import drawodds`` loads no module of the package, ``import drawodds.cli`` no
+    analysis, engine, chart, table or cluster library (each command loads what it needs)."""
+    check = ("import sys, json; import {0}; print(json.dumps(sorted(m for m in sys.modules "
+             "if m.split('.')[0] in ('drawodds', 'pandas', 'polars', 'matplotlib', 'dask'))))")
+    for module, allowed in (("drawodds", ()), ("drawodds.cli", None)):
+        run = subprocess.run([sys.executable, "-c", check.format(module)], capture_output=True, text=True,
+                             check=True, env={"PYTHONPATH": str(PACKAGE.parent), "PATH": ""})
+        loaded = [m for m in json.loads(run.stdout) if m != "drawodds"]
+        if allowed is not None:
+            assert loaded == list(allowed), f"import {module} loads {loaded}"
+        heavy = [m for m in loaded if m.startswith(_HEAVY)]
+        assert not heavy, f"import {module} loads {heavy}"
+
+
+def test_every_public_name_of_the_root_loads() -> None:
+    import drawodds
+
+    names: dict[str, object] = {}
+    exec("from drawodds import *", names)
+    assert set(drawodds.__all__) <= set(names)
+    for name in drawodds.__all__:
+        assert getattr(drawodds, name) is names[name] is not None, name
+    assert drawodds.strategy is drawodds.strategy_report and drawodds.read is drawodds.read_draw
+    assert "keep" in dir(drawodds)
+    try:
+        drawodds.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+    except AttributeError as exc:
+        assert "no_such_name" in str(exc)
+    else:
+        raise AssertionError("an unknown name must raise AttributeError")
+
+
+def test_the_main_job_loads_no_table_chart_cluster_or_solver_library() -> None:
+    """`drawodds keep HAND` loads what it needs and no more: no pandas, polars, matplotlib, dask or solver."""
+    code = ("import sys, json, contextlib, io\nfrom drawodds.cli import run\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    run(['keep', 'AsAhKs7s3s', '--trials', '2000'])\n"
+            "print(json.dumps(sorted(sys.modules)))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(PACKAGE.parent), "PATH": "", "NO_COLOR": "1"})
+    loaded = json.loads(run.stdout.strip().splitlines()[-1])
+    heavy = [m for m in loaded if m.split(".")[0] in ("pandas", "polars", "matplotlib", "dask")
+             or m.startswith(("drawodds.analyses.solve", "drawodds.analyses.cfr", "drawodds.charts"))]
+    assert not heavy, f"keep loads {heavy}"

@@ -572,6 +572,8 @@ def _simulate_points(rule_set: RuleSet, deals: int | None, games: int | None, se
         emit_json(points_summary(result))
     else:
         render_points_simulation(result)
+    if result.interrupted:
+        _interrupted(f"the figures cover the {result.games:,} games played so far")
 
 
 # --- read / policies -------------------------------------------------------------------------
@@ -862,6 +864,8 @@ def lesson_cmd(
     if out_md:
         write_text(out_md, lesson.to_markdown())
     show(lesson, json_out, render_lesson)
+    if lesson.interrupted:
+        _interrupted(f"the lines cover the first {lesson.dealt:,} two-pair deals")
 
 
 # --- openers --------------------------------------------------------------------------------
@@ -1310,8 +1314,15 @@ def report_cmd(
     n_workers = _workers(workers)
     check_guide_folder(out_dir, force=force)
     _writable_folder(out_dir, "--out")
-    with stage_bar(enabled=not json_out) as stage:
-        result = report(out_dir, quick=quick, seed=seed, workers=n_workers, progress=stage, force=force)
+    from drawodds.analyses.report import GuideInterrupted
+
+    try:
+        with stage_bar(enabled=not json_out) as stage:
+            result = report(out_dir, quick=quick, seed=seed, workers=n_workers, progress=stage, force=force)
+    except GuideInterrupted as stop:
+        done = f" ({', '.join(stop.finished)})" if stop.finished else ""
+        _interrupted(f"{len(stop.finished)} of the guide's {stop.parts} parts had finished{done}; "
+                     "nothing was written, as the guide is written whole")
     show(result, json_out, render_report)
 
 

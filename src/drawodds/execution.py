@@ -8,17 +8,20 @@ cluster. A ``Runner`` is started once per command and reused by every batch of c
 
 from __future__ import annotations
 
-import multiprocessing
+import contextlib
 import os
 import signal
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
 from drawodds.errors import DrawoddsError
+
+if TYPE_CHECKING:   # the pool's modules load when a pool starts: the command line starts without them
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 T = TypeVar("T")
 Progress = Callable[[int, int], None]   # progress(done, total): called as long work advances
@@ -69,24 +72,59 @@ class Batch:
     interrupted: bool
 
 
-def _ignore_interrupt() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the job and keeps what finished."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+POOL_START = 0.3    # seconds a pool of workers costs to start and feed: it pays only for work that saves more
+STOP_GRACE = 1.0    # seconds the workers get after Ctrl-C to hand back what they have; then they are killed
+
+# In a worker process: the job's stop flag (set by the parent on Ctrl-C) and whether a chunk is running.
+_stop: Any = None
+_in_chunk = False
+
+
+def _worker_start(stop: Any) -> None:
+    """A worker's set-up: Ctrl-C stops the chunk it is running, and no chunk starts once the job is stopped."""
+    global _stop
+    _stop = stop
+    signal.signal(signal.SIGINT, _worker_interrupt)
+
+
+def _worker_interrupt(signum: int, frame: Any) -> None:
+    """SIGINT in a worker: once per chunk, a KeyboardInterrupt inside it (a chunk may keep what it has done);
+    between chunks it is ignored, so the worker itself carries on until the parent ends it."""
+    global _in_chunk
+    if _in_chunk:
+        _in_chunk = False
+        raise KeyboardInterrupt
+
+
+def _worker_call(fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """Run one chunk in a worker, unless the job has been stopped while it waited."""
+    global _in_chunk
+    if _stop is not None and _stop.is_set():
+        raise KeyboardInterrupt
+    _in_chunk = True
+    try:
+        return fn(*args)
+    finally:
+        _in_chunk = False
 
 
 class Runner:
     """Runs chunk functions in this process, a local process pool or on a Dask cluster.
 
-    Use as a context manager; ``map`` returns results in chunk order whatever ran them. On
-    Ctrl-C, ``map`` returns the unbroken run of chunks that finished, flagged ``interrupted``.
+    Use as a context manager; ``map`` returns results in chunk order whatever ran them. A job
+    that one process finishes sooner than a pool (its first chunk tells) runs here. On Ctrl-C,
+    ``map`` stops the workers within about ``STOP_GRACE`` seconds and returns the unbroken run of
+    chunks that finished (a chunk may hand back the part it finished), flagged ``interrupted``.
     """
 
     def __init__(self, workers: int | None = 1, scheduler: str | None = None) -> None:
         self.scheduler = scheduler
         self.workers = 1 if scheduler else resolve_workers(workers)
         self._pool: ProcessPoolExecutor | None = None
+        self._stop: Any = None
         self._client: Any = None
         self._cluster: Any = None
+        self._interrupted = False
 
     def __enter__(self) -> Runner:
         if self.scheduler:
@@ -99,6 +137,12 @@ class Runner:
         if self._client is not None:
             self._client.close()
         if self._cluster is not None:
+            if self._interrupted:   # its workers may be busy with chunks nobody waits for: end them now
+                for nanny in list(getattr(self._cluster, "workers", {}).values()):
+                    pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+                    if pid:
+                        with contextlib.suppress(ProcessLookupError):
+                            os.kill(pid, signal.SIGKILL)
             self._cluster.close()
 
     def _start_dask(self) -> None:
@@ -116,54 +160,155 @@ class Runner:
                 raise ExecutionError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
 
     def spreads(self, chunks: int) -> bool:
-        """Whether ``chunks`` chunks run outside this process (one chunk always runs here)."""
+        """Whether ``chunks`` chunks may run outside this process (one chunk always runs here)."""
         return self._client is not None or (self.workers > 1 and chunks > 1)
 
     def _local_pool(self) -> ProcessPoolExecutor:
         """The process pool, started at its first use and kept for the rest of the command."""
         if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
             # fork: workers start with the tables this process already built, in milliseconds.
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"),
-                                             initializer=_ignore_interrupt)
+            context = multiprocessing.get_context("fork")
+            self._stop = context.Event()
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_start,
+                                             initargs=(self._stop,))
         return self._pool
 
     def map(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
             progress: Callable[[int], None] | None = None,
             each: Callable[[int, T], None] | None = None) -> Batch:
         """``[fn(*args) for args in calls]``, in order; after each finished chunk ``each(i, result)``
-        (e.g. to write it out) and ``progress(k)`` with the number finished."""
+        (e.g. to write it out, or raise ``KeyboardInterrupt`` to stop) and ``progress(k)`` with the
+        number finished. After Ctrl-C, ``each`` also sees the chunks that finished after one that
+        did not, though ``results`` holds only the unbroken run from the first chunk."""
         done: list[Any] = []
+
+        def take(result: Any) -> None:
+            done.append(result)
+            if each is not None:
+                each(len(done) - 1, result)
+            if progress is not None:
+                progress(len(done))
+
+        def late(index: int, result: Any) -> None:
+            if each is not None:
+                each(index, result)
+
         try:
-            for result in self._run(fn, calls):
-                done.append(result)
-                if each is not None:
-                    each(len(done) - 1, result)
-                if progress is not None:
-                    progress(len(done))
+            if self._client is not None:
+                self._dask_map(fn, calls, take, late)
+            elif self.spreads(len(calls)):
+                self._pool_map(fn, calls, take, late)
+            else:
+                for args in calls:
+                    take(fn(*args))
         except KeyboardInterrupt:
             return Batch(done, interrupted=True)
         return Batch(done, interrupted=False)
 
-    def _run(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]]) -> Iterator[T]:
-        if self._client is not None:
-            futures = [self._client.submit(fn, *args, pure=False) for args in calls]
+    def _pool_map(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
+                  take: Callable[[Any], None], late: Callable[[int, Any], None]) -> None:
+        start = 0
+        if self._pool is None and len(calls) > 2 * self.workers:
+            # The first chunk runs here and tells what the rest costs on one process (in CPU time:
+            # other programs' load must not make a small job look big).
+            clock = time.process_time()
+            take(fn(*calls[0]))
+            start = 1
+            rest = (time.process_time() - clock) * (len(calls) - 1)     # seconds on this process
+            if rest * (1 - 1 / self.workers) < POOL_START:
+                for args in calls[1:]:
+                    take(fn(*args))
+                return
+        pool = self._local_pool()
+        futures: list[Future[T]] = []
+        taken, taking = 0, False
+        try:
+            futures += (pool.submit(_worker_call, fn, args) for args in calls[start:])
+            for future in futures:
+                result = future.result()
+                taken, taking = taken + 1, True
+                take(result)
+                taking = False
+        except KeyboardInterrupt:
+            self._halt_pool(futures, STOP_GRACE)
+            finished = [not f.cancelled() and f.done() and f.exception() is None for f in futures]
+            _wind_up([f.result() if ok else None for f, ok in zip(futures, finished, strict=True)],
+                     finished, taken, taking, start, take, late)
+            raise
+        except BaseException:
+            self._halt_pool(futures, 0.0)
+            raise
+
+    def _halt_pool(self, futures: Sequence[Future[Any]], grace: float) -> None:
+        """Stop a job on the pool: nothing new starts, running chunks are interrupted and get ``grace``
+        seconds to hand back what they have, then any worker still busy is killed. The pool is
+        dropped; a later ``map`` starts a new one."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        self._stop.set()
+        for future in futures:
+            future.cancel()
+        processes = list(getattr(pool, "_processes", {}).values())
+        for process in processes:
             try:
-                for future in futures:
-                    yield future.result()
-            finally:
-                self._client.cancel(futures)
-        elif self.spreads(len(calls)):
-            pool = self._local_pool()
-            pending: list[Future[T]] = [pool.submit(fn, *args) for args in calls]
-            try:
-                for future in pending:
-                    yield future.result()
-            finally:
-                for future in pending:
-                    future.cancel()
-        else:
-            for args in calls:
-                yield fn(*args)
+                os.kill(process.pid, signal.SIGINT)
+            except (ProcessLookupError, TypeError):
+                pass
+        from concurrent.futures import wait
+
+        try:
+            wait([f for f in futures if not f.done()], timeout=grace)
+        except KeyboardInterrupt:   # a second Ctrl-C: no more waiting
+            pass
+        if not all(f.done() for f in futures):
+            for process in processes:
+                process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def _dask_map(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
+                  take: Callable[[Any], None], late: Callable[[int, Any], None]) -> None:
+        futures = [self._client.submit(fn, *args, pure=False) for args in calls]
+        taken, taking = 0, False
+        try:
+            for future in futures:
+                result = future.result()
+                taken, taking = taken + 1, True
+                take(result)
+                taking = False
+        except KeyboardInterrupt:
+            # A task already running on a Dask worker cannot be stopped: a remote cluster is left to
+            # end it; the workers of a cluster started here are killed when the runner closes.
+            self._interrupted = True
+            self._client.cancel(futures)
+            finished = [f.status == "finished" for f in futures]
+            _wind_up([f.result() if ok else None for f, ok in zip(futures, finished, strict=True)],
+                     finished, taken, taking, 0, take, late)
+            raise
+        finally:
+            self._client.cancel(futures)
+
+
+def _wind_up(results: list[Any], finished: list[bool], taken: int, taking: bool, start: int,
+             take: Callable[[Any], None], late: Callable[[int, Any], None]) -> None:
+    """After Ctrl-C: the chunks after the ``taken`` ones that finished (or handed back a part) join
+    the unbroken run while there is no gap (and Ctrl-C did not come while one was being taken);
+    the ones after a gap go to ``late`` with their chunk index (``start`` + position). ``take`` or
+    ``late`` may raise ``KeyboardInterrupt`` to stop."""
+    unbroken = not taking
+    try:
+        for position in range(taken, len(results)):
+            if not finished[position]:
+                unbroken = False
+            elif unbroken:
+                take(results[position])
+            else:
+                late(start + position, results[position])
+    except KeyboardInterrupt:
+        pass
 
 
 def local_cluster(workers: int) -> Any:

@@ -83,6 +83,8 @@ def _part(rules: RuleSet, hands: npt.NDArray[np.int8], first: int, model: Oppone
     for offset, hand in enumerate(hands):
         masks = legal_holds(hand, rules)
         result = hold_equities(hand, masks, rules, model, trials=trials, seed=class_seed(seed, first + offset))
+        if result.interrupted:    # a class cut short by Ctrl-C is not written: the part stops here
+            raise KeyboardInterrupt
         by_hold = np.full(N_HOLDS, np.nan)
         se_by_hold = np.full(N_HOLDS, np.nan)
         gap_by_hold = np.full(N_HOLDS, np.nan)

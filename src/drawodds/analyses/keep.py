@@ -232,8 +232,9 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     nan = np.full(len(masks), np.nan)
     cols["equity"] = cols["equity_se"] = cols["equity_gap"] = cols["equity_diff_se"] = nan
     if opponents and points_game:
-        cols.update(_points_columns(cards, masks, rs, opponents, trials, seed, str(policy), progress))
-        used_trials = trials
+        points, used_trials, interrupted = _points_columns(cards, masks, rs, opponents, trials, seed, str(policy),
+                                                           progress)
+        cols.update(points)
     elif opponents:
         model = OpponentModel(opponents=opponents, policy=policy if isinstance(policy, str) else policy.name,
                               draw_counts=vs or None, known=known or None, hand_range=typed, source=source)
@@ -268,8 +269,9 @@ def field_values(rules: RuleSet, policy: str, players: int, ours: tuple[int, ...
 
 def _points_columns(cards: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rs: RuleSet,
                     opponents: int, trials: int, seed: int, policy: str,
-                    progress: Progress | None) -> dict[str, npt.NDArray[Any]]:
-    """Poengpoker / Chicago: expected points this deal (best hand's table points + last trick).
+                    progress: Progress | None) -> tuple[dict[str, npt.NDArray[Any]], int, bool]:
+    """Poengpoker / Chicago: expected points this deal (best hand's table points + last trick), with
+    the trials run and whether Ctrl-C cut them short.
 
     The exact ``points`` column (table points of our hand alone) moves to ``table_points``;
     ``points`` becomes the Monte Carlo total against the opponents, with its parts and SEs.
@@ -283,7 +285,7 @@ def _points_columns(cards: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], r
     out["points_diff_se"] = df["se_vs_best"].to_numpy()[order]
     out["points_mc"] = df["points"].to_numpy()[order]
     out["points_gap"] = out["points_mc"].max() - out["points_mc"]   # points_diff_se is its SE
-    return out
+    return out, int(df.attrs["trials"]), bool(df.attrs["interrupted"])
 
 
 def _object_array(items: list[list[str]]) -> npt.NDArray[np.object_]:

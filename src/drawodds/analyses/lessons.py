@@ -8,7 +8,7 @@ Given a solved heads-up game, it also shows how often unexploitable play stands 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +59,7 @@ class PatLesson(Result):
     seed: int
     lines: tuple[LineResult, ...]
     equilibrium: dict[str, Any] | None = None     # standing pat in the solved heads-up game, if given
+    interrupted: bool = False      # stopped by Ctrl-C: the lines cover the first ``dealt`` deals
 
     def to_markdown(self) -> str:
         """The lesson as a short page for reports/ (numbers from this run)."""
@@ -138,14 +139,14 @@ time, bet {bet['nothing']:.0%} of the time after): the pat is a move when the be
                 "it earns through what it tells the other player.")
 
 
-def _two_pair_decks(rng: np.random.Generator, count: int, deck_size: int) -> tuple[np.ndarray, np.ndarray]:
-    """``count`` shuffled decks where seat 0 of two is dealt two pair, with the button per deck.
+def _two_pair_decks(rng: np.random.Generator, count: int, deck_size: int) -> Iterator[tuple[np.ndarray, int]]:
+    """``count`` shuffled decks where seat 0 of two is dealt two pair, each with its button.
 
     Heads-up the cards go one at a time from the dealer's left: seat 0 holds the odd positions
     when seat 0 deals (button 0), the even ones when seat 1 deals. Decks are drawn in batches
-    and kept when seat 0's five cards are two pair (conditioning on our hand, nothing else).
+    and kept when seat 0's five cards are two pair (conditioning on our hand, nothing else); they
+    are handed out as each batch is drawn.
     """
-    decks, buttons = [], []
     lo, hi = category_floor(TWO_PAIR), category_floor(TRIPS)
     have = 0
     while have < count:
@@ -154,10 +155,9 @@ def _two_pair_decks(rng: np.random.Generator, count: int, deck_size: int) -> tup
         ours = np.where(button[:, None] == 0, batch[:, 1:10:2], batch[:, 0:10:2])
         s = evaluate(ours, joker=deck_size > 52)
         keep = (s >= lo) & (s < hi)
-        decks.append(batch[keep])
-        buttons.append(button[keep])
+        for deck, seat in zip(batch[keep][:count - have], button[keep][:count - have], strict=True):
+            yield deck, int(seat)
         have += int(keep.sum())
-    return np.concatenate(decks)[:count], np.concatenate(buttons)[:count]
 
 
 def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "morkpoker",
@@ -179,42 +179,53 @@ def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "
     masks = np.array([[True, True, True, True, False], [True] * 5])   # draw one (the 9), stand pat
     eq = hold_equities(hand, masks, rs, OpponentModel(opponents=1, draw_counts=(3,)),
                        trials=equity_trials, seed=seed)
+    if eq.interrupted:
+        raise KeyboardInterrupt
     gap_se = float(eq.diff_se.max())   # the SE of the two holds' difference (0 for the best one)
 
-    rng = np.random.default_rng(seed)
-    decks, buttons = _two_pair_decks(rng, deals, rs.deck_size)
+    decks = _two_pair_decks(np.random.default_rng(seed), deals, rs.deck_size)
     total = 4 * deals
-    done = 0
-    lines: list[LineResult] = []
-    for opp_name, opp_cls in (("reader", DrawReader), ("rule", RuleBased)):
-        nets: dict[str, np.ndarray] = {}
-        drew_three = np.zeros(deals, dtype=bool)
-        for line, ours_cls in (("draw one", RuleBased), ("stand pat", PatTwoPair)):
+    # Each opponent type and line has its own players and random streams; the deals run in step
+    # across the four, so that a Ctrl-C leaves the same finished deals for every line.
+    tables = []
+    for opp_cls in (DrawReader, RuleBased):
+        for ours_cls in (RuleBased, PatTwoPair):
             seat_rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(2)]
-            players = [ours_cls(rs, seat_rngs[0]), opp_cls(rs, seat_rngs[1])]
-            net = np.zeros(deals)
-            for i in range(deals):
-                state = DealState(rs, [rs.stack, rs.stack], int(buttons[i]), decks[i].tolist(), deal_id=i)
-                result = play(state, players)
-                net[i] = result.net[0]
-                if line == "draw one":
-                    drew_three[i] = bool(state.draw_counts) and state.draw_counts[0][1] == 3
-                done += 1
-                if progress is not None and done % 500 == 0:
-                    progress(done, total)
-            nets[line] = net
+            tables.append([ours_cls(rs, seat_rngs[0]), opp_cls(rs, seat_rngs[1])])
+    net = np.zeros((4, deals))
+    drew_three = np.zeros((2, deals), dtype=bool)
+    played, interrupted = 0, False
+    try:
+        for i, (deck, button) in enumerate(decks):
+            cards = deck.tolist()
+            for t, players in enumerate(tables):
+                state = DealState(rs, [rs.stack, rs.stack], button, list(cards), deal_id=i)
+                net[t, i] = play(state, players).net[0]
+                if t % 2 == 0:      # drawing one: did the opponent draw three?
+                    drew_three[t // 2, i] = bool(state.draw_counts) and state.draw_counts[0][1] == 3
+            played += 1
+            if progress is not None and played % 125 == 0:
+                progress(4 * played, total)
+    except KeyboardInterrupt:
+        if played < 2:
+            raise
+        interrupted = True
+    lines: list[LineResult] = []
+    for o, opp_name in enumerate(("reader", "rule")):
+        three = drew_three[o, :played]
+        nets = {"draw one": net[2 * o, :played][three], "stand pat": net[2 * o + 1, :played][three]}
         for line in ("draw one", "stand pat"):
-            x = nets[line][drew_three]
-            mean, se = mean_se(x)
-            gain, gain_se = mean_se(x - nets["draw one"][drew_three])
-            lines.append(LineResult(opp_name, line, int(drew_three.sum()), mean, se, gain, gain_se))
-    if progress is not None:
+            mean, se = mean_se(nets[line])
+            gain, gain_se = mean_se(nets[line] - nets["draw one"])
+            lines.append(LineResult(opp_name, line, int(three.sum()), mean, se, gain, gain_se))
+    if progress is not None and not interrupted:
         progress(total, total)
     return PatLesson(rules=base.name, hand=format_cards(hand), fill_probability=4 / 47,
                      equity_draw=float(eq.equity[0]), equity_draw_se=float(eq.equity_se[0]),
                      equity_pat=float(eq.equity[1]), equity_pat_se=float(eq.equity_se[1]),
-                     equity_gap_se=gap_se, equity_trials=eq.trials, dealt=deals, seed=seed,
-                     lines=tuple(lines), equilibrium=None if equilibrium is None else _equilibrium_pat(equilibrium))
+                     equity_gap_se=gap_se, equity_trials=eq.trials, dealt=played, seed=seed,
+                     lines=tuple(lines), equilibrium=None if equilibrium is None else _equilibrium_pat(equilibrium),
+                     interrupted=interrupted)
 
 
 def _equilibrium_pat(solution: DrawSolution) -> dict[str, Any]:

@@ -316,6 +316,14 @@ def _points_section(budget: Budget, seed: int) -> PointsSection:
     return PointsSection(plan, table.value, rows, budget.ace_trials, tuple(examples))
 
 
+class GuideInterrupted(KeyboardInterrupt):
+    """Ctrl-C while the guide was computed: the names of the parts that had finished, of ``parts`` in all."""
+
+    def __init__(self, finished: tuple[str, ...], parts: int) -> None:
+        super().__init__(finished, parts)
+        self.finished, self.parts = finished, parts
+
+
 KEEP_JOBS = tuple(f"keep:{n}" for n in MORKPOKER_OPPONENTS) + ("keep:jacks",)
 # Longest first, so that the worker pool ends together: the simulations dominate the full guide,
 # the exact strategy tables the quick one.
@@ -369,6 +377,6 @@ def guide(*, quick: bool = False, seed: int = 1, workers: int | None = None, sca
                                                        k / len(order)),
                            each=lambda i, result: parts.__setitem__(order[i], result))
     if batch.interrupted:
-        raise KeyboardInterrupt
+        raise GuideInterrupted(tuple(name for name in order if name in parts), len(order))
     keep = _keep_section([parts[name] for name in KEEP_JOBS], budget)  # type: ignore[misc]
     return Guide(_version(), seed, quick, budget, keep, *(parts[name] for name in SECTIONS[1:]))  # type: ignore[arg-type]

@@ -347,6 +347,8 @@ def position(setup: TrainSetup, hand: npt.NDArray[np.integer], index: int, seed:
                       trials=setup.trials, seed=seed, workers=1, by=setup.objective)  # type: ignore[arg-type]
     else:
         result = keep(cards, rules=setup.rules, opponents=0, by=setup.objective)  # type: ignore[arg-type]
+    if result.interrupted:      # a table cut short by Ctrl-C grades nothing: the session ends here
+        raise KeyboardInterrupt
     codes = hold_codes(cards, list(result.columns["keep"]), setup.rules.joker)
     pattern = list(PATTERNS)[int(hold_type(codes[0]))]
     return Position(index, cards, setup.objective, result, pattern, tuple(codes),
@@ -383,6 +385,8 @@ def read_question(setup: TrainSetup, rng: np.random.Generator, index: int) -> Re
                                 equity_trials=setup.trials, seed=seed, workers=1)
         except RequestError:
             continue
+        if reading.interrupted:
+            raise KeyboardInterrupt
         classes: dict[str, float] = {}
         for label, p in reading.holding.items():
             classes[read_class(label)] = classes.get(read_class(label), 0.0) + p

@@ -391,6 +391,7 @@ class PointsSimulationResult(Result):
     instant_win_rate: Estimate                # games ended by Chicago's royal flush
     win_rate_by_seat: tuple[Estimate, ...]
     win_rate_by_player: dict[str, Estimate] = field(metadata=shown_as(name="win_rate_by_policy"))   # seat average
+    interrupted: bool = False                 # stopped by Ctrl-C: the figures cover the chunks of games that finished
     # Wall-clock time: kept out of the JSON so that the same seed gives the same bytes.
     seconds: float = field(default=0.0, compare=False, metadata=HIDDEN)
 
@@ -460,6 +461,7 @@ def simulate_points(rules: RuleSet, *, games: int, seed: int,
         instant_win_rate=mean_se(instant),
         win_rate_by_seat=tuple(mean_se(wins[:, s]) for s in range(p)),
         win_rate_by_player=by_player,
+        interrupted=batch.interrupted,
         seconds=time.perf_counter() - start,
     )
 
@@ -559,7 +561,8 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
     by the draw ``policy`` and everyone plays the tricks by the ``trick`` strategy. Columns: keep,
     discard, draw, points_hand(_se), points_trick(_se), points(_se), and se_vs_best (standard
     error of the difference to the best hold, small thanks to the common random numbers).
-    Trials run in blocks of TRIAL_BLOCK; ``progress(done, total)`` is called after each block.
+    Trials run in blocks of TRIAL_BLOCK; ``progress(done, total)`` is called after each block. On
+    Ctrl-C the blocks that finished make the table, with ``attrs["interrupted"]`` set.
     """
     _check_points_game(rules)
     if trials < 2:
@@ -571,13 +574,19 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
     masks = legal_holds(cards, rules)
     sizes = [min(TRIAL_BLOCK, trials - start) for start in range(0, trials, TRIAL_BLOCK)]
     blocks_h, blocks_t = [], []
-    for size, child in zip(sizes, np.random.SeedSequence(seed).spawn(len(sizes)), strict=False):
-        h, t = hold_points(cards, masks, rules, trials=size, seed=int(child.generate_state(1)[0]),
-                           policy=policy, trick=trick, seat=seat)
-        blocks_h.append(h)
-        blocks_t.append(t)
-        if progress is not None:
-            progress(sum(b.shape[1] for b in blocks_h), trials)
+    interrupted = False
+    try:
+        for size, child in zip(sizes, np.random.SeedSequence(seed).spawn(len(sizes)), strict=False):
+            h, t = hold_points(cards, masks, rules, trials=size, seed=int(child.generate_state(1)[0]),
+                               policy=policy, trick=trick, seat=seat)
+            blocks_h.append(h)
+            blocks_t.append(t)
+            if progress is not None:
+                progress(sum(b.shape[1] for b in blocks_h), trials)
+    except KeyboardInterrupt:   # Ctrl-C: the blocks that finished make the table (attrs: interrupted)
+        if not blocks_h:
+            raise
+        interrupted = True
     hand_pts, trick_pts = np.concatenate(blocks_h, axis=1), np.concatenate(blocks_t, axis=1)
     total = hand_pts + trick_pts
     best = int(total.mean(axis=1).argmax())
@@ -596,8 +605,8 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
         "se_vs_best": se_of_mean(total - total[best]),
     })
     df = df.sort_values("points", ascending=False, kind="stable").reset_index(drop=True)
-    df.attrs.update(rules=rules.name, opponents=opponents, trials=trials, seed=seed,
-                    policy=policy, trick=trick)
+    df.attrs.update(rules=rules.name, opponents=opponents, trials=int(total.shape[1]), seed=seed,
+                    policy=policy, trick=trick, interrupted=interrupted)
     return df
 
 
