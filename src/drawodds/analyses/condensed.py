@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from drawodds.analyses.removal import RemovalFix, card_removal_table, keep_simulation
 from drawodds.analyses.strategy import (
     CardRemovalCheck,
+    HoldValues,
     Objective,
     StrategyTable,
     equity_card_removal_error,
@@ -26,14 +28,17 @@ from drawodds.analyses.strategy import (
     parse_objective,
     policy_chooser,
     solve,
+    suit_class_of,
 )
-from drawodds.cards import JOKER
+from drawodds.cards import JOKER, format_cards, parse_hand
+from drawodds.errors import RequestError
 from drawodds.evaluate import FIVE_ACES, FLUSH, FULL_HOUSE, QUADS, STRAIGHT, STRAIGHT_FLUSH
 from drawodds.execution import Stage
 from drawodds.holds import HOLD_POSITIONS, N_HOLDS
 from drawodds.patterns import JOKER_FLAG, N_CODES, HoldKind, hold_pattern_codes, kept_cards, merge_key, merged_label
 from drawodds.results import HIDDEN, Result, shown_as
 from drawodds.rules import RuleSet
+from drawodds.sim.equity import OpponentModel
 
 
 @dataclass(frozen=True, repr=False)
@@ -291,6 +296,16 @@ def _merge(table: StrategyTable, inst: _Instances, patterns: list[int], slack: f
     return [tuple(x) for x in lines]
 
 
+def _outranks(line: tuple[int, ...], other: tuple[int, ...]) -> bool:
+    """Whether ``line`` holds the suited form of cards ``other`` holds offsuit (AK suited over AK
+    offsuit): such lines read wrong the other way round whatever their averages."""
+    suited = {c & 0xFF for c in line if c >> 8 == K.TWO_HIGH_SUITED}
+    offsuit = {c & 0xFF for c in other if c >> 8 == K.TWO_HIGH_OFFSUIT}
+    plus = {c & 0xF0 for c in line if c >> 8 == K.CARD_PLUS_LOW and c & 0xF}
+    plain = {c & 0xF0 for c in other if c >> 8 == K.CARD_PLUS_LOW and not c & 0xF}
+    return bool(suited & offsuit or plus & plain)
+
+
 def _reorder(inst: _Instances, lines: list[tuple[int, ...]], mean: npt.NDArray[np.float64]
              ) -> list[int]:
     """A line order that plays every deal the same and reads as a ranking: two neighbouring
@@ -303,12 +318,15 @@ def _reorder(inst: _Instances, lines: list[tuple[int, ...]], mean: npt.NDArray[n
     match[inst.deal[ok], pos[ok]] = True
     order = list(range(len(lines)))
     changed = True
-    while changed:
+    for _ in range(len(lines) ** 2):
+        if not changed:
+            break
         changed = False
         above = np.zeros(n, dtype=bool)
         for p in range(len(order) - 1):
             a, b = order[p], order[p + 1]
-            if mean[b] > mean[a] and not (match[:, a] & match[:, b] & ~above).any():
+            first = _outranks(lines[b], lines[a]) or (mean[b] > mean[a] and not _outranks(lines[a], lines[b]))
+            if first and not (match[:, a] & match[:, b] & ~above).any():
                 order[p], order[p + 1] = b, a
                 changed = True
             above |= match[:, order[p]]
@@ -390,6 +408,16 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
 # --- the whole `strategy` report -----------------------------------------------------------------
 
 CARD_REMOVAL_NOTE = "ignored: the opponents' final hands are independent of our cards"
+REMOVAL_TRIALS = 10_000     # simulated deals per class where card removal decides between close holds
+REMOVAL_CLASSES = 6         # classes simulated per pair of close patterns
+
+
+def removal_note(fix: RemovalFix) -> str:
+    """What the table assumed about card removal, in one sentence."""
+    return (f"decided by simulation where two holds are within {fix.close:g} of each other: the opponents are "
+            f"dealt from the cards we do not hold ({fix.simulated:,} classes simulated, {fix.trials:,} deals each, "
+            f"pooled over the {fix.groups:,} pairs of patterns); elsewhere the opponents' final hands are taken "
+            "as independent of our cards")
 
 
 def _quiet(stage: str, done: float) -> None:
@@ -411,6 +439,7 @@ class StrategyReport(Result):
     removal_deals: int = 0
     out: str | None = None
     interrupted: bool = False       # Ctrl-C during the card-removal check: it is left out
+    fix: RemovalFix | None = None   # card removal deciding between close holds (equity)
 
     @property
     def equity(self) -> bool:
@@ -426,7 +455,9 @@ class StrategyReport(Result):
         out["description"] = self.objective.description
         if self.equity:
             out["opponents"], out["policy"] = self.opponents, self.policy
-            out["card_removal"] = CARD_REMOVAL_NOTE
+            out["card_removal"] = removal_note(self.fix) if self.fix is not None else CARD_REMOVAL_NOTE
+            if self.fix is not None:
+                out["card_removal_fix"] = self.fix.to_dict()
             if self.removal is not None:
                 out["card_removal_check"] = self.removal.to_dict()
         if self.out:
@@ -438,16 +469,26 @@ class StrategyReport(Result):
 
 def strategy_report(objective: str, rules: RuleSet, *, opponents: int = 1, policy: str = "standard",
                     lines: int = 60, check_removal: int = 0, seed: int = 1, out: str | None = None,
-                    progress: Stage = _quiet) -> StrategyReport:
+                    card_removal: bool = True, progress: Stage = _quiet) -> StrategyReport:
     """Solve ``objective`` (a name such as ``vp96`` or ``equity``) over every deal, condense the
     table to at most ``lines`` patterns, optionally write it to ``out`` (.parquet or .csv) and,
-    for the equity objective, measure the card-removal error on ``check_removal`` random deals.
+    for the equity objective, let card removal decide between close holds (``card_removal``,
+    ``analyses.removal``) and measure the card-removal error on ``check_removal`` random deals.
 
     ``progress(stage, fraction)`` follows the work."""
     equity = objective.strip().lower() == "equity"
     progress("field distribution" if equity else "objective", 0.0)
     obj = parse_objective(objective, rules, opponents=opponents, policy=policy)
-    table = solve(obj, rules, progress=lambda stage, f: progress(stage, 0.8 * f))
+    table = solve(obj, rules, progress=lambda stage, f: progress(stage, 0.5 * f))
+    fix = None
+    if equity and card_removal:
+        def simulated(done: int, total: int) -> None:
+            progress(f"card removal between close holds: {done:,} of {total:,} classes simulated",
+                     0.5 + 0.35 * done / max(total, 1))
+
+        simulate = keep_simulation(rules, OpponentModel(opponents=opponents, policy=policy), REMOVAL_TRIALS)
+        table, fix = card_removal_table(table, simulate, trials=REMOVAL_TRIALS, per_group=REMOVAL_CLASSES, seed=seed,
+                                        progress=simulated)
     progress("condensed strategy", 0.85)
     condensed = condense(table, max_lines=lines)
     removal, interrupted = None, False
@@ -463,4 +504,58 @@ def strategy_report(objective: str, rules: RuleSet, *, opponents: int = 1, polic
         table.write(out)
     progress("done", 1.0)
     return StrategyReport(obj, table, condensed, opponents, policy, seed, removal, check_removal, out,
-                          interrupted)
+                          interrupted, fix)
+
+
+# --- one hand against the list ------------------------------------------------------------------
+
+@dataclass(frozen=True, repr=False)
+class HandCheck(Result):
+    """One hand against the printed list: the line it meets, what the list keeps, the table's
+    best hold and what the list's hold gives up (objective units)."""
+
+    hand: tuple[str, ...]
+    line: str
+    line_number: int                # 1-based, as printed
+    list_keep: tuple[str, ...]
+    best_keep: tuple[str, ...]
+    list_value: float
+    best_value: float
+    unit: str
+
+    @property
+    def cost(self) -> float:
+        return self.best_value - self.list_value
+
+    def to_dict(self) -> dict[str, object]:
+        return {"line": self.line, "list_keep": list(self.list_keep), "best_keep": list(self.best_keep),
+                "cost": self.cost}
+
+
+def check_hand(report: StrategyReport, hand: str | Sequence[int] | npt.NDArray[np.integer]) -> HandCheck:
+    """Which line of ``report``'s printed list ``hand`` meets, and what following it costs there."""
+    rules = report.table.rules
+    cards = (parse_hand(hand, joker=rules.joker) if isinstance(hand, str)
+             else parse_hand(format_cards(np.asarray(hand, dtype=np.int64)), joker=rules.joker))
+    index, new = suit_class_of(cards, rules.joker)
+    h = report.table.holds
+    one = slice(index, index + 1)
+    row = StrategyTable(report.objective, rules,
+                        HoldValues(h.deals[one], h.values[one], h.legal[one], h.numerators[one], h.best[one],
+                                   h.runner_up[one]), report.table.weights[one])
+    lines = report.condensed.line_codes
+    play = _play(row, _instances(row, hold_pattern_codes(row.holds.deals, rules.joker)), lines)
+    if play.chosen[0] < 0:
+        raise RequestError("no line of the list matches this hand")
+    rep = h.deals[index].astype(np.int64)
+    old = np.argsort(new)                                   # the representative's suits back to the hand's
+    theirs = np.where(rep == JOKER, JOKER, rep // 4 * 4 + old[rep % 4])
+
+    def kept(mask: int) -> tuple[str, ...]:
+        chosen = {int(theirs[i]) for i in HOLD_POSITIONS[mask]}
+        return tuple(format_cards([int(c) for c in cards if int(c) in chosen]))
+
+    line = int(play.line[0])
+    return HandCheck(tuple(format_cards(cards)), report.condensed.labels[line], line + 1, kept(int(play.chosen[0])),
+                     kept(int(h.best[index])), float(h.values[index, play.chosen[0]]),
+                     float(h.values[index, h.best[index]]), report.objective.unit)
