@@ -29,6 +29,7 @@ from drawodds.analyses.strategy import (
     policy_chooser,
     solve,
     suit_class_of,
+    suit_classes,
 )
 from drawodds.cards import JOKER, format_cards, parse_hand
 from drawodds.errors import RequestError
@@ -534,16 +535,29 @@ class HandCheck(Result):
 
 def check_hand(report: StrategyReport, hand: str | Sequence[int] | npt.NDArray[np.integer]) -> HandCheck:
     """Which line of ``report``'s printed list ``hand`` meets, and what following it costs there."""
-    rules = report.table.rules
+    return hand_against_list(report.table, report.condensed, hand)
+
+
+def hand_against_list(table: StrategyTable, plan: CondensedStrategy,
+                      hand: str | Sequence[int] | npt.NDArray[np.integer]) -> HandCheck:
+    """Which line of the list ``plan`` (made from ``table``) ``hand`` meets, what the list keeps,
+    the table's best hold and the difference (objective units)."""
+    rules = table.rules
     cards = (parse_hand(hand, joker=rules.joker) if isinstance(hand, str)
              else parse_hand(format_cards(np.asarray(hand, dtype=np.int64)), joker=rules.joker))
     index, new = suit_class_of(cards, rules.joker)
-    h = report.table.holds
+    h = table.holds
+    reps, _ = suit_classes(rules.joker)
+    if len(h.deals) != len(reps):
+        found = np.flatnonzero((h.deals == reps[index]).all(axis=1))
+        if not len(found):
+            raise RequestError("the table holds no deal of this hand's suit class")
+        index = int(found[0])
     one = slice(index, index + 1)
-    row = StrategyTable(report.objective, rules,
+    row = StrategyTable(table.objective, rules,
                         HoldValues(h.deals[one], h.values[one], h.legal[one], h.numerators[one], h.best[one],
-                                   h.runner_up[one]), report.table.weights[one])
-    lines = report.condensed.line_codes
+                                   h.runner_up[one]), table.weights[one])
+    lines = plan.line_codes
     play = _play(row, _instances(row, hold_pattern_codes(row.holds.deals, rules.joker)), lines)
     if play.chosen[0] < 0:
         raise RequestError("no line of the list matches this hand")
@@ -556,6 +570,6 @@ def check_hand(report: StrategyReport, hand: str | Sequence[int] | npt.NDArray[n
         return tuple(format_cards([int(c) for c in cards if int(c) in chosen]))
 
     line = int(play.line[0])
-    return HandCheck(tuple(format_cards(cards)), report.condensed.labels[line], line + 1, kept(int(play.chosen[0])),
+    return HandCheck(tuple(format_cards(cards)), plan.labels[line], line + 1, kept(int(play.chosen[0])),
                      kept(int(h.best[index])), float(h.values[index, play.chosen[0]]),
-                     float(h.values[index, h.best[index]]), report.objective.unit)
+                     float(h.values[index, h.best[index]]), table.objective.unit)

@@ -44,10 +44,11 @@ def draw_cheatsheet(plan: CondensedStrategy, title: str, against: str, footer: S
     fig.text(MARGIN, top - 0.5, intro, transform=inch, fontsize=11.5, va="top", linespacing=1.35)
     row_h = min(0.3, (height - TOP_BLOCK - BOTTOM_BLOCK - 2 * MARGIN) / max(len(lines), 1))
     size = min(13.0, row_h * 72 * 0.6)
-    cols = (MARGIN + 0.05, MARGIN + 0.5, width - MARGIN - 2.45, width - MARGIN - 1.25, width - MARGIN - 0.05)
+    cols = (MARGIN + 0.05, MARGIN + 0.5, width - MARGIN - 3.05, width - MARGIN - 1.95, width - MARGIN - 0.75,
+            width - MARGIN - 0.05)
     head_y = height - MARGIN - TOP_BLOCK
-    for x, text, align in zip(cols, ("#", "your hand holds", "keep", "then", "deals"),
-                              ("left", "left", "left", "left", "right"), strict=True):
+    for x, text, align in zip(cols, ("#", "your hand holds", "keep", "then", "wins", "deals"),
+                              ("left", "left", "left", "left", "right", "right"), strict=True):
         fig.text(x, head_y + 0.08, text, transform=inch, fontsize=size * 0.85, fontweight="bold", ha=align,
                  va="bottom", color="#333333")
     for i, line in enumerate(lines):
@@ -57,12 +58,14 @@ def draw_cheatsheet(plan: CondensedStrategy, title: str, against: str, footer: S
                                  facecolor=DRAW_COLOURS[draw], edgecolor="none"))
         middle = y + row_h * 0.47
         share = f"{100 * line.share:.1f}%" if line.share >= 0.001 else "<0.1%"
+        wins = f"{100 * plan.mean[i]:.0f}%" if plan.mean else ""
         for x, text, align, weight, scale, colour in (
                 (cols[0], str(i + 1), "left", "normal", 0.8, "black"),
                 (cols[1], line.pattern, "left", "bold", 1.0, "black"),
                 (cols[2], _what_to_keep(line.keep), "left", "normal", 1.0, "black"),
                 (cols[3], DRAW_WORDS[draw], "left", "bold", 1.0, "black"),
-                (cols[4], share, "right", "normal", 0.8, "#555555")):
+                (cols[4], wins, "right", "normal", 0.9, "black"),
+                (cols[5], share, "right", "normal", 0.8, "#555555")):
             fig.text(x, middle, text, transform=inch, fontsize=size * scale, fontweight=weight, ha=align,
                      va="center", color=colour)
     legend_y = MARGIN + BOTTOM_BLOCK - 0.25

@@ -58,7 +58,10 @@ def plot_hold_heatmap(grid: HoldGrid, path: Path, policy: str) -> None:
 
 # --- classic dilemmas -------------------------------------------------------------------------
 
-def plot_dilemmas(data: list[Dilemma], opponents: Sequence[int], path: Path, policy: str) -> None:
+def plot_dilemmas(data: list[Dilemma], opponents: Sequence[int], path: Path, policy: str,
+                  simulated: bool = False) -> None:
+    """Each dilemma's options by opponent count: exact (card removal ignored) or ``simulated``
+    with the opponents dealt from the cards we do not hold."""
     fig = Figure(figsize=(11, 8))
     axes = fig.subplots(2, 2, sharex=True)
     for ax, dilemma in zip(axes.ravel(), data, strict=False):
@@ -71,8 +74,9 @@ def plot_dilemmas(data: list[Dilemma], opponents: Sequence[int], path: Path, pol
     for ax in axes[-1]:
         ax.set_xlabel(f"opponents (drawing by the '{policy}' policy)")
         ax.set_xticks(list(opponents))
-    fig.suptitle("Classic draw-poker dilemmas: exact equity of each option (card removal vs the field ignored)",
-                 fontsize=11)
+    how = ("simulated equity of each option, the opponents dealt from the cards we do not hold" if simulated
+           else "exact equity of each option (card removal vs the field ignored)")
+    fig.suptitle(f"Classic draw-poker dilemmas: {how}", fontsize=11)
     fig.tight_layout()
     save(fig, path, dpi=130)
 
