@@ -17,7 +17,7 @@ Every result has ``to_dict()`` (its JSON), a one-line ``repr`` and an HTML view 
 Every request the library cannot serve raises a ``DrawoddsError`` with a one-sentence message.
 """
 
-from drawodds.analyses.condensed import StrategyReport, condense, strategy_report
+from drawodds.analyses.condensed import HandCheck, StrategyReport, check_hand, condense, strategy_report
 from drawodds.analyses.condensed import strategy_report as strategy
 from drawodds.analyses.keep import KeepResult, keep
 from drawodds.analyses.lessons import PatLesson, standing_pat
@@ -38,9 +38,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BET", "CALL", "CATEGORIES", "CHECK", "FOLD", "MUCK", "RAISE", "SHOW", "STAND_PAT", "CardError",
-    "DealState", "DrawReading", "DrawoddsError", "IllegalAction", "KeepResult", "OpenersTable", "PatLesson",
-    "PointsSimulationResult", "RequestError", "RuleError", "RuleSet", "SimulationResult", "StrategyReport",
-    "__version__", "category_name", "category_of", "condense", "describe", "draw", "evaluate", "format_cards",
+    "DealState", "DrawReading", "DrawoddsError", "HandCheck", "IllegalAction", "KeepResult", "OpenersTable",
+    "PatLesson", "PointsSimulationResult", "RequestError", "RuleError", "RuleSet", "SimulationResult",
+    "StrategyReport", "__version__", "category_name", "category_of", "check_hand", "condense", "describe", "draw",
+    "evaluate", "format_cards",
     "format_hand", "hand_report", "keep", "openers", "p_somebody_else_opens", "parse_cards", "parse_hand",
     "preset", "preset_names", "read", "read_draw", "simulate", "simulate_points", "standing_pat", "strategy",
     "strategy_report", "table_odds",
