@@ -187,7 +187,7 @@ def first_match_holds(table: StrategyTable, lines: Sequence[Sequence[int]] | Seq
 
     ``lines`` are the printed lines (tuples of pattern codes), or single patterns."""
     codes = hold_pattern_codes(table.holds.deals, table.rules.joker) if codes is None else codes
-    as_lines = [tuple(x) if isinstance(x, tuple | list) else (int(x),) for x in lines]
+    as_lines = [(int(x),) if isinstance(x, int | np.integer) else tuple(x) for x in lines]
     return _play(table, _instances(table, codes), as_lines).chosen
 
 
@@ -334,6 +334,18 @@ def _reorder(inst: _Instances, lines: list[tuple[int, ...]], mean: npt.NDArray[n
     return order
 
 
+def _ordered(table: StrategyTable, inst: _Instances, lines: list[tuple[int, ...]]
+             ) -> tuple[list[tuple[int, ...]], npt.NDArray[np.float64]]:
+    """The lines in reading order (``_reorder``), with the average value of the deals each decides."""
+    play = _play(table, inst, lines)
+    w = table.weights.astype(np.float64)
+    got = table.holds.values[np.arange(len(w)), play.chosen] * w
+    usage = np.bincount(play.line, weights=w, minlength=len(lines))[:len(lines)]
+    mean = np.bincount(play.line, weights=got, minlength=len(lines))[:len(lines)] / np.maximum(usage, 1e-300)
+    order = _reorder(inst, lines, mean)
+    return [lines[i] for i in order], mean[order]
+
+
 def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 60) -> CondensedStrategy:
     """Derive the printed list from the table and measure what following it costs.
 
@@ -391,19 +403,13 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
         patterns, play = trial, trial_play
     patterns = _improve(table, inst, patterns)
     patterns = _never_break(table, inst, codes, patterns, monsters)
-    lines = _merge(table, inst, patterns, tolerance / 10)
+    lines, _ = _ordered(table, inst, [(p,) for p in patterns])
+    lines, mean = _ordered(table, inst, _merge(table, inst, [line[0] for line in lines], tolerance / 10))
     play = _play(table, inst, lines)
-    rows = np.arange(n)
-    got = table.holds.values[rows, play.chosen] * w
-    usage = np.bincount(play.line, weights=w, minlength=len(lines))[:len(lines)]
-    mean = np.bincount(play.line, weights=got, minlength=len(lines))[:len(lines)] / np.maximum(usage, 1e-300)
-    order = _reorder(inst, lines, mean)
-    lines = [lines[i] for i in order]
-    play = _play(table, inst, lines)
-    usage = np.bincount(play.line, weights=w, minlength=len(lines))[:len(lines)] / table.deals
+    shares = np.bincount(play.line, weights=table.weights / table.deals, minlength=len(lines))[:len(lines)]
     return CondensedStrategy(tuple(c for line in lines for c in line), tuple(line_label(x) for x in lines),
-                             play.loss, table.value, tuple(float(u) for u in usage), tuple(lines),
-                             tuple(float(m) for m in mean[order]))
+                             play.loss, table.value, tuple(float(u) for u in shares), tuple(lines),
+                             tuple(float(m) for m in mean))
 
 
 # --- the whole `strategy` report -----------------------------------------------------------------

@@ -82,7 +82,7 @@ class Budget:
 
 
 FULL = Budget(read_trials=200_000, pat_deals=20_000, pat_equity_trials=100_000, play_deals=10_000,
-              ace_trials=10_000, example_trials=10_000, removal_trials=10_000, removal_classes=6,
+              ace_trials=10_000, example_trials=10_000, removal_trials=10_000, removal_classes=8,
               dilemma_trials=100_000, equilibrium=True)
 QUICK = Budget(read_trials=20_000, pat_deals=300, pat_equity_trials=20_000, play_deals=300,
                ace_trials=1_000, example_trials=600, removal_trials=3_000, removal_classes=2,

@@ -20,7 +20,8 @@ from drawodds.charts.output import save
 A4 = (8.27, 11.69)          # inches, portrait
 MARGIN = 0.55
 TOP_BLOCK = 1.85            # title, subtitle, how to use, column heads
-BOTTOM_BLOCK = 1.05         # legend and footer
+BOTTOM_BLOCK = 1.3          # legend and footer
+FOOTER_WIDTH = 118          # characters per footer line
 DRAW_COLOURS = {0: "#b7e1b0", 1: "#cfe3f7", 2: "#fbe7b0", 3: "#eeeeee", 4: "#f6cfd8", 5: "#f6cfd8"}
 DRAW_WORDS = {0: "stand pat", 1: "draw 1", 2: "draw 2", 3: "draw 3", 4: "draw 4", 5: "draw 5"}
 PNG_DPI = 150
@@ -68,7 +69,7 @@ def draw_cheatsheet(plan: CondensedStrategy, title: str, against: str, footer: S
                 (cols[5], share, "right", "normal", 0.8, "#555555")):
             fig.text(x, middle, text, transform=inch, fontsize=size * scale, fontweight=weight, ha=align,
                      va="center", color=colour)
-    legend_y = MARGIN + BOTTOM_BLOCK - 0.25
+    legend_y = MARGIN + BOTTOM_BLOCK - 0.35
     x = MARGIN
     for draw in sorted({min(5 - line.keep, 4) for line in lines}):
         fig.add_artist(Rectangle((x, legend_y - 0.05), 0.22, 0.18, transform=inch,
@@ -76,8 +77,9 @@ def draw_cheatsheet(plan: CondensedStrategy, title: str, against: str, footer: S
         label = DRAW_WORDS[draw] + (" or 5" if draw == 4 else "")
         fig.text(x + 0.3, legend_y + 0.04, label, transform=inch, fontsize=9.5, va="center")
         x += 1.35
-    fig.text(MARGIN, MARGIN + 0.55, "\n".join(footer), transform=inch, fontsize=8.5, va="top", color="#444444",
-             linespacing=1.4)
+    wrapped = [part for text in footer for part in textwrap.wrap(text, FOOTER_WIDTH)]
+    fig.text(MARGIN, MARGIN + 0.62, "\n".join(wrapped), transform=inch, fontsize=8.0, va="top", color="#444444",
+             linespacing=1.3)
     return fig
 
 
