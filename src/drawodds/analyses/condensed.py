@@ -326,7 +326,8 @@ def _reorder(inst: _Instances, lines: list[tuple[int, ...]], mean: npt.NDArray[n
         above = np.zeros(n, dtype=bool)
         for p in range(len(order) - 1):
             a, b = order[p], order[p + 1]
-            first = _outranks(lines[b], lines[a]) or (mean[b] > mean[a] and not _outranks(lines[a], lines[b]))
+            higher = mean[b] > mean[a] + 1e-9 * max(1.0, abs(float(mean[a])))      # equal values keep their order
+            first = _outranks(lines[b], lines[a]) or (higher and not _outranks(lines[a], lines[b]))
             if first and not (match[:, a] & match[:, b] & ~above).any():
                 order[p], order[p + 1] = b, a
                 changed = True

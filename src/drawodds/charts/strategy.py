@@ -124,7 +124,8 @@ def write_reports(out_dir: str | Path = "reports", *, policy: str = "standard",
     eq2 = tables[min(2, max(opponents))]
     paths.append(out / "strategy_equity.png")
     plot_condensed(condense(eq2), f"Mørkpoker (draw at most 3): best equity against "
-                   f"{eq2.objective.name.split(':')[1]} opponents ({policy} policy)", "of the pot", paths[-1])
+                   f"{eq2.objective.name.split(':')[1]} opponents ({policy} policy; exact table, card removal ignored)",
+                   "of the pot", paths[-1])
     vp = solve(paytable_objective(), preset("morkpoker", max_draw="any"))
     paths.append(out / "strategy_vp96.png")
     plot_condensed(condense(vp), "9/6 Jacks or Better video poker", "coins", paths[-1])
