@@ -645,7 +645,7 @@ def strategy_cmd(
         "Check one hand against the printed list: the line it meets, what the list keeps, the table's "
         "best hold and what the list's hold gives up."))] = None,
     card_removal: Annotated[bool, typer.Option("--card-removal/--no-card-removal", help=(
-        "Equity only: where two holds are within 2.5% of the pot, let a simulation with real card removal "
+        "Equity only: where two holds are within 3.5% of the pot, let a simulation with real card removal "
         "decide between them (a minute or a few); --no-card-removal keeps the exact table throughout."))] = True,
     resume: Annotated[bool, typer.Option("--resume", help="With --mc: continue the table already in --out.")] = False,
     memory: Annotated[str, typer.Option("--memory", help="With --mc: memory budget, e.g. 2GB or 500MB.")] = "2GB",

@@ -77,8 +77,8 @@ class CondensedStrategy(Result):
     loss: float = field(metadata=shown_as(name="strategy_loss"))   # value lost per deal vs the optimum
     optimum: float = field(metadata=HIDDEN)                   # the table's average value
     share: tuple[float, ...] = field(default=(), metadata=HIDDEN)   # fraction of deals each line decides
-    groups: tuple[tuple[int, ...], ...] = field(default=(), metadata=HIDDEN)   # the codes of each line
-    mean: tuple[float, ...] = field(default=(), metadata=HIDDEN)   # average value of the deals each line decides
+    groups: tuple[tuple[int, ...], ...] = field(default=(), metadata=HIDDEN, repr=False)   # the codes of each line
+    mean: tuple[float, ...] = field(default=(), metadata=HIDDEN, repr=False)   # average value of each line's deals
 
     @property
     def line_codes(self) -> tuple[tuple[int, ...], ...]:

@@ -29,7 +29,8 @@ from drawodds.results import HIDDEN, Result
 from drawodds.rules import RuleSet
 from drawodds.sim.equity import EquityResult, OpponentModel, hold_equities
 
-CLOSE = 0.025           # holds within 2.5% of the pot are decided with card removal
+CLOSE = 0.035           # holds within 3.5% of the pot are decided with card removal
+OPENER_CLOSE = 0.045    # against a Jacks-or-Better opener the correction runs larger
 CANDIDATES = 2          # holds beside the best that are checked (the second and third best)
 
 

@@ -23,7 +23,13 @@ from drawodds.analyses.best_holds import Dilemma, HoldGrid, best_hold_grid, dile
 from drawodds.analyses.condensed import CondensedStrategy, condense
 from drawodds.analyses.lessons import PatLesson, standing_pat
 from drawodds.analyses.read import DrawReading, read_draw
-from drawodds.analyses.removal import RemovalFix, card_removal_table, keep_simulation, range_simulation
+from drawodds.analyses.removal import (
+    OPENER_CLOSE,
+    RemovalFix,
+    card_removal_table,
+    keep_simulation,
+    range_simulation,
+)
 from drawodds.analyses.solve import equilibrium_solution
 from drawodds.analyses.strategy import (
     Solver,
@@ -250,7 +256,7 @@ def _keep_part(opponents: int | None, budget: Budget, seed: int = 1) -> _KeepPar
         table = _table(_equity_solver(preset("jackpot"), "jacks", 1), budget.classes)
         rules = preset("jackpot")
         simulate = range_simulation(rules, draw_policy(POLICY, min_hand="jacks"), 1, budget.removal_trials)
-        table, fix = card_removal_table(table, simulate, trials=budget.removal_trials,
+        table, fix = card_removal_table(table, simulate, close=OPENER_CLOSE, trials=budget.removal_trials,
                                         per_group=budget.removal_classes, seed=seed)
         sheet = CheatSheet("cheatsheet_jacks_or_better", "Jacks or Better", 2, 1,
                            "an opener who held jacks or better and draws like most players",

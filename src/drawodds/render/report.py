@@ -169,9 +169,9 @@ costs a larger share of the final pot than that, the line says fold (calling 1 i
 costs a quarter of the final pot of 4).
 
 **Card removal.** The exact table deals the opponents as if your cards did not matter to theirs.
-That moves the gap between two close holds by up to two percentage points of the pot, enough to
+That moves the gap between two close holds by up to two or three percentage points of the pot, enough to
 reverse the choice between a pair and a pair with an ace or king kicker. So wherever two holds of
-a hand are within {_pct(_close(sec))} of the pot, the choice between them is decided by a
+a hand are within {_close(sec)} of the pot, the choice between them is decided by a
 simulation that deals the opponents from the cards you do not hold, the one `drawodds keep`
 runs ({_removal_sentence(sec)}). Everywhere else the exact table decides.
 
@@ -214,10 +214,15 @@ draw (with nothing at all, the last line, fold to any bet).
 {_sheet_text(jacks[0]) if jacks else ""}"""
 
 
-def _close(sec: KeepSection) -> float:
-    """How close two holds must be for card removal to decide between them."""
-    fixes = [s.removal for s in sec.sheets if s.removal is not None]
-    return fixes[0].close if fixes else 0.0
+def _close(sec: KeepSection) -> str:
+    """How close two holds must be for card removal to decide between them, in words."""
+    mork = {s.removal.close for s in sec.sheets if s.removal is not None and s.game == "Mørkpoker"}
+    opener = {s.removal.close for s in sec.sheets if s.removal is not None and s.game != "Mørkpoker"}
+    said = " or ".join(_pct(c) for c in sorted(mork)) or "0%"
+    if opener and opener != mork:
+        wider = " or ".join(_pct(c) for c in sorted(opener))
+        said += f" ({wider} against the Jacks-or-Better opener, where it moves more)"
+    return said
 
 
 def _removal_sentence(sec: KeepSection) -> str:
