@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from drawodds.analyses.condensed import CondensedStrategy, check_hand, condense, hand_against_list, strategy_report
+from drawodds.analyses.condensed import CondensedStrategy, condense, hand_against_list
 from drawodds.analyses.removal import card_removal_table, keep_simulation
 from drawodds.analyses.strategy import (
     StrategyTable,
@@ -111,10 +111,10 @@ def test_order_reads_as_a_ranking(plans, name):
             assert position[(HoldKind.TWO_HIGH_SUITED, x, y)] < i
 
 
-def test_the_nine_six_list_keeps_its_documented_tie_rule():
-    report = strategy_report("vp96", preset("morkpoker", max_draw="any"))
-    check = check_hand(report, "Kh Qd Js 7c 3s")
-    solver = make_solver(parse_objective("vp96", report.table.rules), report.table.rules)
+def test_the_nine_six_list_keeps_its_documented_tie_rule(plans):
+    table, plan = plans["vp96"]
+    check = hand_against_list(table, plan, "Kh Qd Js 7c 3s")
+    solver = make_solver(parse_objective("vp96", table.rules), table.rules)
     deal = np.sort(parse_hand("Kh Qd Js 7c 3s"))
     values = solver.hold_values(deal[None, :]).values[0]
 
