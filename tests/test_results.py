@@ -36,7 +36,8 @@ def all_result_types() -> set[type[Result]]:
 
 def _strategy_samples() -> dict[str, Any]:
     from drawodds.analyses.best_holds import Dilemma, best_hold_grid
-    from drawodds.analyses.condensed import condense
+    from drawodds.analyses.condensed import HandCheck, condense
+    from drawodds.analyses.removal import RemovalFix
     from drawodds.analyses.strategy import CardRemovalCheck, StrategyTable, jacks_objective, make_solver
 
     rules = drawodds.preset()
@@ -53,6 +54,9 @@ def _strategy_samples() -> dict[str, Any]:
                                              z + 0.1, z + 0.1, z + 0.01, 100, 1),
         "HoldGrid": best_hold_grid({1: table}),
         "Dilemma": Dilemma("Pair or flush?", "7♠ 7♥ K♠ 9♠ 3♠", (1, 2), (("keep 7-7", (0.4, 0.3)),)),
+        "RemovalFix": RemovalFix(0.025, 1000, 2, 1, 3, 4, 1, 0.01),
+        "HandCheck": HandCheck(("As", "Ah", "Ks", "7s", "3s"), "pair of aces", 3, ("As", "Ah"), ("As", "Ah", "Ks"),
+                               0.49, 0.5, "probability"),
     }
 
 

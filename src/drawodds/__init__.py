@@ -27,7 +27,8 @@ __version__ = "0.1.0"
 # Each public name and the module that defines it, as (module, name there): loaded at first use
 # (PEP 562), so that `import drawodds` and the command line start without the analyses.
 _LAZY: dict[str, tuple[str, str]] = {
-    **{n: ("drawodds.analyses.condensed", n) for n in ("StrategyReport", "condense", "strategy_report")},
+    **{n: ("drawodds.analyses.condensed", n) for n in ("HandCheck", "StrategyReport", "check_hand", "condense",
+                                                                 "strategy_report")},
     "strategy": ("drawodds.analyses.condensed", "strategy_report"),
     **{n: ("drawodds.analyses.keep", n) for n in ("KeepResult", "keep")},
     **{n: ("drawodds.analyses.lessons", n) for n in ("PatLesson", "standing_pat")},
@@ -48,9 +49,10 @@ _LAZY: dict[str, tuple[str, str]] = {
 
 __all__ = [
     "BET", "CALL", "CATEGORIES", "CHECK", "FOLD", "MUCK", "RAISE", "SHOW", "STAND_PAT", "CardError",
-    "DealState", "DrawReading", "DrawoddsError", "IllegalAction", "KeepResult", "OpenersTable", "PatLesson",
-    "PointsSimulationResult", "RequestError", "RuleError", "RuleSet", "SimulationResult", "StrategyReport",
-    "__version__", "category_name", "category_of", "condense", "describe", "draw", "evaluate", "format_cards",
+    "DealState", "DrawReading", "DrawoddsError", "HandCheck", "IllegalAction", "KeepResult", "OpenersTable",
+    "PatLesson", "PointsSimulationResult", "RequestError", "RuleError", "RuleSet", "SimulationResult",
+    "StrategyReport", "__version__", "category_name", "category_of", "check_hand", "condense", "describe", "draw",
+    "evaluate", "format_cards",
     "format_hand", "hand_report", "keep", "openers", "p_somebody_else_opens", "parse_cards", "parse_hand",
     "preset", "preset_names", "read", "read_draw", "simulate", "simulate_points", "standing_pat", "strategy",
     "strategy_report", "table_odds",

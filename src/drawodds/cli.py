@@ -714,6 +714,12 @@ def strategy_cmd(
     mc: Annotated[int | None, typer.Option("--mc", help=MC_TRIALS.help(
         "Equity only: instead of the exact table, score every hold of every deal class by Monte Carlo "
         "with real card removal, this many trials per class, into the folder --out (a long job)"))] = None,
+    hand: Annotated[str | None, typer.Option("--hand", help=(
+        "Check one hand against the printed list: the line it meets, what the list keeps, the table's "
+        "best hold and what the list's hold gives up."))] = None,
+    card_removal: Annotated[bool, typer.Option("--card-removal/--no-card-removal", help=(
+        "Equity only: where two holds are within 3.5% of the pot, let a simulation with real card removal "
+        "decide between them (a minute or a few); --no-card-removal keeps the exact table throughout."))] = True,
     resume: Annotated[bool, typer.Option("--resume", help="With --mc: continue the table already in --out.")] = False,
     memory: Annotated[str, typer.Option("--memory", help="With --mc: memory budget, e.g. 2GB or 500MB.")] = "2GB",
     limit: Annotated[int | None, typer.Option("--limit", help=(
@@ -727,12 +733,13 @@ def strategy_cmd(
     """Exact strategy table for every deal, and a condensed strategy derived from it.
 
     Examples: drawodds strategy;  drawodds strategy --objective vp96;  drawodds strategy
-    --objective equity --opponents 3 --out table.parquet;  drawodds strategy --objective equity
-    --opponents 3 --mc 10000 --out table.parquet (Monte Carlo with card removal; --resume continues it)
+    --objective equity --opponents 3 --out table.parquet;  drawodds strategy --objective vp96 --hand
+    "Kh Qd Js 7c 3s";  drawodds strategy --objective equity --opponents 3 --mc 10000 --out table.parquet
+    (Monte Carlo with card removal; --resume continues it)
     """
-    from drawodds.analyses.condensed import strategy_report
+    from drawodds.analyses.condensed import check_hand, strategy_report
     from drawodds.analyses.strategy import default_objective, default_opponents, default_rules
-    from drawodds.render.strategy import render_strategy
+    from drawodds.render.strategy import render_hand_check, render_strategy
 
     if objective is not None and not objective.strip():
         raise UserError("--objective needs a name, e.g. equity or vp96")
@@ -761,10 +768,16 @@ def strategy_cmd(
     if out_path is not None and not out_path.endswith((".parquet", ".csv")):
         raise UserError(f"--out must end in .parquet or .csv, got {out_path!r}")
     _writable_file(out_path, "--out")
+    if hand is not None:
+        from drawodds.cards import parse_hand
+        parse_hand(hand, joker=rules.joker)          # a bad hand fails before the table is solved
     with stage_bar(enabled=not json_out) as stage:
         report = strategy_report(objective, rules, opponents=opponents or default_opponents(rules),
                                  policy=policy, lines=lines, check_removal=check_removal, seed=seed,
-                                 out=out_path, progress=stage)
+                                 out=out_path, card_removal=card_removal, progress=stage)
+    if hand is not None:
+        show(check_hand(report, hand), json_out, render_hand_check)
+        return
     show(report, json_out, render_strategy)
     if report.interrupted:
         _interrupted("the card-removal check did not finish; the table above is complete")

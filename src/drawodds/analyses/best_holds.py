@@ -12,9 +12,11 @@ import numpy.typing as npt
 
 from drawodds.analyses.strategy import Solver, StrategyTable, equity_objective, field_distribution, make_solver
 from drawodds.cards import format_hand, parse_hand
+from drawodds.holds import hold_masks
 from drawodds.patterns import HOLD_TYPES, STARTING_HANDS, hold_pattern_codes, hold_type, starting_hand
 from drawodds.results import Result
 from drawodds.rules import RuleSet
+from drawodds.sim.equity import OpponentModel, hold_equities
 
 
 def equity_solvers(rules: RuleSet, policy: str, opponents: Sequence[int]) -> dict[int, Solver]:
@@ -77,14 +79,27 @@ def _hold_number(deal_sorted: npt.NDArray[np.int8], kept: str) -> int:
     return sum(1 << i for i, c in enumerate(deal_sorted) if int(c) in keep)
 
 
-def dilemma_values(solvers: dict[int, Solver]) -> list[Dilemma]:
-    """Value of each option of each of the ``DILEMMAS`` for every opponent count."""
+def dilemma_values(solvers: dict[int, Solver], *, trials: int = 0, seed: int = 1, policy: str = "standard"
+                   ) -> list[Dilemma]:
+    """Value of each option of each of the ``DILEMMAS`` for every opponent count: exact with the
+    opponents independent of our cards, or with ``trials`` simulated deals (by ``policy``) where
+    the opponents are dealt from the cards we do not hold, as ``keep`` deals them."""
     out = []
     ns = tuple(sorted(solvers))
     for title, hand, options in DILEMMAS:
         deal = np.sort(parse_hand(hand))
         holds = [_hold_number(deal, kept) for _, kept in options]
-        values = [solvers[n].hold_values(deal[None, :]).values[0] for n in ns]
+        if trials:
+            values = []
+            for n in ns:
+                v = np.full(32, np.nan)
+                rules = solvers[n].rules
+                result = hold_equities(deal, hold_masks(np.array(holds)), rules,
+                                       OpponentModel(opponents=n, policy=policy), trials=trials, seed=seed, workers=1)
+                v[holds] = result.equity
+                values.append(v)
+        else:
+            values = [solvers[n].hold_values(deal[None, :]).values[0] for n in ns]
         out.append(Dilemma(title, format_hand(parse_hand(hand), pretty=True), ns,
                            tuple((label, tuple(float(v[m]) for v in values))
                                  for (label, _), m in zip(options, holds, strict=True))))

@@ -11,13 +11,16 @@ is measured over every deal, never estimated.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
+from drawodds.analyses.removal import RemovalFix, card_removal_table, keep_simulation
 from drawodds.analyses.strategy import (
     CardRemovalCheck,
+    HoldValues,
     Objective,
     StrategyTable,
     equity_card_removal_error,
@@ -25,17 +28,24 @@ from drawodds.analyses.strategy import (
     parse_objective,
     policy_chooser,
     solve,
+    suit_class_of,
+    suit_classes,
 )
+from drawodds.cards import JOKER, format_cards, parse_hand
+from drawodds.errors import RequestError
+from drawodds.evaluate import FIVE_ACES, FLUSH, FULL_HOUSE, QUADS, STRAIGHT, STRAIGHT_FLUSH
 from drawodds.execution import Stage
 from drawodds.holds import HOLD_POSITIONS, N_HOLDS
-from drawodds.patterns import N_CODES, hold_pattern_codes, hold_pattern_label, kept_cards, merge_key, merged_label
+from drawodds.patterns import JOKER_FLAG, N_CODES, HoldKind, hold_pattern_codes, kept_cards, merge_key, merged_label
 from drawodds.results import HIDDEN, Result, shown_as
 from drawodds.rules import RuleSet
+from drawodds.sim.equity import OpponentModel
 
 
 @dataclass(frozen=True, repr=False)
 class StrategyLine(Result):
-    """One printed line: consecutive patterns of the same kind merged ("pair of deuces to tens")."""
+    """One printed line: one pattern, or a run of same-kind patterns merged ("pair of deuces to
+    tens") where keeping the highest cards among them plays exactly as the patterns' order."""
 
     pattern: str
     keep: int                       # cards kept
@@ -50,44 +60,46 @@ class StrategyLine(Result):
         return {"pattern": self.pattern, "hold": self.hold} | super().to_dict()
 
 
-def merge_lines(patterns: tuple[int, ...], share: tuple[float, ...]) -> list[StrategyLine]:
-    """Merge runs of same-kind patterns into single readable lines (order is unchanged)."""
-    lines: list[StrategyLine] = []
-    run: list[int] = []
-    run_share = 0.0
-    for code, sh in zip(patterns, share, strict=False):
-        if run and merge_key(code) is not None and merge_key(code) == merge_key(run[-1]):
-            run.append(code)
-            run_share += sh
-            continue
-        if run:
-            lines.append(StrategyLine(merged_label(run), kept_cards(run[0]), run_share, tuple(run)))
-        run, run_share = [code], sh
-    if run:
-        lines.append(StrategyLine(merged_label(run), kept_cards(run[0]), run_share, tuple(run)))
-    return lines
+K = HoldKind
 
 
 # --- first-match play and the condensed list -------------------------------------------------
 
 @dataclass(frozen=True, repr=False)
 class CondensedStrategy(Result):
-    """An ordered list of hold patterns and what following it costs against the exact table."""
+    """An ordered list of printed lines and what following it costs against the table.
 
-    patterns: tuple[int, ...] = field(metadata=HIDDEN)        # pattern codes, first match wins
-    labels: tuple[str, ...] = field(metadata=HIDDEN)
+    The cost is that of the list as printed: the first line some legal hold matches, and among
+    the holds matching that line the highest cards (then the lowest hold mask)."""
+
+    patterns: tuple[int, ...] = field(metadata=HIDDEN)        # pattern codes, line by line
+    labels: tuple[str, ...] = field(metadata=HIDDEN)          # the printed text of each line
     loss: float = field(metadata=shown_as(name="strategy_loss"))   # value lost per deal vs the optimum
-    optimum: float = field(metadata=HIDDEN)                   # the table's exact average value
+    optimum: float = field(metadata=HIDDEN)                   # the table's average value
     share: tuple[float, ...] = field(default=(), metadata=HIDDEN)   # fraction of deals each line decides
+    groups: tuple[tuple[int, ...], ...] = field(default=(), metadata=HIDDEN, repr=False)   # the codes of each line
+    mean: tuple[float, ...] = field(default=(), metadata=HIDDEN, repr=False)   # average value of each line's deals
+
+    @property
+    def line_codes(self) -> tuple[tuple[int, ...], ...]:
+        """The pattern codes of each printed line."""
+        return self.groups or tuple((p,) for p in self.patterns)
 
     @property
     def lines(self) -> list[StrategyLine]:
-        """The list as printed: runs of same-kind patterns merged."""
-        return merge_lines(self.patterns, self.share)
+        """The list as printed."""
+        share = self.share or (0.0,) * len(self.line_codes)
+        return [StrategyLine(line_label(codes), kept_cards(codes[0]), sh, codes)
+                for codes, sh in zip(self.line_codes, share, strict=True)]
 
     def to_dict(self) -> dict[str, object]:
         return {"strategy": [line.to_dict() for line in self.lines], **super().to_dict(),
                 "strategy_value": self.optimum - self.loss, "strategy_patterns": len(self.patterns)}
+
+
+def line_label(codes: tuple[int, ...] | list[int]) -> str:
+    """The printed text of a line of pattern codes."""
+    return merged_label(list(codes))
 
 
 @dataclass(frozen=True)
@@ -100,6 +112,7 @@ class _Instances:
     value: npt.NDArray[np.float64]
     codes: npt.NDArray[np.int64]               # distinct pattern codes
     starts: npt.NDArray[np.int64]              # first row of each deal (CSR offsets)
+    pref: npt.NDArray[np.int64]                # tie rule: smaller keeps higher cards (then the lower mask)
 
 
 def _instances(table: StrategyTable, codes: npt.NDArray[np.int64]) -> _Instances:
@@ -112,7 +125,7 @@ def _instances(table: StrategyTable, codes: npt.NDArray[np.int64]) -> _Instances
     uniq = np.flatnonzero(present)
     dense = (np.cumsum(present) - 1)[legal_codes]
     # Tie-break inside a pattern: keep the highest cards (ranks high to low), then the lowest mask.
-    ranks = deals // 4
+    ranks = np.where(deals == JOKER, 13, deals // 4)
     key = np.zeros((n, N_HOLDS), dtype=np.int64)
     for m in range(N_HOLDS):
         for j, p in enumerate(HOLD_POSITIONS[m][::-1]):
@@ -127,62 +140,223 @@ def _instances(table: StrategyTable, codes: npt.NDArray[np.int64]) -> _Instances
     deal_idx = np.broadcast_to(np.arange(n)[:, None], (n, N_HOLDS))[first]
     hold_sel = hold[first]
     starts = np.searchsorted(deal_idx, np.arange(n))
-    return _Instances(deal_idx, cid[first], hold_sel, h.values[deal_idx, hold_sel], uniq, starts)
+    return _Instances(deal_idx, cid[first], hold_sel, h.values[deal_idx, hold_sel], uniq, starts,
+                      composite[first] & ((1 << 25) - 1))
 
 
-def first_match_holds(table: StrategyTable, patterns: tuple[int, ...], codes: npt.NDArray[np.int64] | None = None
-                      ) -> npt.NDArray[np.int64]:
-    """The hold a player following the list picks in each deal class (-1: no line matches)."""
-    codes = hold_pattern_codes(table.holds.deals, table.rules.joker) if codes is None else codes
-    inst = _instances(table, codes)
-    return _first_match(inst, np.asarray(patterns))[0]
+@dataclass(frozen=True)
+class _Play:
+    """Following a list over every deal class: the hold, the line, and the next line's hold."""
+
+    chosen: npt.NDArray[np.int64]          # hold per deal (-1: no line matches)
+    line: npt.NDArray[np.int64]            # line per deal (len(lines): none)
+    fallback: npt.NDArray[np.int64]        # the hold without the deal's line (-1: none)
+    loss: float                            # per deal against the table's best (inf: a deal unmatched)
+    cost: npt.NDArray[np.float64]          # per line: what removing it would cost per deal
 
 
-def _line_positions(inst: _Instances, patterns: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    lookup = {int(c): i for i, c in enumerate(patterns)}
-    pos_of_id = np.array([lookup.get(int(c), len(patterns)) for c in inst.codes], dtype=np.int64)
-    return pos_of_id[inst.code_id]
-
-
-def _first_match(inst: _Instances, patterns: npt.NDArray[np.int64]
-                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Chosen hold, list line, and the line a deal would fall back to without its first line."""
-    pos = _line_positions(inst, patterns)
-    first_pos = np.minimum.reduceat(pos, inst.starts)
-    hit = pos == first_pos[inst.deal]
-    chosen = np.full(len(inst.starts), -1, dtype=np.int64)
-    ok = hit & (pos < len(patterns))
-    chosen[inst.deal[ok]] = inst.hold[ok]
-    second_pos = np.minimum.reduceat(np.where(hit, len(patterns), pos), inst.starts)
-    return chosen, first_pos, second_pos
-
-
-def _list_loss(table: StrategyTable, inst: _Instances, patterns: npt.NDArray[np.int64]
-               ) -> tuple[float, npt.NDArray[np.int64], npt.NDArray[np.float64]]:
-    """Exact loss of first-match play, the line each deal uses, and each line's removal cost."""
-    chosen, first_pos, second_pos = _first_match(inst, patterns)
+def _play(table: StrategyTable, inst: _Instances, lines: Sequence[Sequence[int]]) -> _Play:
+    """Play a list of lines (each a set of pattern codes) by its printed rule."""
+    n_lines = len(lines)
+    line_of = {int(code): i for i, codes in enumerate(lines) for code in codes}
+    pos = np.array([line_of.get(int(c), n_lines) for c in inst.codes], dtype=np.int64)[inst.code_id]
+    big = np.int64(1 << 40)
+    first = np.minimum.reduceat(pos, inst.starts)
+    hit = pos == first[inst.deal]
+    pick = np.minimum.reduceat(np.where(hit, inst.pref, big), inst.starts)
+    chosen = np.where(first < n_lines, pick & 31, -1)
+    rest = np.where(hit, n_lines, pos)
+    second = np.minimum.reduceat(rest, inst.starts)
+    hit2 = rest == second[inst.deal]
+    pick2 = np.minimum.reduceat(np.where(hit2, inst.pref, big), inst.starts)
+    fallback = np.where(second < n_lines, pick2 & 31, -1)
     if (chosen < 0).any():
-        return np.inf, first_pos, np.zeros(len(patterns))
-    n = len(chosen)
+        return _Play(chosen, first, fallback, np.inf, np.zeros(n_lines))
+    rows = np.arange(len(chosen))
     w = table.weights / table.deals
-    got = table.holds.values[np.arange(n), chosen]
+    got = table.holds.values[rows, chosen]
     loss = float(((table.holds.best_value - got) * w).sum())
-    # Without its line a deal falls back to the next line present (values of that instance).
-    pos = _line_positions(inst, patterns)
-    fallback = (pos == second_pos[inst.deal]) & (pos < len(patterns))
-    fb_value = np.full(n, -np.inf)
-    fb_value[inst.deal[fallback]] = inst.value[fallback]
-    cost = np.bincount(first_pos, weights=(got - fb_value) * w, minlength=len(patterns) + 1)
-    return loss, first_pos, np.asarray(cost[: len(patterns)], dtype=np.float64)
+    fb = np.where(fallback >= 0, table.holds.values[rows, np.maximum(fallback, 0)], -np.inf)
+    cost = np.bincount(first, weights=(got - fb) * w, minlength=n_lines + 1)[:n_lines]
+    return _Play(chosen, first, fallback, loss, np.asarray(cost, dtype=np.float64))
+
+
+def first_match_holds(table: StrategyTable, lines: Sequence[Sequence[int]] | Sequence[int],
+                      codes: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
+    """The hold a player following the list picks in each deal class (-1: no line matches).
+
+    ``lines`` are the printed lines (tuples of pattern codes), or single patterns."""
+    codes = hold_pattern_codes(table.holds.deals, table.rules.joker) if codes is None else codes
+    as_lines = [(int(x),) if isinstance(x, int | np.integer) else tuple(x) for x in lines]
+    return _play(table, _instances(table, codes), as_lines).chosen
+
+
+# The made hands a list must name: royal and straight flush, quads, full house, flush, straight.
+_MONSTERS = (K.PAT_SF << 8 | 1 << 4, K.PAT_SF << 8, K.QUADS_PAT << 8, K.QUADS << 8, K.FULL_HOUSE << 8,
+             K.PAT_FLUSH << 8, K.PAT_STRAIGHT << 8,
+             *(JOKER_FLAG | K.JOKER_PAT << 8 | c for c in (FIVE_ACES, STRAIGHT_FLUSH, QUADS, FULL_HOUSE, FLUSH,
+                                                          STRAIGHT)))
+_RANKED_KINDS = (K.PAIR, K.PAIR_K, K.PAIR_KK, K.ONE_CARD, K.CARD_PLUS_LOW)
+
+
+def _monsters(table: StrategyTable, codes: npt.NDArray[np.int64]) -> list[int]:
+    """The made-hand patterns the table keeps whole in some deal (stand pat, or the four of a
+    kind), in the order a list prints them; of quads, stand pat unless keeping four is better."""
+    rows = np.arange(len(codes))
+    best_codes = set(np.unique(codes[rows, table.holds.best.astype(np.int64)]).tolist())
+    out = [c for c in _MONSTERS if c in best_codes or (c == K.QUADS_PAT << 8 and K.QUADS << 8 in best_codes)]
+    if K.QUADS << 8 in out and K.QUADS_PAT << 8 in out:
+        pat = table.holds.values[:, N_HOLDS - 1]
+        quads = codes[:, N_HOLDS - 1] == K.QUADS_PAT << 8
+        four = np.nanmax(np.where(codes == K.QUADS << 8, table.holds.values, -np.inf), axis=1)
+        better = float(((four - pat) * table.weights)[quads].sum()) > 1e-9 * float(table.weights[quads].sum())
+        out.remove(K.QUADS_PAT << 8 if better else K.QUADS << 8)
+    return out
+
+
+def _improve(table: StrategyTable, inst: _Instances, patterns: list[int], moves: int = 100) -> list[int]:
+    """Local search on the greedy order: move a line up wherever that lowers the list's loss,
+    the best move first, until no move gains."""
+    n, n_lines = len(inst.starts), len(patterns)
+    line_of = {int(code): i for i, code in enumerate(patterns)}
+    pos = np.array([line_of.get(int(c), n_lines) for c in inst.codes], dtype=np.int64)[inst.code_id]
+    ok = pos < n_lines
+    value = np.full((n, n_lines), np.nan)
+    value[inst.deal[ok], pos[ok]] = inst.value[ok]
+    w = table.weights / table.deals
+    rows = np.arange(n)
+    order = list(range(n_lines))
+    for _ in range(moves):
+        v = value[:, order]
+        match = ~np.isnan(v)
+        first = np.argmax(match, axis=1)
+        got = v[rows, first]
+        best = (1e-12, 0, 0)
+        for i in range(1, n_lines):
+            d = np.flatnonzero(match[:, i] & (first < i))
+            if not len(d):
+                continue
+            gain = np.bincount(first[d], weights=w[d] * (v[d, i] - got[d]), minlength=i)
+            ahead = np.cumsum(gain[::-1])[::-1]          # gain of moving line i up to position j
+            j = int(np.argmax(ahead))
+            if ahead[j] > best[0]:
+                best = (float(ahead[j]), i, j)
+        if best[1] == best[2]:
+            break
+        order.insert(best[2], order.pop(best[1]))
+    return [patterns[i] for i in order]
+
+
+def _never_break(table: StrategyTable, inst: _Instances, codes: npt.NDArray[np.int64], patterns: list[int],
+                 monsters: list[int]) -> list[int]:
+    """Move a made hand's line above every line that would break it in a deal where the table
+    keeps it whole (a line can only be moved up, so this ends)."""
+    same = {K.QUADS << 8: K.QUADS_PAT << 8, K.QUADS_PAT << 8: K.QUADS << 8}
+    rows = np.arange(len(codes))
+    best = codes[rows, table.holds.best.astype(np.int64)]
+    whole = np.isin(best, monsters + [same.get(m, m) for m in monsters])
+    for _ in range(len(patterns) * len(monsters)):
+        play = _play(table, inst, [(p,) for p in patterns])
+        got = codes[rows, play.chosen]
+        broken = whole & (got != best) & (got != np.vectorize(lambda c: same.get(int(c), -1))(best))
+        if not broken.any():
+            break
+        d = int(np.flatnonzero(broken)[0])
+        line = int(best[d]) if int(best[d]) in patterns else same[int(best[d])]
+        above = int(play.line[d])
+        patterns.remove(line)
+        patterns.insert(above, line)
+    return patterns
+
+
+def _mergeable(run: list[int], code: int) -> bool:
+    """Whether ``code`` can join the line ``run`` as one thing a player sees (one run of ranks)."""
+    key = merge_key(code)
+    if key is None or key != merge_key(run[-1]):
+        return False
+    if code >> 8 not in _RANKED_KINDS:
+        return True
+    ranks = sorted({(c >> 4) & 0xF for c in [*run, code]})
+    return ranks[-1] - ranks[0] == len(ranks) - 1
+
+
+def _merge(table: StrategyTable, inst: _Instances, patterns: list[int], slack: float) -> list[tuple[int, ...]]:
+    """Group consecutive same-kind patterns into printed lines where keeping the highest cards
+    among them plays as well as their order (within ``slack`` per deal)."""
+    lines: list[list[int]] = [[p] for p in patterns]
+    current = _play(table, inst, lines).loss
+    i = 0
+    while i + 1 < len(lines):
+        if len(lines[i + 1]) == 1 and _mergeable(lines[i], lines[i + 1][0]):
+            trial = [*lines[:i], lines[i] + lines[i + 1], *lines[i + 2:]]
+            loss = _play(table, inst, trial).loss
+            if loss <= current + slack:
+                lines, current = trial, loss
+                continue
+        i += 1
+    return [tuple(x) for x in lines]
+
+
+def _outranks(line: tuple[int, ...], other: tuple[int, ...]) -> bool:
+    """Whether ``line`` holds the suited form of cards ``other`` holds offsuit (AK suited over AK
+    offsuit): such lines read wrong the other way round whatever their averages."""
+    suited = {c & 0xFF for c in line if c >> 8 == K.TWO_HIGH_SUITED}
+    offsuit = {c & 0xFF for c in other if c >> 8 == K.TWO_HIGH_OFFSUIT}
+    plus = {c & 0xF0 for c in line if c >> 8 == K.CARD_PLUS_LOW and c & 0xF}
+    plain = {c & 0xF0 for c in other if c >> 8 == K.CARD_PLUS_LOW and not c & 0xF}
+    return bool(suited & offsuit or plus & plain)
+
+
+def _reorder(inst: _Instances, lines: list[tuple[int, ...]], mean: npt.NDArray[np.float64]
+             ) -> list[int]:
+    """A line order that plays every deal the same and reads as a ranking: two neighbouring
+    lines that never decide between them in any deal go by the average value of their deals."""
+    n = len(inst.starts)
+    line_of = {int(code): i for i, codes in enumerate(lines) for code in codes}
+    pos = np.array([line_of.get(int(c), len(lines)) for c in inst.codes], dtype=np.int64)[inst.code_id]
+    ok = pos < len(lines)
+    match = np.zeros((n, len(lines) + 1), dtype=bool)
+    match[inst.deal[ok], pos[ok]] = True
+    order = list(range(len(lines)))
+    changed = True
+    for _ in range(len(lines) ** 2):
+        if not changed:
+            break
+        changed = False
+        above = np.zeros(n, dtype=bool)
+        for p in range(len(order) - 1):
+            a, b = order[p], order[p + 1]
+            higher = mean[b] > mean[a] + 1e-9 * max(1.0, abs(float(mean[a])))      # equal values keep their order
+            first = _outranks(lines[b], lines[a]) or (higher and not _outranks(lines[a], lines[b]))
+            if first and not (match[:, a] & match[:, b] & ~above).any():
+                order[p], order[p + 1] = b, a
+                changed = True
+            above |= match[:, order[p]]
+    return order
+
+
+def _ordered(table: StrategyTable, inst: _Instances, lines: list[tuple[int, ...]]
+             ) -> tuple[list[tuple[int, ...]], npt.NDArray[np.float64]]:
+    """The lines in reading order (``_reorder``), with the average value of the deals each decides."""
+    play = _play(table, inst, lines)
+    w = table.weights.astype(np.float64)
+    got = table.holds.values[np.arange(len(w)), play.chosen] * w
+    usage = np.bincount(play.line, weights=w, minlength=len(lines))[:len(lines)]
+    mean = np.bincount(play.line, weights=got, minlength=len(lines))[:len(lines)] / np.maximum(usage, 1e-300)
+    order = _reorder(inst, lines, mean)
+    return [lines[i] for i in order], mean[order]
 
 
 def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 60) -> CondensedStrategy:
-    """Derive the ordered pattern list from the exact table and measure its loss.
+    """Derive the printed list from the table and measure what following it costs.
 
     Greedy build: repeatedly append the pattern whose first-match play loses least per deal it
     decides, on the deal classes no earlier line has decided. Prune: drop the line whose removal
     costs least while that costs at most ``tolerance`` (objective units per deal), and while the
-    list is longer than ``max_lines``.
+    list is longer than ``max_lines``; the made hands the table keeps whole (straight flush,
+    quads, full house, flush, straight) always keep their lines. Merge same-kind neighbours into
+    one printed line where keeping the highest cards plays as well, and order lines that never
+    meet in a deal by the value of the deals they decide. The loss is that of the printed list.
     """
     codes = hold_pattern_codes(table.holds.deals, table.rules.joker)
     inst = _instances(table, codes)
@@ -214,22 +388,44 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
         gone = np.repeat(lo - np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes) + np.arange(sizes.sum())
         loss -= np.bincount(inst.code_id[gone], weights=regret[gone], minlength=n_codes)
         cover -= np.bincount(inst.code_id[gone], weights=w[inst.deal[gone]], minlength=n_codes)
-    patterns = np.array(chosen, dtype=np.int64)
-    total, first_pos, cost = _list_loss(table, inst, patterns)
+    monsters = _monsters(table, codes)
+    patterns = [*(m for m in monsters if m not in chosen), *chosen]
+    keep = set(monsters)
+    play = _play(table, inst, [(p,) for p in patterns])
     while len(patterns) > 1:
+        cost = np.where([p in keep for p in patterns], np.inf, play.cost)
         i = int(np.argmin(cost))
         if not np.isfinite(cost[i]) or (cost[i] > tolerance and len(patterns) <= max_lines):
             break
-        patterns = np.delete(patterns, i)
-        total, first_pos, cost = _list_loss(table, inst, patterns)
-    usage = np.bincount(first_pos, weights=w, minlength=len(patterns)) / table.deals
-    return CondensedStrategy(tuple(int(p) for p in patterns), tuple(hold_pattern_label(int(p)) for p in patterns),
-                             total, table.value, tuple(float(u) for u in usage))
+        trial = patterns[:i] + patterns[i + 1:]
+        trial_play = _play(table, inst, [(p,) for p in trial])
+        if not np.isfinite(trial_play.loss):
+            break
+        patterns, play = trial, trial_play
+    patterns = _improve(table, inst, patterns)
+    patterns = _never_break(table, inst, codes, patterns, monsters)
+    lines, _ = _ordered(table, inst, [(p,) for p in patterns])
+    lines, mean = _ordered(table, inst, _merge(table, inst, [line[0] for line in lines], tolerance / 10))
+    play = _play(table, inst, lines)
+    shares = np.bincount(play.line, weights=table.weights / table.deals, minlength=len(lines))[:len(lines)]
+    return CondensedStrategy(tuple(c for line in lines for c in line), tuple(line_label(x) for x in lines),
+                             play.loss, table.value, tuple(float(u) for u in shares), tuple(lines),
+                             tuple(float(m) for m in mean))
 
 
 # --- the whole `strategy` report -----------------------------------------------------------------
 
 CARD_REMOVAL_NOTE = "ignored: the opponents' final hands are independent of our cards"
+REMOVAL_TRIALS = 10_000     # simulated deals per class where card removal decides between close holds
+REMOVAL_CLASSES = 6         # classes simulated per pair of close patterns
+
+
+def removal_note(fix: RemovalFix) -> str:
+    """What the table assumed about card removal, in one sentence."""
+    return (f"decided by simulation where two holds are within {fix.close:g} of each other: the opponents are "
+            f"dealt from the cards we do not hold ({fix.simulated:,} classes simulated, {fix.trials:,} deals each, "
+            f"pooled over the {fix.groups:,} pairs of patterns); elsewhere the opponents' final hands are taken "
+            "as independent of our cards")
 
 
 def _quiet(stage: str, done: float) -> None:
@@ -251,6 +447,7 @@ class StrategyReport(Result):
     removal_deals: int = 0
     out: str | None = None
     interrupted: bool = False       # Ctrl-C during the card-removal check: it is left out
+    fix: RemovalFix | None = None   # card removal deciding between close holds (equity)
 
     @property
     def equity(self) -> bool:
@@ -266,7 +463,9 @@ class StrategyReport(Result):
         out["description"] = self.objective.description
         if self.equity:
             out["opponents"], out["policy"] = self.opponents, self.policy
-            out["card_removal"] = CARD_REMOVAL_NOTE
+            out["card_removal"] = removal_note(self.fix) if self.fix is not None else CARD_REMOVAL_NOTE
+            if self.fix is not None:
+                out["card_removal_fix"] = self.fix.to_dict()
             if self.removal is not None:
                 out["card_removal_check"] = self.removal.to_dict()
         if self.out:
@@ -278,16 +477,26 @@ class StrategyReport(Result):
 
 def strategy_report(objective: str, rules: RuleSet, *, opponents: int = 1, policy: str = "standard",
                     lines: int = 60, check_removal: int = 0, seed: int = 1, out: str | None = None,
-                    progress: Stage = _quiet) -> StrategyReport:
+                    card_removal: bool = True, progress: Stage = _quiet) -> StrategyReport:
     """Solve ``objective`` (a name such as ``vp96`` or ``equity``) over every deal, condense the
     table to at most ``lines`` patterns, optionally write it to ``out`` (.parquet or .csv) and,
-    for the equity objective, measure the card-removal error on ``check_removal`` random deals.
+    for the equity objective, let card removal decide between close holds (``card_removal``,
+    ``analyses.removal``) and measure the card-removal error on ``check_removal`` random deals.
 
     ``progress(stage, fraction)`` follows the work."""
     equity = objective.strip().lower() == "equity"
     progress("field distribution" if equity else "objective", 0.0)
     obj = parse_objective(objective, rules, opponents=opponents, policy=policy)
-    table = solve(obj, rules, progress=lambda stage, f: progress(stage, 0.8 * f))
+    table = solve(obj, rules, progress=lambda stage, f: progress(stage, 0.5 * f))
+    fix = None
+    if equity and card_removal:
+        def simulated(done: int, total: int) -> None:
+            progress(f"card removal between close holds: {done:,} of {total:,} classes simulated",
+                     0.5 + 0.35 * done / max(total, 1))
+
+        simulate = keep_simulation(rules, OpponentModel(opponents=opponents, policy=policy), REMOVAL_TRIALS)
+        table, fix = card_removal_table(table, simulate, trials=REMOVAL_TRIALS, per_group=REMOVAL_CLASSES, seed=seed,
+                                        progress=simulated)
     progress("condensed strategy", 0.85)
     condensed = condense(table, max_lines=lines)
     removal, interrupted = None, False
@@ -303,4 +512,71 @@ def strategy_report(objective: str, rules: RuleSet, *, opponents: int = 1, polic
         table.write(out)
     progress("done", 1.0)
     return StrategyReport(obj, table, condensed, opponents, policy, seed, removal, check_removal, out,
-                          interrupted)
+                          interrupted, fix)
+
+
+# --- one hand against the list ------------------------------------------------------------------
+
+@dataclass(frozen=True, repr=False)
+class HandCheck(Result):
+    """One hand against the printed list: the line it meets, what the list keeps, the table's
+    best hold and what the list's hold gives up (objective units)."""
+
+    hand: tuple[str, ...]
+    line: str
+    line_number: int                # 1-based, as printed
+    list_keep: tuple[str, ...]
+    best_keep: tuple[str, ...]
+    list_value: float
+    best_value: float
+    unit: str
+
+    @property
+    def cost(self) -> float:
+        return self.best_value - self.list_value
+
+    def to_dict(self) -> dict[str, object]:
+        return {"line": self.line, "list_keep": list(self.list_keep), "best_keep": list(self.best_keep),
+                "cost": self.cost}
+
+
+def check_hand(report: StrategyReport, hand: str | Sequence[int] | npt.NDArray[np.integer]) -> HandCheck:
+    """Which line of ``report``'s printed list ``hand`` meets, and what following it costs there."""
+    return hand_against_list(report.table, report.condensed, hand)
+
+
+def hand_against_list(table: StrategyTable, plan: CondensedStrategy,
+                      hand: str | Sequence[int] | npt.NDArray[np.integer]) -> HandCheck:
+    """Which line of the list ``plan`` (made from ``table``) ``hand`` meets, what the list keeps,
+    the table's best hold and the difference (objective units)."""
+    rules = table.rules
+    cards = (parse_hand(hand, joker=rules.joker) if isinstance(hand, str)
+             else parse_hand(format_cards(np.asarray(hand, dtype=np.int64)), joker=rules.joker))
+    index, new = suit_class_of(cards, rules.joker)
+    h = table.holds
+    reps, _ = suit_classes(rules.joker)
+    if len(h.deals) != len(reps):
+        found = np.flatnonzero((h.deals == reps[index]).all(axis=1))
+        if not len(found):
+            raise RequestError("the table holds no deal of this hand's suit class")
+        index = int(found[0])
+    one = slice(index, index + 1)
+    row = StrategyTable(table.objective, rules,
+                        HoldValues(h.deals[one], h.values[one], h.legal[one], h.numerators[one], h.best[one],
+                                   h.runner_up[one]), table.weights[one])
+    lines = plan.line_codes
+    play = _play(row, _instances(row, hold_pattern_codes(row.holds.deals, rules.joker)), lines)
+    if play.chosen[0] < 0:
+        raise RequestError("no line of the list matches this hand")
+    rep = h.deals[index].astype(np.int64)
+    old = np.argsort(new)                                   # the representative's suits back to the hand's
+    theirs = np.where(rep == JOKER, JOKER, rep // 4 * 4 + old[rep % 4])
+
+    def kept(mask: int) -> tuple[str, ...]:
+        chosen = {int(theirs[i]) for i in HOLD_POSITIONS[mask]}
+        return tuple(format_cards([int(c) for c in cards if int(c) in chosen]))
+
+    line = int(play.line[0])
+    return HandCheck(tuple(format_cards(cards)), plan.labels[line], line + 1, kept(int(play.chosen[0])),
+                     kept(int(h.best[index])), float(h.values[index, play.chosen[0]]),
+                     float(h.values[index, h.best[index]]), table.objective.unit)

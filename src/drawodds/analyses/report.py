@@ -23,6 +23,13 @@ from drawodds.analyses.best_holds import Dilemma, HoldGrid, best_hold_grid, dile
 from drawodds.analyses.condensed import CondensedStrategy, condense
 from drawodds.analyses.lessons import PatLesson, standing_pat
 from drawodds.analyses.read import DrawReading, read_draw
+from drawodds.analyses.removal import (
+    OPENER_CLOSE,
+    RemovalFix,
+    card_removal_table,
+    keep_simulation,
+    range_simulation,
+)
 from drawodds.analyses.solve import equilibrium_solution
 from drawodds.analyses.strategy import (
     Solver,
@@ -39,6 +46,7 @@ from drawodds.points.games import ace_vs_small_pair, points_by_hold
 from drawodds.policies import draw_policy
 from drawodds.results import HIDDEN, Result
 from drawodds.rules import RuleSet, preset
+from drawodds.sim.equity import OpponentModel
 
 POLICY = "standard"                     # the draw policy of every opponent in the guide
 MORKPOKER_OPPONENTS = (1, 2, 3, 4, 5)   # heads-up to six-handed
@@ -62,6 +70,9 @@ class Budget:
     play_deals: int
     ace_trials: int
     example_trials: int
+    removal_trials: int         # simulated deals per class where card removal decides between close holds
+    removal_classes: int        # classes simulated per pair of close patterns
+    dilemma_trials: int         # simulated deals per dilemma and table size
     classes: float = 1.0        # share of the deal classes the strategy lists are condensed from
     equilibrium: bool = False   # add the solved heads-up game's pats (a solve of a minute or two, then cached)
 
@@ -72,13 +83,16 @@ class Budget:
             return max(least, round(value * scale))
         return Budget(n(self.read_trials, 1_000), n(self.pat_deals, 100), n(self.pat_equity_trials, 1_000),
                       n(self.play_deals, 20), n(self.ace_trials, 50), n(self.example_trials, 50),
+                      n(self.removal_trials, 500), n(self.removal_classes, 1), n(self.dilemma_trials, 1_000),
                       min(1.0, self.classes * scale), self.equilibrium)
 
 
 FULL = Budget(read_trials=200_000, pat_deals=20_000, pat_equity_trials=100_000, play_deals=10_000,
-              ace_trials=10_000, example_trials=10_000, equilibrium=True)
+              ace_trials=10_000, example_trials=10_000, removal_trials=10_000, removal_classes=8,
+              dilemma_trials=100_000, equilibrium=True)
 QUICK = Budget(read_trials=20_000, pat_deals=300, pat_equity_trials=20_000, play_deals=300,
-               ace_trials=1_000, example_trials=600)
+               ace_trials=1_000, example_trials=600, removal_trials=3_000, removal_classes=2,
+               dilemma_trials=20_000)
 
 
 # --- the sections' data ----------------------------------------------------------------------------
@@ -92,8 +106,9 @@ class CheatSheet:
     players: int
     opponents: int
     against: str                # who the equity is measured against, in words
-    value: float                # the exact table's average share of the pot
+    value: float                # the table's average share of the pot with the best hold of every deal
     plan: CondensedStrategy
+    removal: RemovalFix | None = None   # card removal between close holds: what the simulation changed
 
     @property
     def title(self) -> str:
@@ -233,22 +248,30 @@ class _KeepPart:
     dilemmas: tuple[Dilemma, ...]
 
 
-def _keep_part(opponents: int | None, budget: Budget) -> _KeepPart:
+def _keep_part(opponents: int | None, budget: Budget, seed: int = 1) -> _KeepPart:
     """The sheet for Mørkpoker against ``opponents``, its column of the best-hold grid and its
-    dilemma values; ``None``: the Jacks-or-Better sheet, heads-up against the opener."""
+    dilemma values; ``None``: the Jacks-or-Better sheet, heads-up against the opener. Where the
+    exact table's best holds are close, card removal decides (``analyses.removal``)."""
     if opponents is None:
         table = _table(_equity_solver(preset("jackpot"), "jacks", 1), budget.classes)
+        rules = preset("jackpot")
+        simulate = range_simulation(rules, draw_policy(POLICY, min_hand="jacks"), 1, budget.removal_trials)
+        table, fix = card_removal_table(table, simulate, close=OPENER_CLOSE, trials=budget.removal_trials,
+                                        per_group=budget.removal_classes, seed=seed)
         sheet = CheatSheet("cheatsheet_jacks_or_better", "Jacks or Better", 2, 1,
                            "an opener who held jacks or better and draws like most players",
-                           table.value, condense(table))
+                           table.value, condense(table), fix)
         return _KeepPart(sheet, None, ())
     n = opponents
     solver = _equity_solver(preset("morkpoker"), "any", n)
-    table = _table(solver, budget.classes)
+    simulate = keep_simulation(solver.rules, OpponentModel(opponents=n, policy=POLICY), budget.removal_trials)
+    table, fix = card_removal_table(_table(solver, budget.classes), simulate, trials=budget.removal_trials,
+                                    per_group=budget.removal_classes, seed=seed)
     sheet = CheatSheet(f"cheatsheet_morkpoker_{n + 1}_players", "Mørkpoker", n + 1, n,
                        f"{n} opponent{'s' if n > 1 else ''} who draw{'' if n > 1 else 's'} like most players",
-                       table.value, condense(table))
-    return _KeepPart(sheet, best_hold_grid({n: table}), tuple(dilemma_values({n: solver})))
+                       table.value, condense(table), fix)
+    dilemmas = dilemma_values({n: solver}, trials=budget.dilemma_trials, seed=seed, policy=POLICY)
+    return _KeepPart(sheet, best_hold_grid({n: table}), tuple(dilemmas))
 
 
 def _keep_section(parts: list[_KeepPart], budget: Budget) -> KeepSection:
@@ -335,7 +358,7 @@ def _job(name: str, budget: Budget, seed: int) -> object:
     """One part of the guide (a job for the worker pool)."""
     if name.startswith("keep:"):
         who = name.split(":")[1]
-        return _keep_part(None if who == "jacks" else int(who), budget)
+        return _keep_part(None if who == "jacks" else int(who), budget, seed)
     if name == "reading":
         return _reading_section(budget, seed)
     if name == "openers":

@@ -326,6 +326,30 @@ def suit_classes(joker: bool = False) -> tuple[npt.NDArray[np.int8], npt.NDArray
     return reps, weights
 
 
+@functools.cache
+def _class_keys(joker: bool) -> npt.NDArray[np.int64]:
+    reps, _ = suit_classes(joker)
+    return reps.astype(np.int64) @ (53 ** np.arange(4, -1, -1))
+
+
+def suit_class_of(hand: npt.ArrayLike, joker: bool = False) -> tuple[int, npt.NDArray[np.int64]]:
+    """The suit class (index into ``suit_classes``) of a five-card hand, and each suit's new
+    name in the class's representative (``new[old suit]``)."""
+    cards = np.asarray(hand, dtype=np.int64)
+    real = cards[cards != JOKER]
+    masks = [sum(1 << int(r) for r in real[real % 4 == s] // 4) for s in range(4)]
+    order = sorted(range(4), key=lambda s: -masks[s])
+    new = np.empty(4, dtype=np.int64)
+    new[order] = np.arange(4)
+    rep = np.sort(np.where(cards == JOKER, JOKER, cards // 4 * 4 + new[cards % 4]))
+    keys = _class_keys(joker)
+    key = int(rep @ (53 ** np.arange(4, -1, -1)))
+    index = int(np.searchsorted(keys, key))
+    if index >= len(keys) or keys[index] != key:
+        raise RequestError("not a five-card hand of this deck")
+    return index, new
+
+
 def suit_orbit_sizes(hands: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
     """Number of distinct hands each hand becomes under the 24 suit permutations (a check on
     ``suit_classes``'s weights, computed independently)."""
@@ -656,17 +680,31 @@ class CardRemovalCheck(Result):
 
 
 def simulate_equities(deal: npt.NDArray[np.integer], holds: list[int], opponents: int, chooser: HoldChooser,
-                      trials: int, rng: np.random.Generator, *, joker: bool = False
+                      trials: int, rng: np.random.Generator, *, joker: bool = False,
+                      dealt: Callable[[npt.NDArray[np.int8]], npt.NDArray[np.bool_]] | None = None
                       ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Monte Carlo equity of each of ``holds`` (masks over the sorted ``deal``) against opponents
     dealt from the remaining cards, who choose holds by ``chooser`` and draw from the same stub
     (no card-removal approximation). The opponents draw first, so every hold of ours meets the
     same opponents' final hands: returns means, standard errors, and the standard error of each
-    hold's difference to the first."""
+    hold's difference to the first. ``dealt`` (hands -> whether each is in the opponents'
+    range, e.g. an opener's jacks or better) keeps only the deals where every opponent's is."""
     d = np.sort(np.asarray(deal, dtype=np.int8))
     n = 52 + int(joker)
     stub = np.setdiff1d(np.arange(n, dtype=np.int8), d)
     perm = rng.permuted(np.tile(stub, (trials, 1)), axis=1)
+    if dealt is not None:
+        batches, found = [], 0
+        for _ in range(1000):
+            ok = np.logical_and.reduce([dealt(perm[:, 5 * i:5 * i + 5]) for i in range(opponents)])
+            batches.append(perm[ok])
+            found += int(ok.sum())
+            if found >= trials:
+                break
+            perm = rng.permuted(np.tile(stub, (trials, 1)), axis=1)
+        else:
+            raise RequestError("the opponents' range is almost never dealt")
+        perm = np.concatenate(batches)[:trials]
     rest = perm[:, 5 * opponents:]
 
     def draw(hands: npt.NDArray[np.int8], keep: npt.NDArray[np.bool_], ptr: npt.NDArray[np.int64]

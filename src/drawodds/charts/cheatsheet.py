@@ -20,7 +20,8 @@ from drawodds.charts.output import save
 A4 = (8.27, 11.69)          # inches, portrait
 MARGIN = 0.55
 TOP_BLOCK = 1.85            # title, subtitle, how to use, column heads
-BOTTOM_BLOCK = 1.05         # legend and footer
+BOTTOM_BLOCK = 1.3          # legend and footer
+FOOTER_WIDTH = 118          # characters per footer line
 DRAW_COLOURS = {0: "#b7e1b0", 1: "#cfe3f7", 2: "#fbe7b0", 3: "#eeeeee", 4: "#f6cfd8", 5: "#f6cfd8"}
 DRAW_WORDS = {0: "stand pat", 1: "draw 1", 2: "draw 2", 3: "draw 3", 4: "draw 4", 5: "draw 5"}
 PNG_DPI = 150
@@ -44,10 +45,11 @@ def draw_cheatsheet(plan: CondensedStrategy, title: str, against: str, footer: S
     fig.text(MARGIN, top - 0.5, intro, transform=inch, fontsize=11.5, va="top", linespacing=1.35)
     row_h = min(0.3, (height - TOP_BLOCK - BOTTOM_BLOCK - 2 * MARGIN) / max(len(lines), 1))
     size = min(13.0, row_h * 72 * 0.6)
-    cols = (MARGIN + 0.05, MARGIN + 0.5, width - MARGIN - 2.45, width - MARGIN - 1.25, width - MARGIN - 0.05)
+    cols = (MARGIN + 0.05, MARGIN + 0.5, width - MARGIN - 3.05, width - MARGIN - 1.95, width - MARGIN - 0.75,
+            width - MARGIN - 0.05)
     head_y = height - MARGIN - TOP_BLOCK
-    for x, text, align in zip(cols, ("#", "your hand holds", "keep", "then", "deals"),
-                              ("left", "left", "left", "left", "right"), strict=True):
+    for x, text, align in zip(cols, ("#", "your hand holds", "keep", "then", "wins", "deals"),
+                              ("left", "left", "left", "left", "right", "right"), strict=True):
         fig.text(x, head_y + 0.08, text, transform=inch, fontsize=size * 0.85, fontweight="bold", ha=align,
                  va="bottom", color="#333333")
     for i, line in enumerate(lines):
@@ -57,15 +59,17 @@ def draw_cheatsheet(plan: CondensedStrategy, title: str, against: str, footer: S
                                  facecolor=DRAW_COLOURS[draw], edgecolor="none"))
         middle = y + row_h * 0.47
         share = f"{100 * line.share:.1f}%" if line.share >= 0.001 else "<0.1%"
+        wins = f"{100 * plan.mean[i]:.0f}%" if plan.mean else ""
         for x, text, align, weight, scale, colour in (
                 (cols[0], str(i + 1), "left", "normal", 0.8, "black"),
                 (cols[1], line.pattern, "left", "bold", 1.0, "black"),
                 (cols[2], _what_to_keep(line.keep), "left", "normal", 1.0, "black"),
                 (cols[3], DRAW_WORDS[draw], "left", "bold", 1.0, "black"),
-                (cols[4], share, "right", "normal", 0.8, "#555555")):
+                (cols[4], wins, "right", "normal", 0.9, "black"),
+                (cols[5], share, "right", "normal", 0.8, "#555555")):
             fig.text(x, middle, text, transform=inch, fontsize=size * scale, fontweight=weight, ha=align,
                      va="center", color=colour)
-    legend_y = MARGIN + BOTTOM_BLOCK - 0.25
+    legend_y = MARGIN + BOTTOM_BLOCK - 0.35
     x = MARGIN
     for draw in sorted({min(5 - line.keep, 4) for line in lines}):
         fig.add_artist(Rectangle((x, legend_y - 0.05), 0.22, 0.18, transform=inch,
@@ -73,8 +77,9 @@ def draw_cheatsheet(plan: CondensedStrategy, title: str, against: str, footer: S
         label = DRAW_WORDS[draw] + (" or 5" if draw == 4 else "")
         fig.text(x + 0.3, legend_y + 0.04, label, transform=inch, fontsize=9.5, va="center")
         x += 1.35
-    fig.text(MARGIN, MARGIN + 0.55, "\n".join(footer), transform=inch, fontsize=8.5, va="top", color="#444444",
-             linespacing=1.4)
+    wrapped = [part for text in footer for part in textwrap.wrap(text, FOOTER_WIDTH)]
+    fig.text(MARGIN, MARGIN + 0.62, "\n".join(wrapped), transform=inch, fontsize=8.0, va="top", color="#444444",
+             linespacing=1.3)
     return fig
 
 

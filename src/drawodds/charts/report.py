@@ -66,7 +66,7 @@ def _heatmap(data: Guide, path: Path) -> Path:
 
 def _dilemmas(data: Guide, path: Path) -> Path:
     opponents = data.keep.dilemmas[0].opponents if data.keep.dilemmas else ()
-    plot_dilemmas(list(data.keep.dilemmas), opponents, path, POLICY)
+    plot_dilemmas(list(data.keep.dilemmas), opponents, path, POLICY, simulated=True)
     return path
 
 

@@ -58,7 +58,10 @@ def plot_hold_heatmap(grid: HoldGrid, path: Path, policy: str) -> None:
 
 # --- classic dilemmas -------------------------------------------------------------------------
 
-def plot_dilemmas(data: list[Dilemma], opponents: Sequence[int], path: Path, policy: str) -> None:
+def plot_dilemmas(data: list[Dilemma], opponents: Sequence[int], path: Path, policy: str,
+                  simulated: bool = False) -> None:
+    """Each dilemma's options by opponent count: exact (card removal ignored) or ``simulated``
+    with the opponents dealt from the cards we do not hold."""
     fig = Figure(figsize=(11, 8))
     axes = fig.subplots(2, 2, sharex=True)
     for ax, dilemma in zip(axes.ravel(), data, strict=False):
@@ -71,8 +74,9 @@ def plot_dilemmas(data: list[Dilemma], opponents: Sequence[int], path: Path, pol
     for ax in axes[-1]:
         ax.set_xlabel(f"opponents (drawing by the '{policy}' policy)")
         ax.set_xticks(list(opponents))
-    fig.suptitle("Classic draw-poker dilemmas: exact equity of each option (card removal vs the field ignored)",
-                 fontsize=11)
+    how = ("simulated equity of each option, the opponents dealt from the cards we do not hold" if simulated
+           else "exact equity of each option (card removal vs the field ignored)")
+    fig.suptitle(f"Classic draw-poker dilemmas: {how}", fontsize=11)
     fig.tight_layout()
     save(fig, path, dpi=130)
 
@@ -120,7 +124,8 @@ def write_reports(out_dir: str | Path = "reports", *, policy: str = "standard",
     eq2 = tables[min(2, max(opponents))]
     paths.append(out / "strategy_equity.png")
     plot_condensed(condense(eq2), f"Mørkpoker (draw at most 3): best equity against "
-                   f"{eq2.objective.name.split(':')[1]} opponents ({policy} policy)", "of the pot", paths[-1])
+                   f"{eq2.objective.name.split(':')[1]} opponents ({policy} policy; exact table, card removal ignored)",
+                   "of the pot", paths[-1])
     vp = solve(paytable_objective(), preset("morkpoker", max_draw="any"))
     paths.append(out / "strategy_vp96.png")
     plot_condensed(condense(vp), "9/6 Jacks or Better video poker", "coins", paths[-1])

@@ -20,6 +20,7 @@ from drawodds.analyses.report import (
     POLICY,
     CheatSheet,
     Guide,
+    KeepSection,
     Report,
 )
 from drawodds.render.console import pretty_hand, stdout
@@ -82,13 +83,17 @@ def _anchor(title: str) -> str:
     return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
 
 
-def _plan_table(plan: CondensedStrategy) -> str:
+def _plan_table(plan: CondensedStrategy, wins: bool = False) -> str:
+    """A list as a Markdown table; ``wins``: with the average share of the pot of each line's hands."""
     rows = []
     for i, line in enumerate(plan.lines, 1):
         draw = 5 - line.keep
-        rows.append((str(i), line.pattern, "stand pat" if draw == 0 else f"keep {line.keep}, draw {draw}",
-                     _pct(line.share, 2)))
-    return _table(("#", "your hand holds", "play", "share of deals"), rows, "rllr")
+        row = [str(i), line.pattern, "stand pat" if draw == 0 else f"keep {line.keep}, draw {draw}"]
+        if wins:
+            row.append(_pct(plan.mean[i - 1]))
+        rows.append((*row, _pct(line.share, 2)))
+    head = ("#", "your hand holds", "play", *(("wins",) if wins else ()), "share of deals")
+    return _table(head, rows, "rll" + "r" * (len(head) - 3))
 
 
 def _folded(summary: str, body: str) -> str:
@@ -159,9 +164,16 @@ one A4 page each.
 
 "Following the list" and "best possible" are the average share of the pot at the showdown when
 nobody folds: betting is left out (sections 2 and 4 show what the draw counts and the betting
-change). The opponents' cards are treated as independent of yours; on the strategy page
-(`drawodds strategy`) that shortcut is measured to move a hand's share by about one percentage
-point of the pot, and the choice between the two best holds far less.
+change). "Wins" is the average share of the pot of the hands each line decides: when a call
+costs a larger share of the final pot than that, the line says fold (calling 1 into a pot of 3
+costs a quarter of the final pot of 4).
+
+**Card removal.** The exact table deals the opponents as if your cards did not matter to theirs.
+That moves the gap between two close holds by up to two or three percentage points of the pot, enough to
+reverse the choice between a pair and a pair with an ace or king kicker. So wherever two holds of
+a hand are within {_close(sec)} of the pot, the choice between them is decided by a
+simulation that deals the opponents from the cards you do not hold, the one `drawodds keep`
+runs ({_removal_sentence(sec)}). Everywhere else the exact table decides.
 
 The sheet for a table of {example.players}:
 
@@ -180,8 +192,9 @@ at each number of opponents (the number is the share of such hands where it is b
 
 ![Best hold by starting hand and number of opponents]({HEATMAP})
 
-Classic dilemmas, with the exact share of the pot of each choice; the best choice at each table
-size is in bold:
+Classic dilemmas, with the share of the pot of each choice, simulated with the opponents dealt
+from the cards you do not hold ({_dilemma_trials(guide)} deals per table size, every choice on the
+same deals, as `drawodds keep` deals them); the best choice at each table size is in bold:
 
 {dilemmas}
 
@@ -192,11 +205,43 @@ size is in bold:
 In Jacks or Better (Jackpott) nobody may open the betting without at least a pair of jacks. When
 you call an opened pot, you are up against a hand that held jacks or better before the draw, so
 the best play changes: a small pair is usually behind already, so draws to a flush or a straight
-move up the list, and a high pair wants an ace or king beside it. This list is the best play
-heads-up against such an opener. When you opened yourself, the Mørkpoker list for your table
-size is the closer guide, since the callers may hold anything.
+move up the list. This list is the best play heads-up against such an opener. When you opened
+yourself, the Mørkpoker list for your table size is the closer guide, since the callers may hold
+anything. Against an opener many hands win little: the "wins" column says what each line's hands
+are worth, and a line worth less than the call's share of the final pot says fold rather than
+draw (with nothing at all, the last line, fold to any bet).
 
 {_sheet_text(jacks[0]) if jacks else ""}"""
+
+
+def _close(sec: KeepSection) -> str:
+    """How close two holds must be for card removal to decide between them, in words."""
+    mork = {s.removal.close for s in sec.sheets if s.removal is not None and s.game == "Mørkpoker"}
+    opener = {s.removal.close for s in sec.sheets if s.removal is not None and s.game != "Mørkpoker"}
+    said = " or ".join(_pct(c) for c in sorted(mork)) or "0%"
+    if opener and opener != mork:
+        wider = " or ".join(_pct(c) for c in sorted(opener))
+        said += f" ({wider} against the Jacks-or-Better opener, where it moves more)"
+    return said
+
+
+def _removal_sentence(sec: KeepSection) -> str:
+    """How many hands the card-removal simulation ran, and what it changed at each table."""
+    fixed = [s for s in sec.sheets if s.removal is not None]
+    if not fixed:
+        return "not run in this guide"
+    changed = [f"{_pct(s.removal.share_changed)} of the deals "
+               + (f"at {s.players} players" if s.game == "Mørkpoker" else "against the Jacks-or-Better opener")
+               for s in fixed if s.removal is not None]
+    first = fixed[0].removal
+    assert first is not None
+    return (f"{sum(s.removal.simulated for s in fixed if s.removal is not None):,} hands simulated, "
+            f"{first.trials:,} deals each, pooled over the hands whose two holds are the same two lines of the "
+            f"list; it changed the best hold of {', '.join(changed[:-1])} and {changed[-1]}")
+
+
+def _dilemma_trials(guide: Guide) -> str:
+    return f"{guide.budget.dilemma_trials:,}"
 
 
 def _against_short(sheet: CheatSheet) -> str:
@@ -211,17 +256,23 @@ def _sheet_text(sheet: CheatSheet) -> str:
 [PDF]({sheet.key}.pdf). Following the list wins {_pct(plan.optimum - plan.loss, 2)} of the pot on
 average; the best possible is {_pct(sheet.value, 2)}.
 
-{_folded(f"The list for {sheet.title} ({len(plan.lines)} lines)", _plan_table(plan))}"""
+{_folded(f"The list for {sheet.title} ({len(plan.lines)} lines)", _plan_table(plan, wins=True))}"""
 
 
 def cheatsheet_footer(sheet: CheatSheet, guide: Guide) -> list[str]:
-    """The footer lines of a printed sheet: what the list is worth and where it comes from."""
+    """The footer lines of a printed sheet: what the list is worth and what it assumed."""
     plan = sheet.plan
+    fix = sheet.removal
+    removal = (f"Opponents are dealt from the cards you do not hold where two holds are within {_pct(fix.close)} "
+               "of the pot (simulated, as drawodds keep does); elsewhere their cards are treated as independent of "
+               "yours." if fix is not None else "Their cards are treated as independent of yours.")
     return [f"Following this list wins {_pct(plan.optimum - plan.loss, 2)} of the pot on average at the showdown; "
             f"the best possible is {_pct(sheet.value, 2)}.",
             f"Shares of the pot when nobody folds. The opponents draw by the '{POLICY}' policy (drawodds policies "
-            f"{POLICY});",
-            "their cards are treated as independent of yours. 'deals': how often the line decides a hand.",
+            f"{POLICY}).",
+            removal,
+            "'wins': the line's average share of the pot: fold when a call costs a larger share of the final pot. "
+            "'deals': how often the line decides a hand.",
             f"drawodds {guide.version}, seed {guide.seed} · made by drawodds report"]
 
 
@@ -462,23 +513,36 @@ repeated three times and the last trick is worth 5.
 `drawodds keep HAND --rules poengpoker` (or `--rules chicago`) ranks every way to keep any hand."""
 
 
+KEEPS = {"pair": "the pair alone", "ace": "the ace alone", "pair_ace": "the pair and the ace"}
+
+
 def _ace_summary(rows: Sequence[dict[str, float]]) -> str:
-    """What the lone-ace table says, decided by the numbers (two standard errors) rather than assumed."""
-    ahead = [r for r in rows if r["ace_minus_pair"] > 2 * r["ace_minus_pair_se"]]
-    behind = [r for r in rows if r["ace_minus_pair"] < -2 * r["ace_minus_pair_se"]]
-    sizes = ", ".join(str(int(r["players"])) for r in ahead)
-    if len(ahead) == len(rows):
-        said = "Keep the ace: it outscores the small pair at every table size."
-    elif ahead:
-        said = (f"The ace outscores the small pair clearly at {sizes} players; elsewhere the difference is "
-                "within the noise.")
+    """What the lone-ace table says, decided by the numbers (two standard errors) rather than assumed:
+    which of the three keeps scores most, then the ace against the pair."""
+    best = [max(KEEPS, key=lambda k: r[f"points_{k}"]) for r in rows]
+    sizes = [str(int(r["players"])) for r in rows]
+    if len(set(best)) == 1:
+        said = f"Keep {KEEPS[best[0]]}: it scores most at every table size"
     else:
-        said = "The difference between the ace and the pair is within the noise of this run."
+        said = "The keep that scores most depends on the table: " + ", ".join(
+            f"{KEEPS[b]} at {p} players" for b, p in zip(best, sizes, strict=True))
+    leads, clear = [], []
+    for r, b in zip(rows, best, strict=True):
+        second = max((k for k in KEEPS if k != b), key=lambda k: r[f"points_{k}"])
+        lead = r[f"points_{b}"] - r[f"points_{second}"]
+        leads.append(lead)
+        clear.append(lead > 2 * math.hypot(r[f"points_{b}_se"], r[f"points_{second}_se"]))
+    said += (f", {min(leads):.2f} to {max(leads):.2f} points a deal ahead of the next best keep"
+             + ("." if all(clear) else " (at some table sizes within the noise of this run)."))
+    ahead = [str(int(r["players"])) for r in rows if r["ace_minus_pair"] > 2 * r["ace_minus_pair_se"]]
+    behind = [str(int(r["players"])) for r in rows if r["ace_minus_pair"] < -2 * r["ace_minus_pair_se"]]
+    if len(ahead) == len(rows):
+        said += " Of the two alone, the ace outscores the small pair at every table size."
+    elif ahead:
+        said += f" Of the two alone, the ace outscores the small pair clearly at {', '.join(ahead)} players."
     if behind:
-        said += " At " + ", ".join(str(int(r["players"])) for r in behind) + " players the pair does better."
-    both = [r["points_pair_ace"] - r["points_ace"] for r in rows]
-    return said + (f" Keeping both scores between {min(both):+.2f} and {max(both):+.2f} points a deal against the "
-                   "ace alone.")
+        said += f" The pair alone does better than the ace alone at {', '.join(behind)} players."
+    return said
 
 
 def _about(guide: Guide, files: Sequence[str]) -> str:

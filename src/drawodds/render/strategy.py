@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from drawodds.analyses.condensed import StrategyReport
+from drawodds.analyses.condensed import HandCheck, StrategyReport
 from drawodds.analyses.equity_table import EquityTableRun
-from drawodds.render.console import stdout
+from drawodds.render.console import pretty_cards, stdout
 
 
 def headline(report: StrategyReport) -> str:
@@ -63,3 +63,21 @@ def render_equity_table(run: EquityTableRun) -> None:
     console.print("[dim]One row per deal class: the equity ± se of every legal hold (index = hold number, "
                   "bit i keeps card i) and the best hold. Read it with polars: "
                   f"pl.read_parquet('{run.path}/part-*.parquet').[/dim]")
+
+
+def render_hand_check(check: HandCheck) -> None:
+    """One hand against the printed list: its line, the list's hold, the best hold, the cost."""
+    console = stdout()
+    hand = pretty_cards(list(check.hand))
+
+    def hold(cards: tuple[str, ...]) -> str:
+        draw = len(check.hand) - len(cards)
+        return "stand pat" if not draw else f"keep {pretty_cards(list(cards)) or 'nothing'}, draw {draw}"
+
+    console.print(f"[bold]{hand}[/bold] meets line {check.line_number} of the list: {check.line}")
+    console.print(f"the list says:   {hold(check.list_keep)}  ({check.list_value:.6f} {check.unit})")
+    console.print(f"the best hold:   {hold(check.best_keep)}  ({check.best_value:.6f} {check.unit})")
+    if check.cost > 0:
+        console.print(f"following the list gives up {check.cost:.6f} {check.unit} on this hand")
+    else:
+        console.print("following the list gives up nothing on this hand")
