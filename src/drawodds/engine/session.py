@@ -21,7 +21,7 @@ import numpy as np
 
 from drawodds.engine.deal import DealResult, DealState, Player, play
 from drawodds.engine.history import HistoryWriter, rules_to_dict
-from drawodds.engine.players import PLAYER_NAMES, make_player
+from drawodds.engine.players import PLAYER_NAMES, build_tables, make_player
 from drawodds.errors import RequestError
 from drawodds.execution import Runner, chunk_sizes
 from drawodds.results import Result, shown_as
@@ -320,6 +320,8 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | 
             run = own or runner
             assert run is not None
             inline = not run.spreads(len(sizes))
+            if not inline:   # local workers start as copies of this process: build their tables once, here
+                build_tables(rules, names)
             used = {k: f for k, f in factories.items() if k in names} or None
             calls = [(rules, names, seed, i, size, writer if inline else None,
                       (lambda k, base=i * CHUNK_DEALS: progress(base + k)) if inline and progress else None, used)
