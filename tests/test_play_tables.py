@@ -80,3 +80,62 @@ def test_build_tables_builds_once_for_every_table_size_and_skips_players_that_do
     players.build_tables(preset("morkpoker", players=3), ["station"])
     assert players._BUILT[key] is table
     assert players.make_player("rule", preset("morkpoker", players=2), np.random.default_rng(1)).drawer.table is table
+
+
+def _reference_bet(player: players.RuleBased, obs) -> str:
+    """The rule player's betting decision written out plainly from its docstring (share of hands
+    beaten, a four-flush as a medium pair before the draw, a snow as a flush), for comparison."""
+    share = player.pct[obs.strength]
+    if obs.round == 0 and obs.strength < player.pair:
+        suits = [0, 0, 0, 0]
+        for c in obs.hand:
+            if c < 52:
+                suits[c & 3] += 1
+        if max(suits) >= 4:
+            share = max(share, 0.7)
+    if player._snowing == obs.deal_id:
+        share = max(share, player.pct[player.flush])
+    if isinstance(player, players.AlwaysSnow):
+        share = max(player.pct[obs.strength], player.pct[player.flush])
+    opponents = sum(1 for s in obs.seats if s != obs.seat and not obs.folded[s])
+    win = player._win(obs, obs.strength, share, opponents)
+    if obs.can("bet") and share >= player.open_share:
+        return "bet"
+    if obs.can("raise") and obs.raises <= player.own_cap and win >= player.raise_share ** 2 \
+            and share >= player.raise_share:
+        return "raise"
+    if obs.to_call <= 0:
+        return "check"
+    return "call" if win * (obs.pot + obs.to_call) >= obs.to_call else "fold"
+
+
+@pytest.mark.parametrize(("game", "seats", "names"), [
+    ("morkpoker", 4, "rule"), ("jackpot", 6, "rule,reader,snower,pat,rule,rule"),
+    ("morkpoker", 2, "rule,reader"), ("svensk", 3, "rule"),
+])
+def test_every_betting_decision_of_the_rule_players_is_the_plain_rule(game, seats, names) -> None:
+    from drawodds.engine.deal import DealState, play
+    from drawodds.engine.session import DeckSupply
+
+    rules = preset(game, players=seats)
+    decks = DeckSupply(np.random.default_rng(4), rules.deck_size)
+    names_list = names.split(",") if "," in names else [names] * seats
+    seat_players = [players.make_player(n, rules, np.random.default_rng(i)) for i, n in enumerate(names_list)]
+    checked = 0
+    seen: set[str] = set()
+
+    def checking(p: players.RuleBased):
+        def decide(obs):
+            nonlocal checked
+            action = p(obs)
+            if obs.phase == "bet":
+                assert action.kind == _reference_bet(p, obs)
+                seen.add(action.kind)
+                checked += 1
+            return action
+        return decide
+
+    for d in range(600):
+        play(DealState(rules, [rules.stack] * seats, d % seats, decks.next(), deal_id=d),
+             [checking(p) for p in seat_players])
+    assert checked > 2_000 and len(seen) >= 4

@@ -30,9 +30,10 @@ import numpy.typing as npt
 
 from drawodds.cards import JOKER
 from drawodds.combinatorics import all_hands, binomials, combinations
-from drawodds.engine.deal import BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, Action, Observation, Player, draw
+from drawodds.engine.deal import BET, CALL, CHECK, DECLARE, FOLD, MUCK, RAISE, SHOW, Action, Observation, Player, draw
 from drawodds.errors import RequestError
 from drawodds.evaluate import FLUSH, N_STRENGTHS, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_floor, evaluate
+from drawodds.evaluate import evaluate_one as hand_strength
 from drawodds.holds import hold_numbers
 from drawodds.policies import DrawPolicy, draw_policy, hold_plan
 from drawodds.rules import RuleSet
@@ -267,49 +268,58 @@ class RuleBased:
         self.made = category_floor(STRAIGHT)
         self.pair = category_floor(ONE_PAIR)
         self.flush = category_floor(FLUSH)
+        self._raise_win = raise_share ** 2
         self._snowing: int | None = None  # deal id in which this seat stood pat on nothing
 
-    def _share(self, obs: Observation) -> float:
-        share = self.pct[obs.strength]
-        if obs.round == 0 and obs.strength < self.pair:
-            suits = [0, 0, 0, 0]
-            for c in obs.hand:
-                if c < 52:
-                    suits[c & 3] += 1
-            if max(suits) >= 4:
-                share = max(share, 0.7)
-        if self._snowing == obs.deal_id:
-            share = max(share, self.pct[self.flush])
+    def _share(self, obs: Observation, strength: int) -> float:
+        share = self.pct[strength]
+        if obs.round == 0 and strength < self.pair:
+            # Four of one suit among the real cards: then one of the first two is of that suit.
+            suits = [c & 3 for c in obs.hand if c < JOKER]
+            if len(suits) >= 4 and (suits.count(suits[0]) >= 4 or suits.count(suits[1]) >= 4) \
+                    and share < 0.7:
+                share = 0.7
+        if self._snowing == obs.deal_id and share < self.pct[self.flush]:
+            share = self.pct[self.flush]
         return share
 
-    def _win(self, obs: Observation, share: float, opponents: int) -> float:
+    def _win(self, obs: Observation, strength: int, share: float, opponents: int) -> float:
         """Estimated chance to win: the share of hands beaten, once per opponent still in."""
         return share ** opponents
 
     def __call__(self, obs: Observation) -> Action:
-        if obs.phase == "draw":
-            discards = self._discards(obs)
-            if not discards and obs.strength < self.made:
-                self._snowing = obs.deal_id
-            return draw(*discards)
-        if obs.phase == "declare":
-            return Action("declare")
-        if obs.phase == "showdown":
-            return SHOW
-        opponents = sum(1 for s in obs.seats if s != obs.seat and not obs.folded[s])
-        share = self._share(obs)
-        win = self._win(obs, share, opponents)
-        if obs.can("bet") and share >= self.open_share:
-            return Action("bet")
-        if obs.can("raise") and obs.raises <= self.own_cap and win >= self.raise_share ** 2 \
-                and share >= self.raise_share:
+        phase = obs.phase
+        if phase != "bet":
+            if phase == "draw":
+                discards = self._discards(obs)
+                if not discards and hand_strength(obs.hand) < self.made:
+                    self._snowing = obs.deal_id
+                return draw(*discards)
+            return DECLARE if phase == "declare" else SHOW
+        strength = hand_strength(obs.hand)
+        share = self._share(obs, strength)
+        can_bet = can_raise = False
+        for legal in obs.legal:
+            if legal.kind == "bet":
+                can_bet = True
+            elif legal.kind == "raise":
+                can_raise = True
+        if can_bet and share >= self.open_share:
+            return BET
+        seat, folded = obs.seat, obs.folded
+        opponents = 0
+        for s in obs.seats:
+            if s != seat and not folded[s]:
+                opponents += 1
+        if can_raise and obs.raises <= self.own_cap and share >= self.raise_share \
+                and self._win(obs, strength, share, opponents) >= self._raise_win:
             return RAISE
-        if obs.to_call <= 0:
+        to_call = obs.to_call
+        if to_call <= 0:
             return CHECK
-        if win * (obs.pot + obs.to_call) >= obs.to_call:
+        if self._win(obs, strength, share, opponents) * (obs.pot + to_call) >= to_call:
             return CALL
         return FOLD
-
 
     def _discards(self, obs: Observation) -> list[int]:
         return self.drawer.discards(obs.hand, obs.max_draw)
@@ -333,10 +343,10 @@ class DrawReader(RuleBased):
             self._below[draw_count] = np.cumsum(p) - p / 2
         return self._below[draw_count]
 
-    def _win(self, obs: Observation, share: float, opponents: int) -> float:
+    def _win(self, obs: Observation, strength: int, share: float, opponents: int) -> float:
         if obs.round == 0 or not obs.draw_counts:
-            return super()._win(obs, share, opponents)
-        last, strength, win = obs.draw_counts[-1], obs.strength, 1.0
+            return super()._win(obs, strength, share, opponents)
+        last, win = obs.draw_counts[-1], 1.0
         for s in obs.seats:
             if s != obs.seat and not obs.folded[s]:
                 win *= float(self._beaten(last[s])[strength]) if last[s] >= 0 else share
@@ -376,8 +386,8 @@ class AlwaysSnow(RuleBased):
 
     name = "snower"
 
-    def _share(self, obs: Observation) -> float:
-        return max(self.pct[obs.strength], self.pct[self.flush])
+    def _share(self, obs: Observation, strength: int) -> float:
+        return max(self.pct[strength], self.pct[self.flush])
 
     def _discards(self, obs: Observation) -> list[int]:
         return []
