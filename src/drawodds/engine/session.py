@@ -188,6 +188,7 @@ hold a file path and load what they need once per process). A factory may have a
 ``check(rules)`` method: ``simulate`` calls it before any deal, to refuse rules it cannot play."""
 
 CHUNK_DEALS = 10_000   # deals per chunk: one table's run from its own random streams
+TABLE_DEALS = 1_000    # a chunk this long draws often enough for the players' hold tables to pay at once
 OUTCOMES = ("passed_out", "uncontested", "showdown", "void")
 
 
@@ -227,6 +228,8 @@ def _play_chunk(rules: RuleSet, names: list[str], seed: int, index: int, deals: 
     """Chunk ``index``: ``deals`` deals at a fresh table (button 0, no pot), sessions back to back,
     every seat's player and the decks drawing from the chunk's own ``(seed, index)`` streams."""
     n = rules.players
+    if deals >= TABLE_DEALS:
+        build_tables(rules, names)
     deck_seq, *seat_seqs = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(n + 1)
     decks = DeckSupply(np.random.default_rng(deck_seq), rules.deck_size)
     made = factories or {}
