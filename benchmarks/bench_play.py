@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -57,10 +58,15 @@ def command(src: Path, args: tuple[str, ...], timeout: float) -> tuple[float, fl
     """(wall seconds, CPU seconds of the command and its workers), or None past ``timeout``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
+    # A session of its own, so that a command past the timeout is stopped with its workers.
+    proc = subprocess.Popen([sys.executable, "-m", "drawodds", *args], env=environment(src),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        subprocess.run([sys.executable, "-m", "drawodds", *args], env=environment(src), check=True,
-                       capture_output=True, timeout=timeout)
+        if proc.wait(timeout=timeout):
+            raise subprocess.CalledProcessError(proc.returncode, args)
     except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
         return None
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
