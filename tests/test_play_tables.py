@@ -69,15 +69,15 @@ def test_a_drawer_with_or_without_the_table_throws_the_same_cards_and_draws_the_
     assert with_table.rng.random() == by_pattern.rng.random()
 
 
-def test_build_tables_builds_once_for_every_table_size_and_skips_players_that_do_not_draw() -> None:
+def test_build_tables_builds_once_for_every_table_size_and_only_for_players_that_open() -> None:
     rules = preset("jackpot", players=5)
     key = players._draw_key(draw_policy("standard"), rules)
     players._BUILT.pop(key, None)
-    players.build_tables(rules, ["random", "snower"])
+    players.build_tables(rules, ["random", "snower", "station", "trips"])
     assert key not in players._BUILT
     players.build_tables(rules, ["random", "rule"])
     table = players._BUILT[key]
-    players.build_tables(preset("morkpoker", players=3), ["station"])
+    players.build_tables(preset("morkpoker", players=3), ["raiser"])
     assert players._BUILT[key] is table
     assert players.make_player("rule", preset("morkpoker", players=2), np.random.default_rng(1)).drawer.table is table
 

@@ -40,7 +40,8 @@ from drawodds.rules import RuleSet
 from drawodds.sim.ranges import final_strength_distribution
 
 PLAYER_NAMES = ("rule", "reader", "pat", "station", "random", "raiser", "snower", "trips")
-_STANDARD_DRAWERS = frozenset(("rule", "reader", "pat", "station", "raiser", "trips"))  # draw with the standard policy
+# Players that open pots and so draw in most deals, with the standard policy: worth a hold table at once.
+_TABLE_PLAYERS = frozenset(("rule", "reader", "pat", "raiser"))
 
 
 @functools.cache
@@ -116,9 +117,10 @@ _BUILT: dict[DrawKey, tuple[bytes, bytes, bytes, tuple[float, ...]]] = {}
 
 
 def build_tables(rules: RuleSet, names: Sequence[str]) -> None:
-    """Build now the hold tables the named players will draw with (e.g. before starting worker
-    processes, which then inherit them); players that draw no standard holds are skipped."""
-    if any(name.strip().lower() in _STANDARD_DRAWERS for name in names):
+    """Build now the hold table the named players will draw with (e.g. before starting worker
+    processes, which then inherit it). Only for players that open pots: players that never bet
+    (``station``, ``trips``) draw only when someone else opens, and build it once they need it."""
+    if any(name.strip().lower() in _TABLE_PLAYERS for name in names):
         key = _draw_key(draw_policy("standard"), rules)
         if key not in _BUILT:
             _BUILT[key] = _hold_table(key[0], rules)
