@@ -45,7 +45,7 @@ def test_the_hold_table_is_the_policy_for_every_hand_it_is_asked(policy, params,
 
 def test_a_drawer_with_or_without_the_table_throws_the_same_cards_and_draws_the_same_numbers() -> None:
     rules = preset("morkpoker", players=4)
-    hands = _random_hands(np.random.default_rng(9), 52, 1_500).tolist()
+    hands = _random_hands(np.random.default_rng(9), 52, 800).tolist()
     drawers = []
     for _ in range(2):
         d = players.Drawer(rules, np.random.default_rng(3), "standard", snow=0.3, break_rate=0.5)
