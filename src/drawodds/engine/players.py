@@ -22,22 +22,26 @@ Exploiters, each overdoing one thing, to see whether a strategy punishes it:
 from __future__ import annotations
 
 import functools
-from array import array
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from drawodds.combinatorics import all_hands, binomials, combinations, subset_rank
-from drawodds.engine.deal import BET, CALL, CHECK, FOLD, MUCK, RAISE, SHOW, Action, Observation, Player, draw
+from drawodds.cards import JOKER
+from drawodds.combinatorics import all_hands, binomials, combinations
+from drawodds.engine.deal import BET, CALL, CHECK, DECLARE, FOLD, MUCK, RAISE, SHOW, Action, Observation, Player, draw
 from drawodds.errors import RequestError
 from drawodds.evaluate import FLUSH, N_STRENGTHS, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_floor, evaluate
+from drawodds.evaluate import evaluate_one as hand_strength
 from drawodds.holds import hold_numbers
 from drawodds.policies import DrawPolicy, draw_policy, hold_plan
 from drawodds.rules import RuleSet
 from drawodds.sim.ranges import final_strength_distribution
 
 PLAYER_NAMES = ("rule", "reader", "pat", "station", "random", "raiser", "snower", "trips")
+# Players that open pots and so draw in most deals, with the standard policy: worth a hold table at once.
+_TABLE_PLAYERS = frozenset(("rule", "reader", "pat", "raiser"))
 
 
 @functools.cache
@@ -51,32 +55,75 @@ def _percentiles() -> list[float]:
 
 
 _BINOM = [binomials()[i + 1, :54].tolist() for i in range(5)]   # subset_rank's table as lists (scalar path)
-_TABLE_AFTER_MISSES = 2500  # build the full table once a run has asked this many new hands
+_TABLE_AFTER_MISSES = 400  # build the table of every hand once this process has asked this many new hands
+
+DrawKey = tuple[DrawPolicy, int, int, int, bool]
+
+
+def _draw_key(policy: DrawPolicy, rules: RuleSet) -> DrawKey:
+    """What a policy's holds depend on: the policy, the deck and the draw limits (with and without a
+    kept ace, and whether the joker counts as that ace); not the table size, bets or openers."""
+    return policy, rules.deck_size, rules.draw_limit(False), rules.draw_limit(True), bool(rules.draw_aces(JOKER))
 
 
 @functools.cache
-def _hold_table(policy: DrawPolicy, rules: RuleSet) -> tuple[bytes, bytes, array]:
+def _suit_classes(deck_size: int) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+    """Every hand in colex order (row = ``subset_rank``), its class, and one hand of each class.
+
+    Two hands share a class when they have the same rank at every position and the same suits in
+    the same places (one is the other with the suits renamed), so a policy keeps the same places of
+    both: the policy is asked once per class (about 204,000) instead of once per hand.
+    """
+    lex = combinations(deck_size, 5)
+    hands = np.ascontiguousarray(deck_size - 1 - lex[::-1, ::-1])   # colex: row r has rank r
+    cards = [hands[:, j].astype(np.int16) for j in range(5)]
+    suits = [c & 3 for c in cards[:4]] + [np.where(cards[4] == JOKER, 4, cards[4] & 3)]  # the joker: last
+    b = binomials()
+    code = sum(b[j + 1].take((cards[j] >> 2) + j) for j in range(5))   # the ranks, a multiset of 14
+    for j in range(1, 5):   # the suits: the first place holding the same suit as place j
+        first = np.full(len(hands), j, dtype=np.int64)
+        for i in range(j - 1, -1, -1):
+            first[suits[i] == suits[j]] = i
+        code = code * (j + 1) + first
+    present = np.zeros(int(code.max()) + 1, dtype=bool)
+    present[code] = True
+    index = (np.cumsum(present, dtype=np.int32) - 1)[code]
+    one = np.empty(int(index.max()) + 1, dtype=np.int64)
+    one[index] = np.arange(len(hands))
+    return hands, index, one
+
+
+def _hold_table(policy: DrawPolicy, rules: RuleSet) -> tuple[bytes, bytes, bytes, tuple[float, ...]]:
     """The policy's hold for every possible hand at once, indexed by the hand's colex rank.
 
-    Each byte is a hold number (bit i keeps the i-th lowest card). One vectorized pass (a few
-    seconds) instead of one small numpy call per decision; shared by every seat with the same policy.
+    Hold numbers (bit i keeps the i-th lowest card) of the usual and the alternative hold, the
+    deviation rate as an index into a tuple of rates. One vectorized pass over the suit classes
+    (well under a second); shared by every seat with the same policy and draw rules.
     """
-    hands = combinations(rules.deck_size, 5)
-    plan = hold_plan(policy, hands, rules)
-    rank = subset_rank(hands)
-    keep = np.zeros(len(hands), dtype=np.uint8)
-    alt = np.zeros(len(hands), dtype=np.uint8)
-    rate = np.zeros(len(hands), dtype=np.float64)
-    keep[rank] = hold_numbers(plan.keep)
-    alt[rank] = hold_numbers(plan.alt_keep)
-    rate[rank] = plan.alt_rate
-    return keep.tobytes(), alt.tobytes(), array("d", rate.tobytes())
+    hands, index, one = _suit_classes(rules.deck_size)
+    plan = hold_plan(policy, hands[one], rules)
+    rates, rate_index = np.unique(plan.alt_rate, return_inverse=True)
+    return (hold_numbers(plan.keep).astype(np.uint8)[index].tobytes(),
+            hold_numbers(plan.alt_keep).astype(np.uint8)[index].tobytes(),
+            rate_index.astype(np.uint8)[index].tobytes(), tuple(rates.tolist()))
 
 
-# Tables of every hand that a Drawer in this process has built, by (policy, rules): later seats,
-# e.g. those of the next chunk of a long simulation, use them from their first hand. A speed cache
-# only: a Drawer with or without the table makes the same holds and draws the same random numbers.
-_BUILT: dict[tuple[DrawPolicy, RuleSet], tuple[bytes, bytes, array]] = {}
+# Per (policy, draw rules), shared by every Drawer in this process (e.g. every seat of every chunk
+# of a long simulation): the holds asked so far by suit pattern, how many were new, and once that
+# passes _TABLE_AFTER_MISSES the table of every hand. A speed cache only: a Drawer with or without
+# the table makes the same holds and draws the same random numbers.
+_ASKED: dict[DrawKey, dict[tuple[int, ...], tuple[int, int, float]]] = {}
+_BUILT: dict[DrawKey, tuple[bytes, bytes, bytes, tuple[float, ...]]] = {}
+
+
+def build_tables(rules: RuleSet, names: Sequence[str]) -> None:
+    """Build now the hold table the named players will draw with (e.g. before starting worker
+    processes, which then inherit it). Only for players that open pots: players that never bet
+    (``station``, ``trips``) draw only when someone else opens, and build it once they need it."""
+    if any(name.strip().lower() in _TABLE_PLAYERS for name in names):
+        key = _draw_key(draw_policy("standard"), rules)
+        if key not in _BUILT:
+            _BUILT[key] = _hold_table(key[0], rules)
 
 
 class Drawer:
@@ -93,18 +140,19 @@ class Drawer:
         self.policy = draw_policy(name, **params)
         self.rules = rules
         self.rng = rng
-        self.table: tuple[bytes, bytes, array] | None = _BUILT.get((self.policy, rules))
-        self.misses = 0
-        self._cache: dict[tuple[int, ...], tuple[int, int, float]] = {}
+        self.key = _draw_key(self.policy, rules)
+        self.table = _BUILT.get(self.key)
+        self._cache = _ASKED.setdefault(self.key, {})
 
     def discards(self, hand: Sequence[int], limit: int) -> list[int]:
         """The cards to throw away (at most ``limit``: the lowest are thrown first)."""
         ordered = sorted(hand)
-        if self.table is not None:
-            keep_bits, alt_bits, rates = self.table
+        table = self.table
+        if table is not None:
+            keep_bits, alt_bits, rate_index, rates = table
             b0, b1, b2, b3, b4 = _BINOM
             r = b0[ordered[0]] + b1[ordered[1]] + b2[ordered[2]] + b3[ordered[3]] + b4[ordered[4]]
-            keep, alt, rate = keep_bits[r], alt_bits[r], rates[r]
+            keep, alt, rate = keep_bits[r], alt_bits[r], rates[rate_index[r]]
         else:
             relabel: dict[int, int] = {}
             key = tuple(c if c == 52 else (c & ~3) | relabel.setdefault(c & 3, len(relabel))
@@ -119,9 +167,9 @@ class Drawer:
         return out[:limit]
 
     def _ask(self, key: tuple[int, ...]) -> tuple[int, int, float]:
-        self.misses += 1
-        if self.misses > _TABLE_AFTER_MISSES:
-            self.table = _BUILT.setdefault((self.policy, self.rules), _hold_table(self.policy, self.rules))
+        self.table = _BUILT.get(self.key)
+        if self.table is None and len(self._cache) >= _TABLE_AFTER_MISSES:
+            self.table = _BUILT[self.key] = _hold_table(self.policy, self.rules)
             self._cache.clear()
         # The relabelled key keeps card order (suits only renamed), so bit i still means card i.
         hp = hold_plan(self.policy, np.array([key], dtype=np.int8), self.rules)
@@ -222,49 +270,58 @@ class RuleBased:
         self.made = category_floor(STRAIGHT)
         self.pair = category_floor(ONE_PAIR)
         self.flush = category_floor(FLUSH)
+        self._raise_win = raise_share ** 2
         self._snowing: int | None = None  # deal id in which this seat stood pat on nothing
 
-    def _share(self, obs: Observation) -> float:
-        share = self.pct[obs.strength]
-        if obs.round == 0 and obs.strength < self.pair:
-            suits = [0, 0, 0, 0]
-            for c in obs.hand:
-                if c < 52:
-                    suits[c & 3] += 1
-            if max(suits) >= 4:
-                share = max(share, 0.7)
-        if self._snowing == obs.deal_id:
-            share = max(share, self.pct[self.flush])
+    def _share(self, obs: Observation, strength: int) -> float:
+        share = self.pct[strength]
+        if obs.round == 0 and strength < self.pair:
+            # Four of one suit among the real cards: then one of the first two is of that suit.
+            suits = [c & 3 for c in obs.hand if c < JOKER]
+            if len(suits) >= 4 and (suits.count(suits[0]) >= 4 or suits.count(suits[1]) >= 4) \
+                    and share < 0.7:
+                share = 0.7
+        if self._snowing == obs.deal_id and share < self.pct[self.flush]:
+            share = self.pct[self.flush]
         return share
 
-    def _win(self, obs: Observation, share: float, opponents: int) -> float:
+    def _win(self, obs: Observation, strength: int, share: float, opponents: int) -> float:
         """Estimated chance to win: the share of hands beaten, once per opponent still in."""
         return share ** opponents
 
     def __call__(self, obs: Observation) -> Action:
-        if obs.phase == "draw":
-            discards = self._discards(obs)
-            if not discards and obs.strength < self.made:
-                self._snowing = obs.deal_id
-            return draw(*discards)
-        if obs.phase == "declare":
-            return Action("declare")
-        if obs.phase == "showdown":
-            return SHOW
-        opponents = sum(1 for s in obs.seats if s != obs.seat and not obs.folded[s])
-        share = self._share(obs)
-        win = self._win(obs, share, opponents)
-        if obs.can("bet") and share >= self.open_share:
-            return Action("bet")
-        if obs.can("raise") and obs.raises <= self.own_cap and win >= self.raise_share ** 2 \
-                and share >= self.raise_share:
+        phase = obs.phase
+        if phase != "bet":
+            if phase == "draw":
+                discards = self._discards(obs)
+                if not discards and hand_strength(obs.hand) < self.made:
+                    self._snowing = obs.deal_id
+                return draw(*discards)
+            return DECLARE if phase == "declare" else SHOW
+        strength = hand_strength(obs.hand)
+        share = self._share(obs, strength)
+        can_bet = can_raise = False
+        for legal in obs.legal:
+            if legal.kind == "bet":
+                can_bet = True
+            elif legal.kind == "raise":
+                can_raise = True
+        if can_bet and share >= self.open_share:
+            return BET
+        seat, folded = obs.seat, obs.folded
+        opponents = 0
+        for s in obs.seats:
+            if s != seat and not folded[s]:
+                opponents += 1
+        if can_raise and obs.raises <= self.own_cap and share >= self.raise_share \
+                and self._win(obs, strength, share, opponents) >= self._raise_win:
             return RAISE
-        if obs.to_call <= 0:
+        to_call = obs.to_call
+        if to_call <= 0:
             return CHECK
-        if win * (obs.pot + obs.to_call) >= obs.to_call:
+        if self._win(obs, strength, share, opponents) * (obs.pot + to_call) >= to_call:
             return CALL
         return FOLD
-
 
     def _discards(self, obs: Observation) -> list[int]:
         return self.drawer.discards(obs.hand, obs.max_draw)
@@ -288,10 +345,10 @@ class DrawReader(RuleBased):
             self._below[draw_count] = np.cumsum(p) - p / 2
         return self._below[draw_count]
 
-    def _win(self, obs: Observation, share: float, opponents: int) -> float:
+    def _win(self, obs: Observation, strength: int, share: float, opponents: int) -> float:
         if obs.round == 0 or not obs.draw_counts:
-            return super()._win(obs, share, opponents)
-        last, strength, win = obs.draw_counts[-1], obs.strength, 1.0
+            return super()._win(obs, strength, share, opponents)
+        last, win = obs.draw_counts[-1], 1.0
         for s in obs.seats:
             if s != obs.seat and not obs.folded[s]:
                 win *= float(self._beaten(last[s])[strength]) if last[s] >= 0 else share
@@ -331,8 +388,8 @@ class AlwaysSnow(RuleBased):
 
     name = "snower"
 
-    def _share(self, obs: Observation) -> float:
-        return max(self.pct[obs.strength], self.pct[self.flush])
+    def _share(self, obs: Observation, strength: int) -> float:
+        return max(self.pct[strength], self.pct[self.flush])
 
     def _discards(self, obs: Observation) -> list[int]:
         return []

@@ -21,7 +21,7 @@ import numpy as np
 
 from drawodds.engine.deal import DealResult, DealState, Player, play
 from drawodds.engine.history import HistoryWriter, rules_to_dict
-from drawodds.engine.players import PLAYER_NAMES, make_player
+from drawodds.engine.players import PLAYER_NAMES, build_tables, make_player
 from drawodds.errors import RequestError
 from drawodds.execution import Runner, chunk_sizes
 from drawodds.results import Result, shown_as
@@ -188,6 +188,7 @@ hold a file path and load what they need once per process). A factory may have a
 ``check(rules)`` method: ``simulate`` calls it before any deal, to refuse rules it cannot play."""
 
 CHUNK_DEALS = 10_000   # deals per chunk: one table's run from its own random streams
+TABLE_DEALS = 1_000    # a chunk this long draws often enough for the players' hold tables to pay at once
 OUTCOMES = ("passed_out", "uncontested", "showdown", "void")
 
 
@@ -227,6 +228,8 @@ def _play_chunk(rules: RuleSet, names: list[str], seed: int, index: int, deals: 
     """Chunk ``index``: ``deals`` deals at a fresh table (button 0, no pot), sessions back to back,
     every seat's player and the decks drawing from the chunk's own ``(seed, index)`` streams."""
     n = rules.players
+    if deals >= TABLE_DEALS:
+        build_tables(rules, names)
     deck_seq, *seat_seqs = np.random.SeedSequence(seed, spawn_key=(index,)).spawn(n + 1)
     decks = DeckSupply(np.random.default_rng(deck_seq), rules.deck_size)
     made = factories or {}
@@ -320,6 +323,8 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | 
             run = own or runner
             assert run is not None
             inline = not run.spreads(len(sizes))
+            if not inline:   # local workers start as copies of this process: build their tables once, here
+                build_tables(rules, names)
             used = {k: f for k, f in factories.items() if k in names} or None
             calls = [(rules, names, seed, i, size, writer if inline else None,
                       (lambda k, base=i * CHUNK_DEALS: progress(base + k)) if inline and progress else None, used)
