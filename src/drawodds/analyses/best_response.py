@@ -1,0 +1,476 @@
+"""Exact best responses to a solved heads-up strategy, in the abstract game or in the real one.
+
+The solution plays as it does at the table: its pre-draw bucket from the dealt hand, its bucket's
+hold for the draw count it picks, its final bucket after the draw. The exploiter is allowed more,
+step by step (``RESOLUTIONS``):
+
+- ``abstract``: it knows only what the solution knows (buckets, the buckets' holds, final
+  buckets, showdown by final bucket): the abstract game's own best response.
+- ``final``: it also knows its exact final hand, and the showdown is by true strength.
+- ``class``: it also decides before and at the draw by its exact deal class.
+- ``full``: it also keeps any legal cards for the draw count it picks.
+
+As in the solver, the two hands are dealt independently (no card removal between them). Every
+expectation is exact: a value per final strength is averaged over every draw of every hold of
+every deal class by subset sums over the 2,598,960 hands, grouped by suit pattern (a k-card
+subset's completions depend only on its suits up to renaming), and inclusion-exclusion over the
+discards, as in ``solve.hold_numerators``.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass, field
+from math import comb
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from drawodds.analyses.solve import (
+    N_CARDS,
+    N_MASKS,
+    N_STRENGTHS,
+    POPCOUNT,
+    betting_round,
+    deal_classes,
+    hand_strengths,
+    legal_hold_table,
+)
+from drawodds.evaluate import evaluate, jacks_or_better_floor
+
+if TYPE_CHECKING:
+    from drawodds.analyses.solve import DrawSolution
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What the exploiter knows: exact final hands (showdown by true strength), its exact deal
+    class before and at the draw, and any hold for its draw count."""
+
+    name: str
+    strengths: bool
+    classes: bool
+    free_holds: bool
+    text: str
+
+
+RESOLUTIONS = {r.name: r for r in (
+    Resolution("abstract", False, False, False, "the solution's buckets and holds (the abstract game)"),
+    Resolution("final", True, False, False, "+ its exact final hand, showdown by true strength"),
+    Resolution("class", True, True, False, "+ its exact deal class before the draw"),
+    Resolution("full", True, True, True, "+ any hold of the draw count (the real game)"),
+)}
+
+
+@dataclass(frozen=True)
+class BestResponse:
+    """Each seat's best-response value against the solution (antes per deal, own payoff) and the
+    solution's abstract value to seat 0; exploitability is the mean of the two gains."""
+
+    resolution: str
+    value: float
+    best_response: tuple[float, float]
+    seconds: float
+    # seat -> (deal class or bucket, value) parts behind the leaks (None unless asked for)
+    parts: dict[int, Floats] | None = field(default=None, repr=False)
+
+    @property
+    def exploitability(self) -> float:
+        """Mean gain of the two best responses (antes per deal)."""
+        return (self.best_response[0] + self.best_response[1]) / 2
+
+    @property
+    def text(self) -> str:
+        return RESOLUTIONS[self.resolution].text
+
+    def to_dict(self) -> dict[str, object]:
+        return {"resolution": self.resolution, "exploitability": self.exploitability,
+                "exploitability_milli_antes": 1000 * self.exploitability,
+                "best_response": list(self.best_response), "seconds": round(self.seconds, 3)}
+
+
+# --- subset sums grouped by suit pattern -------------------------------------------------------
+
+@dataclass(frozen=True)
+class SubsetTables:
+    """Completions of every k-card subset of the deal classes, by suit pattern.
+
+    ``ids[c, m]`` is the suit pattern of the cards of class ``c`` kept by hold mask ``m`` among
+    the patterns of its size; ``dense[k]`` counts, for each k-card pattern (k = 0..3), the
+    five-card hands of each strength that contain it; ``four[p]`` lists the strengths of the 48
+    hands that contain a 4-card pattern; ``own`` is each class's strength."""
+
+    ids: npt.NDArray[np.int32] = field(repr=False)
+    own: Ints = field(repr=False)
+    dense: tuple[Floats, ...] = field(repr=False)
+    four: npt.NDArray[np.int16] = field(repr=False)
+
+
+def _pattern_keys(masks: Ints) -> Ints:
+    """Key of per-suit rank masks (N, 4) up to renaming suits."""
+    s = -np.sort(-masks, axis=1)
+    return (s[:, 0] << 39) | (s[:, 1] << 26) | (s[:, 2] << 13) | s[:, 3]
+
+
+@functools.cache
+def subset_tables() -> SubsetTables:
+    """The ``SubsetTables`` of the 134,459 deal classes (a few seconds, kept for the process)."""
+    reps, _ = deal_classes()
+    r = reps.astype(np.int64)
+    n = len(r)
+    bits = np.zeros((n, 5, 4), dtype=np.int64)
+    for p in range(5):
+        bits[np.arange(n), p, r[:, p] % 4] = 1 << (r[:, p] // 4)
+    ids = np.zeros((n, N_MASKS), dtype=np.int32)
+    dense: list[Floats] = []
+    four = np.zeros((0, 48), dtype=np.int16)
+    for k in range(5):
+        masks = [m for m in range(N_MASKS) if POPCOUNT[m] == k]
+        keys = np.stack([_pattern_keys(bits[:, [p for p in range(5) if m >> p & 1], :].sum(axis=1)) for m in masks],
+                        axis=1)
+        uniq, first = np.unique(keys, return_index=True)
+        for j, m in enumerate(masks):
+            ids[:, m] = np.searchsorted(uniq, keys[:, j])
+        cls, col = np.divmod(first, len(masks))
+        subsets = np.zeros((len(uniq), k), dtype=np.int64)
+        for i, (c, j) in enumerate(zip(cls.tolist(), col.tolist(), strict=True)):
+            positions = [p for p in range(5) if masks[j] >> p & 1]
+            subsets[i] = r[c, positions]
+        strengths = _completion_strengths(subsets)
+        if k < 4:
+            rows = np.repeat(np.arange(len(uniq)), strengths.shape[1])
+            dense.append(np.bincount(rows * N_STRENGTHS + strengths.ravel(), minlength=len(uniq) * N_STRENGTHS)
+                         .reshape(len(uniq), N_STRENGTHS).astype(np.float64))
+        else:
+            four = strengths.astype(np.int16)
+    return SubsetTables(ids, evaluate(reps).astype(np.int64), tuple(dense), four)
+
+
+def _completion_strengths(subsets: Ints) -> Ints:
+    """(patterns, C(52 - k, 5 - k)) strengths of every five-card hand containing each k-subset."""
+    k = subsets.shape[1]
+    if k == 0:
+        return hand_strengths().astype(np.int64)[None, :]
+    from drawodds.combinatorics import combinations
+
+    rest = combinations(N_CARDS - k, 5 - k).astype(np.int64)
+    out = np.empty((len(subsets), len(rest)), dtype=np.int64)
+    for i, sub in enumerate(subsets):
+        others = np.setdiff1d(np.arange(N_CARDS), sub)
+        hands = np.concatenate([np.broadcast_to(sub, (len(rest), k)), others[rest]], axis=1)
+        out[i] = evaluate(hands)
+    return out
+
+
+def _levels(t: SubsetTables, vt: Floats, needed: set[int]) -> dict[int, Floats]:
+    """Sum of a value per strength (``vt``: strengths x vectors) over the hands containing each
+    pattern of the needed sizes: level k -> (patterns, vectors)."""
+    out: dict[int, Floats] = {}
+    for k in needed:
+        if k < 4:
+            out[k] = t.dense[k] @ vt
+        else:
+            acc = np.zeros((len(t.four), vt.shape[1]))
+            for j in range(t.four.shape[1]):
+                acc += vt[t.four[:, j]]
+            out[k] = acc
+    return out
+
+
+def _terms(holds: Ints, d: int) -> list[tuple[Ints, int, float]]:
+    """Inclusion-exclusion over the discards of each hold (all holds draw ``d``): per term the
+    mask of each class, its size and its sign."""
+    bits = (holds[:, None] >> np.arange(5)) & 1
+    free = np.argsort(bits, axis=1, kind="stable")[:, :d]
+    out = []
+    for j in range(1 << d):
+        m = holds.copy()
+        for i in range(d):
+            if j >> i & 1:
+                m |= 1 << free[:, i]
+        size = 5 - d + bin(j).count("1")
+        out.append((m, size, 1.0 if (size - (5 - d)) % 2 == 0 else -1.0))
+    return out
+
+
+def hold_expectations(t: SubsetTables, vt: Floats, holds: Ints, d: int,
+                      levels: dict[int, Floats] | None = None) -> Floats:
+    """(classes, vectors) expected value per strength (``vt``: strengths x vectors) when each
+    class keeps ``holds`` (masks, all drawing ``d``) and draws from the 47 unseen cards."""
+    terms = _terms(holds, d)
+    if levels is None:
+        levels = _levels(t, vt, {s for _, s, _ in terms if s < 5})
+    rows = np.arange(len(holds))
+    out = np.zeros((len(holds), vt.shape[1]))
+    for m, size, sign in terms:
+        part = vt[t.own] if size == 5 else levels[size][t.ids[rows, m]]
+        if sign > 0:
+            out += part
+        else:
+            out -= part
+    out /= comb(N_CARDS - 5, d)
+    return out
+
+
+def strength_spread(t: SubsetTables, weights: Floats, holds: Ints, d: int) -> Floats:
+    """(vectors, strengths) probability of each final strength when the classes, weighted by
+    each row of ``weights`` (vectors x classes), keep ``holds`` (all drawing ``d``): the
+    transpose of ``hold_expectations``."""
+    out = np.zeros((len(weights), N_STRENGTHS))
+    coef: dict[int, Floats] = {}
+    for m, size, sign in _terms(holds, d):
+        if size == 5:
+            for i, w in enumerate(weights):
+                out[i] += sign * np.bincount(t.own, weights=w, minlength=N_STRENGTHS)
+            continue
+        ids = t.ids[np.arange(len(holds)), m]
+        n = len(t.dense[size]) if size < 4 else len(t.four)
+        c = coef.setdefault(size, np.zeros((len(weights), n)))
+        for i, w in enumerate(weights):
+            c[i] += sign * np.bincount(ids, weights=w, minlength=n)
+    for size, c in coef.items():
+        if size < 4:
+            out += c @ t.dense[size]
+        else:
+            flat = t.four.ravel().astype(np.int64)
+            for i in range(len(c)):
+                out[i] += np.bincount(flat, weights=np.repeat(c[i], t.four.shape[1]), minlength=N_STRENGTHS)
+    out /= comb(N_CARDS - 5, d)
+    return out
+
+
+# --- the best response ---------------------------------------------------------------------------
+
+def best_response(solution: DrawSolution, resolution: str = "full", *, parts: bool = False) -> BestResponse:
+    """Each seat's exact best response to ``solution`` at a resolution of ``RESOLUTIONS``; with
+    ``parts`` also each seat's best-response value per deal class (or bucket), for the leaks."""
+    if resolution not in RESOLUTIONS:
+        raise ValueError(f"resolution must be one of {', '.join(RESOLUTIONS)}, got {resolution!r}")
+    start = time.perf_counter()
+    res = RESOLUTIONS[resolution]
+    game = _Game(solution, res)
+    values, per = [], {}
+    for seat in (0, 1):
+        v, by_group = game.seat_value(seat)
+        values.append(v)
+        per[seat] = by_group
+    return BestResponse(resolution, solution.value[0], (values[0], values[1]), time.perf_counter() - start,
+                        per if parts else None)
+
+
+class _Game:
+    """The pieces of one best-response computation: the solution, what the exploiter knows, and
+    the tables behind exact expectations."""
+
+    def __init__(self, solution: DrawSolution, res: Resolution) -> None:
+        self.sol, self.res = solution, res
+        a = solution.abstraction
+        self.a, self.g = a, solution.game
+        self.n_opt = len(a.options)
+        self.w = a.class_weights.astype(np.float64)
+        self.bucket_mass = np.bincount(a.class_bucket, weights=self.w, minlength=a.pre_buckets)
+        self.t = subset_tables() if res.strengths else None
+        self.expand = a.final_of_strength if res.strengths else None
+        if res.classes:
+            self.prior = self.w / self.w.sum()
+            if solution.rules.opener == "jacks":
+                self.openers = evaluate(a.classes) >= jacks_or_better_floor()
+            else:
+                self.openers = np.ones(len(self.w), dtype=bool)
+        else:
+            self.prior, self.openers = a.prior, a.openers
+        self._legal_holds = legal_hold_table(a.classes, solution.rules) if res.free_holds else None
+
+    # the opponent's reach -------------------------------------------------------------------
+
+    def _predraw_reach(self, opp: int) -> dict[str, Floats]:
+        """Chance and the opponent's own pre-draw choices: its reach per bucket at every history."""
+        s, g = self.sol, self.g
+        out: dict[str, Floats] = {}
+        round_ = betting_round(0, g.max_bets)
+
+        def visit(h: str, reach: Floats) -> None:
+            out[h] = reach
+            node = round_[h]
+            if node.end is not None:
+                return
+            if node.actor != opp:
+                for act in node.actions:
+                    visit(h + act, reach)
+                return
+            strat = s.strategy[g.pre_nodes[h]]
+            assert strat is not None
+            for k, act in enumerate(node.actions):
+                visit(h + act, reach * strat[0, :, k])
+
+        visit("", self.a.prior.copy())
+        return out
+
+    def _post_reach(self, opp: int, q: int, line_reach: list[Floats]) -> Floats:
+        """(rows, states) the opponent's reach at the first post-draw node of group ``q``, rows
+        ordered (seat 1's draw, seat 0's draw, line) as in the game tree."""
+        a, g, n_opt = self.a, self.g, self.n_opt
+        n = len(line_reach)
+        draw = self.sol.strategy[g.draw_nodes[(q, opp)]]
+        assert draw is not None
+        weights = np.zeros((n_opt, n_opt, n, a.pre_buckets))    # (o1, o0, line, bucket)
+        for o0 in range(n_opt):
+            for o1 in range(n_opt):
+                for ln in range(n):
+                    if opp == 0:
+                        weights[o1, o0, ln] = line_reach[ln] * draw[ln, :, o0]
+                    else:
+                        weights[o1, o0, ln] = line_reach[ln] * draw[o0 * n + ln, :, o1]
+        n_states = N_STRENGTHS if self.res.strengths else a.final_buckets
+        out = np.zeros((n_opt, n_opt, n, n_states))
+        for k, d in enumerate(a.options):
+            sel = weights[:, k] if opp == 0 else weights[k]           # rows where the opponent draws d
+            flat = sel.reshape(-1, a.pre_buckets)
+            if self.res.strengths:
+                assert self.t is not None
+                per_class = flat[:, a.class_bucket] * (self.w / self.bucket_mass[a.class_bucket])[None, :]
+                holds = a.class_holds[:, k]
+                ok = holds >= 0
+                spread = np.zeros((len(flat), N_STRENGTHS))
+                if ok.any():
+                    spread = strength_spread(self.t, per_class[:, ok], holds[ok], d)
+                moved = spread
+            else:
+                moved = flat @ a.transitions[k]
+            if opp == 0:
+                out[:, k] = moved.reshape(n_opt, n, n_states)
+            else:
+                out[k] = moved.reshape(n_opt, n, n_states)
+        return out.reshape(n_opt * n_opt * n, n_states)
+
+    # after the draw ---------------------------------------------------------------------------
+
+    def _post_values(self, seat: int, q: int, opp_reach: Floats, stake: Floats) -> Floats:
+        """(rows, states) the exploiter's counterfactual value at the first post-draw node."""
+        g, sol, expand = self.g, self.sol, self.expand
+        round_ = betting_round(q, g.max_bets)
+        sign = 1.0 if seat == 0 else -1.0
+
+        def visit(h: str, reach: Floats) -> Floats:
+            node = round_[h]
+            if node.end == "fold":
+                folder = (q + len(h) - 1) % 2
+                loss = stake + node.put[folder] * g.big
+                pay0 = -loss if folder == 0 else loss
+                return np.broadcast_to((sign * pay0 * reach.sum(axis=1))[:, None], reach.shape)
+            if node.end is not None:
+                cum = np.cumsum(reach, axis=1)
+                total = cum[:, -1:]
+                below = cum - reach
+                return (stake + node.put[0] * g.big)[:, None] * (below - (total - cum))
+            if node.actor == seat:
+                out = visit(h + node.actions[0], reach)
+                for act in node.actions[1:]:
+                    out = np.maximum(out, visit(h + act, reach))
+                return out
+            strat = sol.strategy[g.post_nodes[(q, h)]]
+            assert strat is not None
+            if expand is not None:
+                strat = strat[:, expand, :]
+            out = np.zeros(reach.shape)
+            for k, act in enumerate(node.actions):
+                out = out + visit(h + act, reach * strat[:, :, k])
+            return out
+
+        return np.asarray(visit("", opp_reach))
+
+    # the draw -------------------------------------------------------------------------------
+
+    def _draw_values(self, vectors: Floats, k: int) -> Floats:
+        """(vectors, groups) the exploiter's value of drawing option ``k`` for each group (bucket
+        or deal class), given its value per final state in each vector; -inf where illegal."""
+        a, d = self.a, self.a.options[k]
+        if not self.res.strengths:
+            out = vectors @ a.transitions[k].T
+            out[:, ~a.legal_draws[:, k]] = -np.inf
+            return out
+        assert self.t is not None
+        vt = np.ascontiguousarray(vectors.T)
+        if self.res.free_holds:
+            assert self._legal_holds is not None
+            best = np.full((len(self.w), len(vectors)), -np.inf)
+            masks = [m for m in range(N_MASKS) if 5 - POPCOUNT[m] == d]
+            levels = _levels(self.t, vt, {s for m in masks for s in range(5 - d, 5)})
+            for m in masks:
+                ok = self._legal_holds[:, m]
+                if not ok.any():
+                    continue
+                v = hold_expectations(self.t, vt, np.full(len(self.w), m, dtype=np.int64), d, levels)
+                np.maximum(best, np.where(ok[:, None], v, -np.inf), out=best)
+            per_class = best
+        else:
+            holds = a.class_holds[:, k]
+            ok = holds >= 0
+            per_class = np.full((len(self.w), len(vectors)), -np.inf)
+            if ok.any():
+                per_class[ok] = hold_expectations(self.t, vt, holds[ok], d)
+        if self.res.classes:
+            return np.ascontiguousarray(per_class.T)
+        legal = a.legal_draws[:, k]
+        filled = np.where(np.isfinite(per_class), per_class, 0.0) * (self.w / self.bucket_mass[a.class_bucket])[:, None]
+        out = np.stack([np.bincount(a.class_bucket, weights=filled[:, i], minlength=a.pre_buckets)
+                        for i in range(len(vectors))])
+        out[:, ~legal] = -np.inf
+        return out
+
+    def _line_values(self, seat: int, q: int, post: Floats) -> Floats:
+        """(lines of group q, groups) the exploiter's value on reaching the draw after each line."""
+        n_opt = self.n_opt
+        n = post.shape[0] // (n_opt * n_opt)
+        v = post.reshape(n_opt, n_opt, n, -1)                 # (o1, o0, line, state)
+        if seat == 0:
+            summed = v.sum(axis=0)                            # seat 0 does not see seat 1's draw
+            return np.max(np.stack([self._draw_values(summed[k], k) for k in range(n_opt)]), axis=0)
+        best = np.max(np.stack([self._draw_values(v[k].reshape(n_opt * n, -1), k) for k in range(n_opt)]), axis=0)
+        return best.reshape(n_opt, n, -1).sum(axis=0)        # seat 1 sees seat 0's draw
+
+    # before the draw ------------------------------------------------------------------------
+
+    def seat_value(self, seat: int) -> tuple[float, Floats]:
+        """The exploiter's best-response value in ``seat`` and its value per group."""
+        g, opp = self.g, 1 - seat
+        reach = self._predraw_reach(opp)
+        at_draw: dict[str, Floats] = {}
+        for q, members in g.groups.items():
+            lines = [g.lines[m] for m in members]
+            n = len(lines)
+            post_reach = self._post_reach(opp, q, [reach[ln.history] for ln in lines])
+            stake = np.tile(np.array([ln.stake for ln in lines]), self.n_opt * self.n_opt)
+            post = self._post_values(seat, q, post_reach, stake)
+            values = self._line_values(seat, q, post)
+            for i in range(n):
+                at_draw[lines[i].history] = values[i]
+        round_ = betting_round(0, g.max_bets)
+        sign = 1.0 if seat == 0 else -1.0
+        n_groups = len(self.prior)
+        small = g.small
+
+        def visit(h: str) -> Floats:
+            node = round_[h]
+            if node.end == "fold":
+                folder = (len(h) - 1) % 2
+                loss = 1 + node.put[folder] * small
+                return np.full(n_groups, sign * (-loss if folder == 0 else loss) * reach[h].sum())
+            if node.end is not None:
+                return at_draw.get(h, np.zeros(n_groups))         # a check-through redealt is a push
+            kids = [visit(h + act) for act in node.actions]
+            if node.actor != seat:
+                return np.sum(kids, axis=0)
+            stacked = np.stack(kids)
+            if node.actions == ("x", "b") and not self.openers.all():
+                stacked[1, ~self.openers] = -np.inf
+            return stacked.max(axis=0)
+
+        root = visit("")
+        return float(self.prior @ root), self.prior * root
+
