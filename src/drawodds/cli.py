@@ -928,6 +928,9 @@ def solve_cmd(
         "--chart", help="Draw the exploitability curve to this PNG file.")] = None,
     tables: Annotated[str | None, typer.Option(
         "--tables", help="Write the strategy tables as CSV files into this folder.")] = None,
+    real: Annotated[bool, typer.Option("--real/--no-real", help=(
+        "Measure the real game's exploitability: an exact best response that knows its exact hand and "
+        "keeps any cards (under a minute)."))] = True,
     json_out: JsonOpt = False,
 ) -> None:
     """Solve heads-up limit draw: an approximate equilibrium and what it plays, in plain words.
@@ -980,10 +983,20 @@ def solve_cmd(
         plot_exploitability(solution, chart)
     if tables is not None:
         write_tables(solution, tables)
+    measured, stopped = None, False
+    if real and not solution.interrupted:
+        try:
+            with spinner("measuring the real game's exploitability (an exact best response)...",
+                         enabled=not json_out):
+                measured = solution.best_response("full")
+        except KeyboardInterrupt:
+            stopped = True
     if json_out:
-        emit_json(solve_json(solution))
+        emit_json(solve_json(solution, measured))
     else:
-        render_solve(solution)
+        render_solve(solution, measured)
+    if stopped:
+        _interrupted("the real game's exploitability was not measured")
     if solution.interrupted:
         _interrupted(f"the strategy is the average of the {solution.iterations:,} iterations run")
 

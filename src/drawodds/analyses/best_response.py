@@ -137,10 +137,8 @@ def subset_tables() -> SubsetTables:
         for j, m in enumerate(masks):
             ids[:, m] = np.searchsorted(uniq, keys[:, j])
         cls, col = np.divmod(first, len(masks))
-        subsets = np.zeros((len(uniq), k), dtype=np.int64)
-        for i, (c, j) in enumerate(zip(cls.tolist(), col.tolist(), strict=True)):
-            positions = [p for p in range(5) if masks[j] >> p & 1]
-            subsets[i] = r[c, positions]
+        positions = np.array([[p for p in range(5) if m >> p & 1] for m in masks], dtype=np.int64).reshape(len(masks), k)
+        subsets = r[cls[:, None], positions[col]]
         strengths = _completion_strengths(subsets)
         if k < 4:
             rows = np.repeat(np.arange(len(uniq)), strengths.shape[1])
@@ -159,11 +157,15 @@ def _completion_strengths(subsets: Ints) -> Ints:
     from drawodds.combinatorics import combinations
 
     rest = combinations(N_CARDS - k, 5 - k).astype(np.int64)
+    taken = np.zeros((len(subsets), N_CARDS), dtype=bool)
+    taken[np.arange(len(subsets))[:, None], subsets] = True
+    others = np.nonzero(~taken)[1].reshape(len(subsets), N_CARDS - k)
     out = np.empty((len(subsets), len(rest)), dtype=np.int64)
-    for i, sub in enumerate(subsets):
-        others = np.setdiff1d(np.arange(N_CARDS), sub)
-        hands = np.concatenate([np.broadcast_to(sub, (len(rest), k)), others[rest]], axis=1)
-        out[i] = evaluate(hands)
+    step = max(1, (1 << 21) // len(rest))
+    for i in range(0, len(subsets), step):
+        sub, oth = subsets[i:i + step], others[i:i + step]
+        hands = np.concatenate([np.broadcast_to(sub[:, None, :], (len(sub), len(rest), k)), oth[:, rest]], axis=2)
+        out[i:i + step] = evaluate(hands.reshape(-1, 5)).reshape(len(sub), len(rest))
     return out
 
 
@@ -221,25 +223,52 @@ def strength_spread(t: SubsetTables, weights: Floats, holds: Ints, d: int) -> Fl
     """(vectors, strengths) probability of each final strength when the classes, weighted by
     each row of ``weights`` (vectors x classes), keep ``holds`` (all drawing ``d``): the
     transpose of ``hold_expectations``."""
-    out = np.zeros((len(weights), N_STRENGTHS))
+    wt = np.ascontiguousarray(weights.T)                    # classes x vectors
+    out = np.zeros((N_STRENGTHS, len(weights)))
     coef: dict[int, Floats] = {}
     for m, size, sign in _terms(holds, d):
-        if size == 5:
-            for i, w in enumerate(weights):
-                out[i] += sign * np.bincount(t.own, weights=w, minlength=N_STRENGTHS)
-            continue
-        ids = t.ids[np.arange(len(holds)), m]
-        n = len(t.dense[size]) if size < 4 else len(t.four)
-        c = coef.setdefault(size, np.zeros((len(weights), n)))
-        for i, w in enumerate(weights):
-            c[i] += sign * np.bincount(ids, weights=w, minlength=n)
+        ids = t.own if size == 5 else t.ids[np.arange(len(holds)), m]
+        n = N_STRENGTHS if size == 5 else len(t.dense[size]) if size < 4 else len(t.four)
+        c = out if size == 5 else coef.setdefault(size, np.zeros((n, len(weights))))
+        _add_rows(c, ids, wt, sign)
     for size, c in coef.items():
         if size < 4:
-            out += c @ t.dense[size]
+            out += t.dense[size].T @ c
         else:
-            flat = t.four.ravel().astype(np.int64)
-            for i in range(len(c)):
-                out[i] += np.bincount(flat, weights=np.repeat(c[i], t.four.shape[1]), minlength=N_STRENGTHS)
+            for j in range(t.four.shape[1]):
+                np.add.at(out, t.four[:, j], c)
+    out /= comb(N_CARDS - 5, d)
+    return np.ascontiguousarray(out.T)
+
+
+def _add_rows(target: Floats, index: Ints, rows: Floats, sign: float) -> None:
+    """``target[index[i]] += sign * rows[i]`` for every i, repeated indices included."""
+    order = np.argsort(index, kind="stable")
+    keys = index[order]
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    part = np.add.reduceat(rows[order], starts, axis=0)
+    target[keys[starts]] += part if sign > 0 else -part
+
+
+def best_hold_expectations(t: SubsetTables, vt: Floats, d: int, legal: npt.NDArray[np.bool_],
+                           block: int = 16384) -> Floats:
+    """(classes, vectors) the largest ``hold_expectations`` over the legal holds drawing ``d``
+    (-inf where none is legal): one gather per mask and inclusion-exclusion over all of them."""
+    masks = [m for m in range(N_MASKS) if POPCOUNT[m] >= 5 - d]
+    levels = _levels(t, vt, {k for k in range(5 - d, 5)})
+    n = len(t.own)
+    out = np.full((n, vt.shape[1]), -np.inf)
+    for lo in range(0, n, block):
+        rows = np.arange(lo, min(lo + block, n))
+        f = {m: (vt[t.own[rows]] if m == N_MASKS - 1 else levels[int(POPCOUNT[m])][t.ids[rows, m]]) for m in masks}
+        for bit in range(5):
+            for m in masks:
+                if not m >> bit & 1 and (m | 1 << bit) in f:
+                    f[m] = f[m] - f[m | 1 << bit]
+        for m in masks:
+            if POPCOUNT[m] == 5 - d:
+                view = out[lo:lo + len(rows)]
+                np.maximum(view, np.where(legal[rows, m][:, None], f[m], -np.inf), out=view)
     out /= comb(N_CARDS - 5, d)
     return out
 
@@ -398,16 +427,7 @@ class _Game:
         vt = np.ascontiguousarray(vectors.T)
         if self.res.free_holds:
             assert self._legal_holds is not None
-            best = np.full((len(self.w), len(vectors)), -np.inf)
-            masks = [m for m in range(N_MASKS) if 5 - POPCOUNT[m] == d]
-            levels = _levels(self.t, vt, {s for m in masks for s in range(5 - d, 5)})
-            for m in masks:
-                ok = self._legal_holds[:, m]
-                if not ok.any():
-                    continue
-                v = hold_expectations(self.t, vt, np.full(len(self.w), m, dtype=np.int64), d, levels)
-                np.maximum(best, np.where(ok[:, None], v, -np.inf), out=best)
-            per_class = best
+            per_class = best_hold_expectations(self.t, vt, d, self._legal_holds)
         else:
             holds = a.class_holds[:, k]
             ok = holds >= 0
