@@ -41,6 +41,8 @@ from drawodds.analyses.solve import (
 from drawodds.evaluate import evaluate, jacks_or_better_floor
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from drawodds.analyses.solve import DrawSolution
 
 Floats = npt.NDArray[np.float64]
@@ -137,7 +139,8 @@ def subset_tables() -> SubsetTables:
         for j, m in enumerate(masks):
             ids[:, m] = np.searchsorted(uniq, keys[:, j])
         cls, col = np.divmod(first, len(masks))
-        positions = np.array([[p for p in range(5) if m >> p & 1] for m in masks], dtype=np.int64).reshape(len(masks), k)
+        positions = np.array([[p for p in range(5) if m >> p & 1] for m in masks],
+                             dtype=np.int64).reshape(len(masks), k)
         subsets = r[cls[:, None], positions[col]]
         strengths = _completion_strengths(subsets)
         if k < 4:
@@ -200,17 +203,18 @@ def _terms(holds: Ints, d: int) -> list[tuple[Ints, int, float]]:
     return out
 
 
-def hold_expectations(t: SubsetTables, vt: Floats, holds: Ints, d: int,
+def hold_expectations(t: SubsetTables, vt: Floats, holds: Ints, d: int, classes: Ints | None = None,
                       levels: dict[int, Floats] | None = None) -> Floats:
     """(classes, vectors) expected value per strength (``vt``: strengths x vectors) when each
-    class keeps ``holds`` (masks, all drawing ``d``) and draws from the 47 unseen cards."""
+    class keeps ``holds`` (masks, all drawing ``d``) and draws from the 47 unseen cards; the
+    holds are those of ``classes`` (default: every deal class in order)."""
     terms = _terms(holds, d)
     if levels is None:
         levels = _levels(t, vt, {s for _, s, _ in terms if s < 5})
-    rows = np.arange(len(holds))
+    rows = np.arange(len(holds)) if classes is None else classes
     out = np.zeros((len(holds), vt.shape[1]))
     for m, size, sign in terms:
-        part = vt[t.own] if size == 5 else levels[size][t.ids[rows, m]]
+        part = vt[t.own[rows]] if size == 5 else levels[size][t.ids[rows, m]]
         if sign > 0:
             out += part
         else:
@@ -219,15 +223,16 @@ def hold_expectations(t: SubsetTables, vt: Floats, holds: Ints, d: int,
     return out
 
 
-def strength_spread(t: SubsetTables, weights: Floats, holds: Ints, d: int) -> Floats:
+def strength_spread(t: SubsetTables, weights: Floats, holds: Ints, d: int, classes: Ints | None = None) -> Floats:
     """(vectors, strengths) probability of each final strength when the classes, weighted by
     each row of ``weights`` (vectors x classes), keep ``holds`` (all drawing ``d``): the
-    transpose of ``hold_expectations``."""
+    transpose of ``hold_expectations``, with the same ``classes``."""
     wt = np.ascontiguousarray(weights.T)                    # classes x vectors
     out = np.zeros((N_STRENGTHS, len(weights)))
     coef: dict[int, Floats] = {}
+    rows = np.arange(len(holds)) if classes is None else classes
     for m, size, sign in _terms(holds, d):
-        ids = t.own if size == 5 else t.ids[np.arange(len(holds)), m]
+        ids = t.own[rows] if size == 5 else t.ids[rows, m].astype(np.int64)
         n = N_STRENGTHS if size == 5 else len(t.dense[size]) if size < 4 else len(t.four)
         c = out if size == 5 else coef.setdefault(size, np.zeros((n, len(weights))))
         _add_rows(c, ids, wt, sign)
@@ -296,8 +301,11 @@ class _Game:
     """The pieces of one best-response computation: the solution, what the exploiter knows, and
     the tables behind exact expectations."""
 
-    def __init__(self, solution: DrawSolution, res: Resolution) -> None:
+    def __init__(self, solution: DrawSolution, res: Resolution, play: tuple[bool, bool, bool] = (True, True, True),
+                 reach_cache: dict[tuple[int, int], Floats] | None = None) -> None:
         self.sol, self.res = solution, res
+        self.reach_cache = {} if reach_cache is None else reach_cache    # (opponent, group) -> post-draw reach
+        self.best_pre, self.best_draw, self.best_post = play      # False: the exploiter plays the solution there
         a = solution.abstraction
         self.a, self.g = a, solution.game
         self.n_opt = len(a.options)
@@ -313,7 +321,9 @@ class _Game:
                 self.openers = np.ones(len(self.w), dtype=bool)
         else:
             self.prior, self.openers = a.prior, a.openers
-        self._legal_holds = legal_hold_table(a.classes, solution.rules) if res.free_holds else None
+        self.free = res.free_holds and self.best_draw
+        self._legal_holds = legal_hold_table(a.classes, solution.rules) if self.free else None
+        self.own_bucket = a.class_bucket if res.classes else np.arange(a.pre_buckets)
 
     # the opponent's reach -------------------------------------------------------------------
 
@@ -367,7 +377,7 @@ class _Game:
                 ok = holds >= 0
                 spread = np.zeros((len(flat), N_STRENGTHS))
                 if ok.any():
-                    spread = strength_spread(self.t, per_class[:, ok], holds[ok], d)
+                    spread = strength_spread(self.t, per_class[:, ok], holds[ok], d, np.flatnonzero(ok))
                 moved = spread
             else:
                 moved = flat @ a.transitions[k]
@@ -397,15 +407,20 @@ class _Game:
                 total = cum[:, -1:]
                 below = cum - reach
                 return (stake + node.put[0] * g.big)[:, None] * (below - (total - cum))
-            if node.actor == seat:
-                out = visit(h + node.actions[0], reach)
-                for act in node.actions[1:]:
-                    out = np.maximum(out, visit(h + act, reach))
-                return out
             strat = sol.strategy[g.post_nodes[(q, h)]]
             assert strat is not None
             if expand is not None:
                 strat = strat[:, expand, :]
+            if node.actor == seat and self.best_post:
+                out = visit(h + node.actions[0], reach)
+                for act in node.actions[1:]:
+                    out = np.maximum(out, visit(h + act, reach))
+                return out
+            if node.actor == seat:
+                mixed = np.zeros(reach.shape)
+                for k, act in enumerate(node.actions):
+                    mixed = mixed + strat[:, :, k] * visit(h + act, reach)
+                return mixed
             out = np.zeros(reach.shape)
             for k, act in enumerate(node.actions):
                 out = out + visit(h + act, reach * strat[:, :, k])
@@ -425,7 +440,7 @@ class _Game:
             return out
         assert self.t is not None
         vt = np.ascontiguousarray(vectors.T)
-        if self.res.free_holds:
+        if self.free:
             assert self._legal_holds is not None
             per_class = best_hold_expectations(self.t, vt, d, self._legal_holds)
         else:
@@ -433,7 +448,7 @@ class _Game:
             ok = holds >= 0
             per_class = np.full((len(self.w), len(vectors)), -np.inf)
             if ok.any():
-                per_class[ok] = hold_expectations(self.t, vt, holds[ok], d)
+                per_class[ok] = hold_expectations(self.t, vt, holds[ok], d, np.flatnonzero(ok))
         if self.res.classes:
             return np.ascontiguousarray(per_class.T)
         legal = a.legal_draws[:, k]
@@ -450,9 +465,17 @@ class _Game:
         v = post.reshape(n_opt, n_opt, n, -1)                 # (o1, o0, line, state)
         if seat == 0:
             summed = v.sum(axis=0)                            # seat 0 does not see seat 1's draw
-            return np.max(np.stack([self._draw_values(summed[k], k) for k in range(n_opt)]), axis=0)
-        best = np.max(np.stack([self._draw_values(v[k].reshape(n_opt * n, -1), k) for k in range(n_opt)]), axis=0)
-        return best.reshape(n_opt, n, -1).sum(axis=0)        # seat 1 sees seat 0's draw
+            values = np.stack([self._draw_values(summed[k], k) for k in range(n_opt)])     # (option, line, group)
+        else:
+            values = np.stack([self._draw_values(v[k].reshape(n_opt * n, -1), k) for k in range(n_opt)])
+        if self.best_draw:
+            best = values.max(axis=0)
+        else:
+            own = self.sol.strategy[self.g.draw_nodes[(q, seat)]]
+            assert own is not None
+            mix = np.moveaxis(own[:, self.own_bucket, :], 2, 0)          # (option, rows, group)
+            best = np.where(mix > 0, mix * np.where(np.isfinite(values), values, 0.0), 0.0).sum(axis=0)
+        return best if seat == 0 else best.reshape(n_opt, n, -1).sum(axis=0)    # seat 1 sees seat 0's draw
 
     # before the draw ------------------------------------------------------------------------
 
@@ -464,7 +487,9 @@ class _Game:
         for q, members in g.groups.items():
             lines = [g.lines[m] for m in members]
             n = len(lines)
-            post_reach = self._post_reach(opp, q, [reach[ln.history] for ln in lines])
+            if (opp, q) not in self.reach_cache:
+                self.reach_cache[(opp, q)] = self._post_reach(opp, q, [reach[ln.history] for ln in lines])
+            post_reach = self.reach_cache[(opp, q)]
             stake = np.tile(np.array([ln.stake for ln in lines]), self.n_opt * self.n_opt)
             post = self._post_values(seat, q, post_reach, stake)
             values = self._line_values(seat, q, post)
@@ -487,6 +512,11 @@ class _Game:
             if node.actor != seat:
                 return np.sum(kids, axis=0)
             stacked = np.stack(kids)
+            if not self.best_pre:
+                own = self.sol.strategy[g.pre_nodes[h]]
+                assert own is not None
+                return (np.moveaxis(own[0, self.own_bucket, :], 1, 0) * np.where(np.isfinite(stacked), stacked, 0.0)
+                        ).sum(axis=0)
             if node.actions == ("x", "b") and not self.openers.all():
                 stacked[1, ~self.openers] = -np.inf
             return stacked.max(axis=0)
@@ -494,3 +524,34 @@ class _Game:
         root = visit("")
         return float(self.prior @ root), self.prior * root
 
+
+
+LEAK_STAGES = ("before the draw", "at the draw", "after the draw")
+
+
+def leaks(solution: DrawSolution) -> pd.DataFrame:
+    """Where a perfect exploiter in the real game gains against ``solution``: by seat, kind of
+    dealt hand and where it plays differently (its betting before the draw; its draw count and
+    the cards it keeps; its betting after the draw), in milli-antes per deal. Each row is a share
+    of the real exploitability (the mean over the seats): the column sums to it.
+
+    The stages telescope: the solution's own play in the real game; the exploiter's play after
+    the draw only; from the draw on; everywhere (``best_response(..., "full")``)."""
+    import pandas as pd
+
+    from drawodds.analyses.solve import hand_kinds
+
+    a = solution.abstraction
+    full = RESOLUTIONS["full"]
+    kind = hand_kinds(a.classes, np.asarray(a.options)[a.class_natural])
+    rows = []
+    cache: dict[tuple[int, int], Floats] = {}
+    for seat in (0, 1):
+        steps = [_Game(solution, full, play, cache).seat_value(seat)[1]
+                 for play in ((False, False, False), (False, False, True), (False, True, True), (True, True, True))]
+        for stage, lo, hi in zip(reversed(LEAK_STAGES), steps[:-1], steps[1:], strict=True):
+            gain = 500 * (hi - lo)                       # half: a share of the mean over the seats, in mA
+            for name in dict.fromkeys(kind):
+                rows.append({"seat": seat, "hand": name, "stage": stage,
+                             "milli_antes": float(gain[kind == name].sum())})
+    return pd.DataFrame(rows)

@@ -31,11 +31,14 @@ def peak_memory_bytes() -> int:
     return int(peak if sys.platform == "darwin" else peak * 1024)
 
 
-def solve_json(solution: DrawSolution, real: BestResponse | None = None) -> dict[str, Any]:
-    """The solution's ``to_dict`` with the real game's exploitability (None when not measured)
-    and the process's peak memory."""
-    return {**solution.to_dict(), "real_exploitability": None if real is None else real_json(real),
-            "peak_memory_mb": round(peak_memory_bytes() / 2**20, 1)}
+def solve_json(solution: DrawSolution, real: BestResponse | None = None, leaks: pd.DataFrame | None = None
+               ) -> dict[str, Any]:
+    """The solution's ``to_dict`` with the real game's exploitability (None when not measured),
+    the leaks (with ``--leaks``) and the process's peak memory."""
+    out = {**solution.to_dict(), "real_exploitability": None if real is None else real_json(real)}
+    if leaks is not None:
+        out["leaks"] = leaks.to_dict(orient="records")
+    return {**out, "peak_memory_mb": round(peak_memory_bytes() / 2**20, 1)}
 
 
 def real_json(real: BestResponse) -> dict[str, Any]:
@@ -74,9 +77,10 @@ def _draw_word(d: int) -> str:
     return "stood pat" if d == 0 else f"drew {d}"
 
 
-def render_solve(solution: DrawSolution, real: BestResponse | None = None) -> None:
+def render_solve(solution: DrawSolution, real: BestResponse | None = None, leaks: pd.DataFrame | None = None
+                 ) -> None:
     """The figures of the solve (with the real game's exploitability when measured), then the
-    strategy before, at and after the draw."""
+    strategy before, at and after the draw, and the leaks when measured."""
     console = stdout()
     a = solution.abstraction
     v0, v1 = solution.value
@@ -102,6 +106,8 @@ def render_solve(solution: DrawSolution, real: BestResponse | None = None) -> No
     _predraw(console, solution)
     _draw(console, solution)
     _postdraw(console, solution)
+    if leaks is not None:
+        _leaks(console, leaks)
     console.print("[dim]Seat 0 sits left of the dealer and acts first. Exploitability: how much a best "
                   "response gains, in the abstract game (knowing only buckets) and in the real game (knowing "
                   "its exact hand, keeping any cards). See docs/solve.md.[/dim]")
@@ -150,6 +156,24 @@ def _postdraw(console: Console, solution: DrawSolution) -> None:
         facing.add_row(h, *[_fcr(cell.get((h, d))) for d in options])
     console.print(lead)
     console.print(facing)
+
+
+def _leaks(console: Console, leaks: pd.DataFrame) -> None:
+    from drawodds.analyses.best_response import LEAK_STAGES
+
+    grid = leaks.groupby(["hand", "stage"], sort=False)["milli_antes"].sum().unstack()[list(LEAK_STAGES)]
+    grid["total"] = grid.sum(axis=1)
+    grid = grid.sort_values("total", ascending=False)
+    table = _table("Leaks: what a perfect exploiter gains, milli-antes per deal", "hand dealt",
+                   ["betting\nbefore", "draw and\ncards kept", "betting\nafter", "total"])
+    for hand, r in grid.iterrows():
+        table.add_row(str(hand), *[f"{r[c]:.3f}" for c in (*LEAK_STAGES, "total")])
+    sums = grid.sum()
+    table.add_row("all hands", *[f"{sums[c]:.3f}" for c in (*LEAK_STAGES, "total")], style="bold")
+    console.print(table)
+    console.print("Both seats; the total is the real game's exploitability. Where the exploiter plays "
+                  "differently from the solution: its betting before the draw, its draw (count and cards), "
+                  "its betting after it.", style="dim")
 
 
 def _fcr(row: pd.Series | None) -> str:
