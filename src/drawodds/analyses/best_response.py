@@ -256,13 +256,15 @@ def _add_rows(target: Floats, index: Ints, rows: Floats, sign: float) -> None:
 
 
 def best_hold_expectations(t: SubsetTables, vt: Floats, d: int, legal: npt.NDArray[np.bool_],
-                           block: int = 16384) -> Floats:
+                           block: int = 16384) -> tuple[Floats, Ints]:
     """(classes, vectors) the largest ``hold_expectations`` over the legal holds drawing ``d``
-    (-inf where none is legal): one gather per mask and inclusion-exclusion over all of them."""
+    (-inf where none is legal) and the hold masks that give it: one gather per mask and
+    inclusion-exclusion over all of them."""
     masks = [m for m in range(N_MASKS) if POPCOUNT[m] >= 5 - d]
     levels = _levels(t, vt, {k for k in range(5 - d, 5)})
     n = len(t.own)
     out = np.full((n, vt.shape[1]), -np.inf)
+    arg = np.zeros((n, vt.shape[1]), dtype=np.int64)
     for lo in range(0, n, block):
         rows = np.arange(lo, min(lo + block, n))
         f = {m: (vt[t.own[rows]] if m == N_MASKS - 1 else levels[int(POPCOUNT[m])][t.ids[rows, m]]) for m in masks}
@@ -272,10 +274,12 @@ def best_hold_expectations(t: SubsetTables, vt: Floats, d: int, legal: npt.NDArr
                     f[m] = f[m] - f[m | 1 << bit]
         for m in masks:
             if POPCOUNT[m] == 5 - d:
-                view = out[lo:lo + len(rows)]
-                np.maximum(view, np.where(legal[rows, m][:, None], f[m], -np.inf), out=view)
+                view, best = out[lo:lo + len(rows)], arg[lo:lo + len(rows)]
+                better = legal[rows, m][:, None] & (f[m] > view)
+                view[better] = f[m][better]
+                best[better] = m
     out /= comb(N_CARDS - 5, d)
-    return out
+    return out, arg
 
 
 # --- the best response ---------------------------------------------------------------------------
@@ -324,6 +328,8 @@ class _Game:
         self.free = res.free_holds and self.best_draw
         self._legal_holds = legal_hold_table(a.classes, solution.rules) if self.free else None
         self.own_bucket = a.class_bucket if res.classes else np.arange(a.pre_buckets)
+        self.holds_of: dict[int, Ints] = {}
+        self.policy: dict[object, npt.NDArray] = {}      # the exploiter's choices (deal classes, strengths)
 
     # the opponent's reach -------------------------------------------------------------------
 
@@ -412,10 +418,9 @@ class _Game:
             if expand is not None:
                 strat = strat[:, expand, :]
             if node.actor == seat and self.best_post:
-                out = visit(h + node.actions[0], reach)
-                for act in node.actions[1:]:
-                    out = np.maximum(out, visit(h + act, reach))
-                return out
+                kids = np.stack([visit(h + act, reach) for act in node.actions])
+                self.policy[("post", q, h)] = kids.argmax(axis=0)
+                return kids.max(axis=0)
             if node.actor == seat:
                 mixed = np.zeros(reach.shape)
                 for k, act in enumerate(node.actions):
@@ -432,7 +437,8 @@ class _Game:
 
     def _draw_values(self, vectors: Floats, k: int) -> Floats:
         """(vectors, groups) the exploiter's value of drawing option ``k`` for each group (bucket
-        or deal class), given its value per final state in each vector; -inf where illegal."""
+        or deal class), given its value per final state in each vector; -inf where illegal.
+        With ``record``, the holds that give it go to ``self.holds_of[k]`` (vectors, classes)."""
         a, d = self.a, self.a.options[k]
         if not self.res.strengths:
             out = vectors @ a.transitions[k].T
@@ -442,13 +448,15 @@ class _Game:
         vt = np.ascontiguousarray(vectors.T)
         if self.free:
             assert self._legal_holds is not None
-            per_class = best_hold_expectations(self.t, vt, d, self._legal_holds)
+            per_class, masks = best_hold_expectations(self.t, vt, d, self._legal_holds)
+            self.holds_of[k] = masks.T
         else:
             holds = a.class_holds[:, k]
             ok = holds >= 0
             per_class = np.full((len(self.w), len(vectors)), -np.inf)
             if ok.any():
                 per_class[ok] = hold_expectations(self.t, vt, holds[ok], d, np.flatnonzero(ok))
+            self.holds_of[k] = np.broadcast_to(holds, (len(vectors), len(holds)))
         if self.res.classes:
             return np.ascontiguousarray(per_class.T)
         legal = a.legal_draws[:, k]
@@ -470,6 +478,11 @@ class _Game:
             values = np.stack([self._draw_values(v[k].reshape(n_opt * n, -1), k) for k in range(n_opt)])
         if self.best_draw:
             best = values.max(axis=0)
+            if self.res.classes and self.res.strengths:
+                option = values.argmax(axis=0)                       # (rows, class)
+                holds = np.stack([self.holds_of[k] for k in range(n_opt)])
+                self.policy[("draw", q)] = option
+                self.policy[("hold", q)] = np.take_along_axis(holds, option[None], axis=0)[0]
         else:
             own = self.sol.strategy[self.g.draw_nodes[(q, seat)]]
             assert own is not None
@@ -519,6 +532,7 @@ class _Game:
                         ).sum(axis=0)
             if node.actions == ("x", "b") and not self.openers.all():
                 stacked[1, ~self.openers] = -np.inf
+            self.policy[("pre", h)] = stacked.argmax(axis=0)
             return stacked.max(axis=0)
 
         root = visit("")
@@ -555,3 +569,154 @@ def leaks(solution: DrawSolution) -> pd.DataFrame:
                 rows.append({"seat": seat, "hand": name, "stage": stage,
                              "milli_antes": float(gain[kind == name].sum())})
     return pd.DataFrame(rows)
+
+
+# --- the best response at the table: card removal -----------------------------------------------
+
+@dataclass(frozen=True)
+class CardRemoval:
+    """The full best response of one seat played against the solution with real cards (Monte
+    Carlo): its result in antes per deal with its standard error, next to the exact value without
+    card removal."""
+
+    seat: int
+    deals: int
+    shared_deck: bool
+    value: float
+    standard_error: float
+    exact: float
+
+    @property
+    def difference(self) -> float:
+        """What dealing both hands from one deck changes (or, with a deck each, the check: zero)."""
+        return self.value - self.exact
+
+    def to_dict(self) -> dict[str, object]:
+        return {"seat": self.seat, "deals": self.deals, "shared_deck": self.shared_deck, "value": self.value,
+                "standard_error": self.standard_error, "exact": self.exact, "difference": self.difference}
+
+
+def card_removal(solution: DrawSolution, seat: int, deals: int, rng: np.random.Generator, *,
+                 shared_deck: bool = True, block: int = 50_000) -> CardRemoval:
+    """Play the full best response of ``seat`` against the solution with real cards: from one
+    deck (the table: card removal counts) or, with ``shared_deck=False``, a deck for each seat
+    (the exact best response's assumption, so the result must agree with it)."""
+    game = _Game(solution, RESOLUTIONS["full"])
+    exact, _ = game.seat_value(seat)
+    total = total_sq = 0.0
+    done = 0
+    while done < deals:
+        n = min(block, deals - done)
+        pay = _play_block(solution, game.policy, seat, n, rng, shared_deck)
+        total += float(pay.sum())
+        total_sq += float((pay * pay).sum())
+        done += n
+    mean = total / deals
+    se = float(np.sqrt(max(total_sq / deals - mean * mean, 0.0) / deals))
+    return CardRemoval(seat, deals, shared_deck, mean, se, exact)
+
+
+def _play_block(sol: DrawSolution, policy: dict[object, npt.NDArray], seat: int, n: int, rng: np.random.Generator,
+                shared: bool) -> Floats:
+    """The exploiter's payoff (antes) in ``n`` deals: it plays ``policy``, the other seat the solution."""
+    from drawodds.analyses.solve import _draw, _sample, class_hold_cards, classify
+
+    a, g = sol.abstraction, sol.game
+    decks = [rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.int64), (n, 1)), axis=1)]
+    if not shared:
+        decks.append(rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.int64), (n, 1)), axis=1))
+    hands = [np.sort(decks[0][:, :5], axis=1), np.sort(decks[-1][:, 5:10], axis=1)]
+    stubs = [decks[0][:, 10:], decks[-1][:, 10:]]
+    classes = [classify(h)[0] for h in hands]
+    buckets = [a.class_bucket[c] for c in classes]
+    sign = 1.0 if seat == 0 else -1.0
+    pay = np.zeros(n)
+    line_of = np.full(n, -1, dtype=np.int64)
+    pre = betting_round(0, g.max_bets)
+    names = list(pre)
+    index = {h: k for k, h in enumerate(names)}
+    where = np.zeros(n, dtype=np.int64)
+    line_index = {ln.history: k for k, ln in enumerate(g.lines)}
+    for h in names:
+        node = pre[h]
+        sel = np.flatnonzero(where == index[h])
+        if len(sel) == 0:
+            continue
+        if node.end is not None:
+            if node.end == "fold":
+                folder = (len(h) - 1) % 2
+                loss = 1 + node.put[folder] * g.small
+                pay[sel] = -loss if folder == 0 else loss
+            elif h in line_index:
+                line_of[sel] = line_index[h]
+            continue
+        actor = node.actor
+        assert actor is not None
+        if actor == seat:
+            act = policy[("pre", h)][classes[seat][sel]]
+        else:
+            s = sol.strategy[g.pre_nodes[h]]
+            assert s is not None
+            act = _sample(s[0, buckets[actor][sel]], rng.random(len(sel)))
+        for k, x in enumerate(node.actions):
+            where[sel[act == k]] = index[h + x]
+    n_opt = len(a.options)
+    for q, members in g.groups.items():
+        pos_in_group = {m: k for k, m in enumerate(members)}
+        sel = np.flatnonzero(np.isin(line_of, members))
+        if len(sel) == 0:
+            continue
+        ln = np.array([pos_in_group[m] for m in line_of[sel]])
+        n_q = len(members)
+        finals: list[Ints] = []
+        draws: list[Ints] = []
+        stub_ptr = [np.zeros(len(sel), dtype=np.int64), np.zeros(len(sel), dtype=np.int64)]
+        for s_ in (0, 1):
+            row = ln if s_ == 0 else draws[0] * n_q + ln
+            if s_ == seat:
+                cls = classes[s_][sel]
+                option = policy[("draw", q)][row, cls]
+                table = policy[("hold", q)]                               # (rows, classes)
+                keep = class_hold_cards(hands[s_][sel], table.T, row)
+            else:
+                s = sol.strategy[g.draw_nodes[(q, s_)]]
+                assert s is not None
+                option = _sample(s[row, buckets[s_][sel]], rng.random(len(sel)))
+                keep = class_hold_cards(hands[s_][sel], a.class_holds, option)
+            if shared and s_ == 1:
+                stub_ptr[1] = stub_ptr[0]                  # seat 1 draws after seat 0 from one stub
+            final, stub_ptr[s_] = _draw(hands[s_][sel], keep, stubs[s_][sel], stub_ptr[s_])
+            finals.append(evaluate(final).astype(np.int64))
+            draws.append(option)
+        fb = [a.final_of_strength[f] for f in finals]
+        row = (draws[1] * n_opt + draws[0]) * n_q + ln
+        stake = np.array([g.lines[m].stake for m in members])[ln]
+        post = betting_round(q, g.max_bets)
+        where = np.zeros(len(sel), dtype=np.int64)
+        names = list(post)
+        index = {h: k for k, h in enumerate(names)}
+        for h in names:
+            node = post[h]
+            at = np.flatnonzero(where == index[h])
+            if len(at) == 0:
+                continue
+            if node.end == "fold":
+                folder = (q + len(h) - 1) % 2
+                loss = stake[at] + node.put[folder] * g.big
+                pay[sel[at]] = -loss if folder == 0 else loss
+                continue
+            if node.end is not None:
+                diff = np.sign(finals[0][at] - finals[1][at])
+                pay[sel[at]] = diff * (stake[at] + node.put[0] * g.big)
+                continue
+            actor = node.actor
+            assert actor is not None
+            if actor == seat:
+                act = policy[("post", q, h)][row[at], finals[seat][at]]
+            else:
+                s = sol.strategy[g.post_nodes[(q, h)]]
+                assert s is not None
+                act = _sample(s[row[at], fb[actor][at]], rng.random(len(at)))
+            for k, x in enumerate(node.actions):
+                where[at[act == k]] = index[h + x]
+    return sign * pay
