@@ -65,3 +65,17 @@ def test_strength_spread_is_the_transpose_of_hold_expectations() -> None:
     assert spread.sum(axis=1) == pytest.approx(weights.sum(axis=1), rel=1e-12)
     assert (spread > -1e-12).all()
     assert spread @ values == pytest.approx(weights @ hold_expectations(t, values, holds, 2), rel=1e-10)
+
+
+def test_the_solution_against_itself_is_zero_sum_in_the_real_game_and_its_best_response_plays_out(
+        small_solution) -> None:
+    """Played by both seats in the real game (exact strengths, no card removal) the solution's
+    values add up to zero; its full best response, played with real cards from a deck for each
+    seat, wins what the exact computation says (within four standard errors)."""
+    from drawodds.analyses.best_response import RESOLUTIONS, _Game, card_removal
+
+    own = _Game(small_solution, RESOLUTIONS["full"], (False, False, False))
+    assert own.seat_value(0)[0] + own.seat_value(1)[0] == pytest.approx(0.0, abs=1e-12)
+    played = card_removal(small_solution, 0, 40_000, np.random.default_rng(5), shared_deck=False)
+    assert abs(played.value - played.exact) < 4 * played.standard_error
+    assert played.exact == pytest.approx(best_response(small_solution, "full").best_response[0], abs=1e-12)
