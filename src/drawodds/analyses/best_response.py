@@ -78,8 +78,6 @@ class BestResponse:
     value: float
     best_response: tuple[float, float]
     seconds: float
-    # seat -> (deal class or bucket, value) parts behind the leaks (None unless asked for)
-    parts: dict[int, Floats] | None = field(default=None, repr=False)
 
     @property
     def exploitability(self) -> float:
@@ -284,21 +282,15 @@ def best_hold_expectations(t: SubsetTables, vt: Floats, d: int, legal: npt.NDArr
 
 # --- the best response ---------------------------------------------------------------------------
 
-def best_response(solution: DrawSolution, resolution: str = "full", *, parts: bool = False) -> BestResponse:
-    """Each seat's exact best response to ``solution`` at a resolution of ``RESOLUTIONS``; with
-    ``parts`` also each seat's best-response value per deal class (or bucket), for the leaks."""
+def best_response(solution: DrawSolution, resolution: str = "full") -> BestResponse:
+    """Each seat's exact best response to ``solution`` at a resolution of ``RESOLUTIONS``."""
     if resolution not in RESOLUTIONS:
         raise ValueError(f"resolution must be one of {', '.join(RESOLUTIONS)}, got {resolution!r}")
     start = time.perf_counter()
     res = RESOLUTIONS[resolution]
     game = _Game(solution, res)
-    values, per = [], {}
-    for seat in (0, 1):
-        v, by_group = game.seat_value(seat)
-        values.append(v)
-        per[seat] = by_group
-    return BestResponse(resolution, solution.value[0], (values[0], values[1]), time.perf_counter() - start,
-                        per if parts else None)
+    values = [game.seat_value(seat)[0] for seat in (0, 1)]
+    return BestResponse(resolution, solution.value[0], (values[0], values[1]), time.perf_counter() - start)
 
 
 class _Game:
