@@ -951,6 +951,8 @@ def solve_cmd(
       drawodds solve --buckets 64,32 --iterations 200 --chart curve.png --tables tables/
 
       drawodds solve --buckets 2048,1024 --workers 2 --iterations 1000
+
+      drawodds solve --rules morkpoker --leaks
     """
     from drawodds.analyses.solve import check_rules, solve
     from drawodds.analyses.solve_summary import write_tables
