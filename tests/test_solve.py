@@ -78,13 +78,17 @@ def test_deal_classes_and_subset_ranks() -> None:
 def test_abstraction_is_a_partition_with_stochastic_transitions(small: Abstraction) -> None:
     a = small
     assert a.prior.sum() == pytest.approx(1.0)
-    assert np.allclose(a.transitions.sum(axis=2), 1.0, atol=1e-6)
+    # A distribution for every legal draw; nothing for the draws a made hand may not make.
+    assert np.allclose(a.transitions.sum(axis=2), a.legal_draws.T, atol=1e-6)
+    assert a.legal_draws[:, 0].all() and not a.legal_draws.all()
     assert (a.transitions >= -1e-7).all()
     share = np.bincount(a.class_bucket, weights=a.class_weights, minlength=a.pre_buckets) / 2_598_960
     assert np.allclose(share, a.prior)
-    # Each option is a hold drawing exactly that many cards.
-    kept = np.array([bin(int(h)).count("1") for h in a.class_holds.ravel()]).reshape(a.class_holds.shape)
-    assert (5 - kept == np.asarray(a.options)[None, :]).all()
+    # Each option is a hold drawing exactly that many cards (-1: not open to the class).
+    holds = a.class_holds
+    kept = np.array([bin(int(h)).count("1") for h in holds.ravel()]).reshape(holds.shape)
+    assert ((5 - kept == np.asarray(a.options)[None, :]) | (holds == -1)).all()
+    assert (holds[:, 0] >= 0).all()
     # Final buckets run with strength.
     assert (np.diff(a.final_of_strength[1:]) >= 0).all()
     assert a.final_mass.sum() == pytest.approx(1.0)
@@ -353,3 +357,26 @@ def test_the_equilibrium_is_solved_once_then_read_from_the_cache(small, cache_di
     again = equilibrium_solution(MORK, exploitability=0.01, pre_buckets=24, final_buckets=12, rounds=1)
     assert sorted(cache_directory.glob("solution-*.parquet")) == stored
     assert again.value == first.value and again.iterations == first.iterations
+
+
+def test_a_made_hand_never_breaks_where_the_exact_table_says_it_costs(small_solution) -> None:
+    """Every deal class that stands pat in an exact table (equity against the dealt hands) and
+    loses more than a thousandth by drawing draws with at most 1% probability anywhere."""
+    from drawodds.analyses.solve import N_STRENGTHS, best_holds, equity_values, hand_strengths, legal_hold_table
+
+    a = small_solution.abstraction
+    made = evaluate(a.classes) >= evaluate(np.array([[0, 5, 8, 12, 48]]))[0]     # a straight or better
+    deals = a.classes[made]
+    dealt = np.bincount(hand_strengths(), minlength=N_STRENGTHS).astype(np.float64)
+    _, value = best_holds(deals, legal_hold_table(deals, a.rules), equity_values(dealt), a.options)
+    stands = value.argmax(axis=1) == 0
+    costly = stands[:, None] & (value[:, :1] - value > 1e-3)
+    assert costly.sum() > 1000                             # straights, flushes, full houses, straight flushes
+    most = np.zeros((a.pre_buckets, len(a.options)))
+    for node in small_solution.game.draw_nodes.values():
+        s = small_solution.strategy[node]
+        most = np.maximum(most, s.max(axis=0))
+    bucket = a.class_bucket[made]
+    assert (most[bucket][costly] <= 0.01).all()
+    sf = np.flatnonzero(made)[evaluate(deals) >= evaluate(np.array([[0, 4, 8, 12, 48]]))[0]]
+    assert {a.pattern_names[p] for p in a.pattern[a.class_bucket[sf]]} == {"straight flush, pat, never breaks"}

@@ -12,7 +12,7 @@ import pytest
 from drawodds.analyses.solve import load_solution, solve
 from drawodds.cli import run as cli_run
 
-SMALL = ("solve", "--buckets", "24,12", "--field-rounds", "1")
+SMALL = ("solve", "--buckets", "24,12", "--field-rounds", "1", "--no-real")
 
 
 def run(capsys, *args):
@@ -33,7 +33,16 @@ def test_json_has_the_contract_fields(capsys, tmp_path, small_abstraction, small
     assert data["exploitability_milli_antes"] == pytest.approx(1000 * data["exploitability"])
     assert data["iterations"] == 30 and isinstance(data["seconds"], float)
     assert data["infosets"] == small_solution.infosets          # the game of the session's abstraction
-    assert data["peak_memory_mb"] > 0
+    assert data["peak_memory_mb"] > 0 and data["real_exploitability"] is None     # --no-real
+
+
+def test_the_real_games_exploitability_is_measured_by_default(capsys, small_abstraction):
+    code, out, _ = run(capsys, *SMALL[:-1], "--iterations", "30", "--json")
+    real = json.loads(out)["real_exploitability"]
+    assert code == 0 and set(real) == {"antes_per_deal", "milli_antes", "best_response", "seconds"}
+    assert real["milli_antes"] == pytest.approx(1000 * real["antes_per_deal"])
+    assert sum(real["best_response"]) / 2 == pytest.approx(real["antes_per_deal"])
+    assert real["antes_per_deal"] > 0
 
 
 def test_exploitability_is_given_in_milli_antes_and_stops_early(capsys, small_abstraction):
@@ -75,7 +84,8 @@ def test_the_report_fits_80_columns_and_the_tables_are_written(capsys, monkeypat
     tables = tmp_path / "tables"
     code, out, _ = run(capsys, *SMALL, "--iterations", "10", "--tables", str(tables))
     assert code == 0 and max(len(line) for line in out.splitlines()) <= 80 and "…" not in out
-    for words in ("milli-antes per deal", "Before the draw", "stands", "Facing a bet", "peak memory"):
+    for words in ("milli-antes per deal", "Before the draw", "stands", "Facing a bet", "peak memory",
+                  "exploitability, abstract game"):
         assert words in out
     assert {p.name for p in tables.iterdir()} >= {"predraw.csv", "draw.csv", "postdraw.csv"}
 

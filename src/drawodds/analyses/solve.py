@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -58,6 +58,9 @@ from drawodds.evaluate import (
 )
 from drawodds.execution import LOCAL_DASK, Runner, Stage
 from drawodds.rules import RuleError, RuleSet, preset, preset_names
+
+if TYPE_CHECKING:
+    from drawodds.analyses.best_response import BestResponse
 
 N_CARDS = 52
 N_STRENGTHS = 7463                      # strengths 1..7462 (0 unused), no joker
@@ -353,8 +356,9 @@ def hold_transitions(deals: npt.NDArray[np.integer], holds: Ints, own: Ints, cou
 
 # --- the abstraction ---------------------------------------------------------------------------
 
-PATTERN_CATEGORIES = ("high card", "pair", "two pair", "trips", "straight", "flush", "full house",
-                      "quads or straight flush")
+PATTERN_CATEGORIES = ("high card", "pair", "two pair", "trips", "straight", "flush", "full house", "quads",
+                      "straight flush")
+MADE_HAND_SLACK = 1e-3    # a hand that stands pat may draw only where that costs at most this much equity
 COARSE_BUCKETS = 32       # final-strength resolution of the clustering features
 
 
@@ -572,10 +576,11 @@ def _transition_block(deals: npt.NDArray[np.integer], holds: Ints, own: Ints, co
     return out if group is None else (group[starts], sums)
 
 
-def pattern_groups(deals: npt.NDArray[np.integer], natural: Ints, options: tuple[int, ...], rules: RuleSet
-                   ) -> tuple[Ints, tuple[str, ...]]:
+def pattern_groups(deals: npt.NDArray[np.integer], natural: Ints, options: tuple[int, ...], rules: RuleSet,
+                   legal: npt.NDArray[np.bool_] | None = None) -> tuple[Ints, tuple[str, ...]]:
     """Each class's draw pattern: what it holds as dealt and how many cards its best hold draws,
-    split further by openers (Jacks or Better) and a kept ace (four with an ace)."""
+    split further by openers (Jacks or Better), a kept ace (four with an ace) and the draw
+    counts open to it (``legal``, classes x options: made hands that may not break)."""
     strength = evaluate(deals)
     cat = np.minimum(category_of(strength).astype(np.int64), len(PATTERN_CATEGORIES) - 1)
     key = cat * 16 + np.asarray(options)[natural] * 2
@@ -583,9 +588,14 @@ def pattern_groups(deals: npt.NDArray[np.integer], natural: Ints, options: tuple
         key = key * 2 + (strength >= jacks_or_better_floor())
     if rules.max_draw == "4-ace":
         key = key * 2 + (deals // 4 == 12).any(axis=1)
-    uniq, inv = np.unique(key, return_inverse=True)
+    signature = np.zeros(len(deals), dtype=np.int64)
+    if legal is not None:
+        signature = (legal.astype(np.int64) << np.arange(legal.shape[1])).sum(axis=1)
+    n_sig = 1 << len(options)
+    uniq, inv = np.unique(key * n_sig + signature, return_inverse=True)
     names = []
     for k in uniq.tolist():
+        k, sig = divmod(k, n_sig)
         ace = rules.max_draw == "4-ace" and k % 2
         k = k // 2 if rules.max_draw == "4-ace" else k
         opens = rules.opener == "jacks" and k % 2
@@ -595,8 +605,24 @@ def pattern_groups(deals: npt.NDArray[np.integer], natural: Ints, options: tuple
         name = f"{PATTERN_CATEGORIES[c]}, {'pat' if d == 0 else f'draws {d}'}"
         name += ", openers" if opens else ""
         name += ", ace" if ace else ""
+        if legal is not None and d == 0 and sig != n_sig - 1:
+            name += ", never breaks" if sig == 1 else ", breaks only to " + " or ".join(
+                f"draw {options[o]}" for o in range(1, len(options)) if sig >> o & 1)
         names.append(name)
     return inv.astype(np.int64), tuple(names)
+
+
+def keep_made_hands(deals: npt.NDArray[np.integer], holds: Ints, value: Floats, natural: Ints,
+                    slack: float = MADE_HAND_SLACK) -> Ints:
+    """The holds with a draw taken away from every made hand (a straight or better, or any class
+    whose best hold by exact equity against the field is to stand pat) where that draw costs more
+    than ``slack`` of equity against its best hold: a straight, flush, full house, quads or straight
+    flush never breaks unless the exact values say it is no worse."""
+    out = holds.copy()
+    made = (natural == 0) | (category_of(evaluate(deals)) >= STRAIGHT)
+    costly = (value.max(axis=1, keepdims=True) - value) > slack
+    out[made[:, None] & costly & (holds >= 0)] = -1
+    return out
 
 
 def weighted_kmeans(x: Floats, w: Floats, k: int, order: Floats, rounds: int = 30, settle: float = 1e-3) -> Ints:
@@ -766,6 +792,7 @@ def _build(rules: RuleSet, pre_buckets: int, final_buckets: int, rounds: int, st
     stage("abstraction: best holds against the field", 0.05)
     holds, value, field_mass = field_holds(deals, w, legal_hold_table(deals, rules), options, rounds, spread)
     natural = value.argmax(axis=1)
+    holds = keep_made_hands(deals, holds, value, natural)
     of_final = equal_mass_buckets(field_mass, final_buckets, categories=True)
     n_final = int(of_final.max()) + 1
     stage("abstraction: final-hand counts", 0.35)
@@ -779,7 +806,7 @@ def _build(rules: RuleSet, pre_buckets: int, final_buckets: int, rounds: int, st
                                progress=part("abstraction: clustering features", 0.5, 0.65, blocks))
     features = np.cumsum(coarse, axis=2)[:, :, :-1].reshape(len(deals), -1).astype(np.float64)
     del coarse
-    group, names = pattern_groups(deals, natural, options, rules)
+    group, names = pattern_groups(deals, natural, options, rules, holds >= 0)
     bucket, pattern = predraw_buckets(features, w, group, value.max(axis=1), pre_buckets, spread,
                                       part("abstraction: pre-draw buckets (k-means)", 0.65, 0.8,
                                            int(group.max()) + 1))
@@ -1108,6 +1135,14 @@ class DrawSolution:
         final = int(a.final_of_strength[int(evaluate(np.asarray(hand).reshape(1, 5))[0])])
         return dict(zip(decision.actions, s[row, final].tolist(), strict=True))
 
+    def best_response(self, resolution: str = "full") -> BestResponse:
+        """Each seat's exact best response to this solution: ``"full"`` in the real game (an
+        exploiter that knows its exact deal class and final hand and keeps any cards), ``"abstract"``
+        in the solver's own game, or the steps between (``best_response.RESOLUTIONS``)."""
+        from drawodds.analyses.best_response import best_response
+
+        return best_response(self, resolution)
+
     def save(self, path: str | Path) -> Path:
         """Write the solution to a Parquet file (see ``save_solution``)."""
         return save_solution(self, path)
@@ -1363,7 +1398,7 @@ def solve(rules: RuleSet, *, pre_buckets: int = 1024, final_buckets: int = 512, 
 
 # --- storing solutions ---------------------------------------------------------------------------
 
-SOLUTION_FORMAT = 1          # bump when the stored layout changes; older files are refused
+SOLUTION_FORMAT = 2          # bump when the stored layout or the abstraction changes; older files are refused
 DEFAULT_EXPLOITABILITY = 0.001   # the cached equilibrium's stopping point: 1 milli-ante per deal
 
 

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from drawodds.analyses.best_response import BestResponse
 from drawodds.analyses.cfr import Checkpoint
 from drawodds.analyses.solve import DrawSolution
 from drawodds.analyses.solve_summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
@@ -30,9 +31,21 @@ def peak_memory_bytes() -> int:
     return int(peak if sys.platform == "darwin" else peak * 1024)
 
 
-def solve_json(solution: DrawSolution) -> dict[str, Any]:
-    """The solution's ``to_dict`` with the process's peak memory."""
-    return {**solution.to_dict(), "peak_memory_mb": round(peak_memory_bytes() / 2**20, 1)}
+def solve_json(solution: DrawSolution, real: BestResponse | None = None, leaks: pd.DataFrame | None = None
+               ) -> dict[str, Any]:
+    """The solution's ``to_dict`` with the real game's exploitability (None when not measured),
+    the leaks (with ``--leaks``) and the process's peak memory."""
+    out = {**solution.to_dict(), "real_exploitability": None if real is None else real_json(real)}
+    if leaks is not None:
+        out["leaks"] = leaks.to_dict(orient="records")
+    return {**out, "peak_memory_mb": round(peak_memory_bytes() / 2**20, 1)}
+
+
+def real_json(real: BestResponse) -> dict[str, Any]:
+    """A full-resolution best response in JSON: antes and milli-antes per deal, each seat's
+    best-response value, seconds."""
+    return {"antes_per_deal": real.exploitability, "milli_antes": 1000 * real.exploitability,
+            "best_response": list(real.best_response), "seconds": round(real.seconds, 3)}
 
 
 def share(p: float) -> str:
@@ -77,8 +90,10 @@ def _draw_word(d: int) -> str:
     return "stood pat" if d == 0 else f"drew {d}"
 
 
-def render_solve(solution: DrawSolution) -> None:
-    """The figures of the solve, then the strategy before, at and after the draw."""
+def render_solve(solution: DrawSolution, real: BestResponse | None = None, leaks: pd.DataFrame | None = None
+                 ) -> None:
+    """The figures of the solve (with the real game's exploitability when measured), then the
+    strategy before, at and after the draw, and the leaks when measured."""
     console = stdout()
     a = solution.abstraction
     v0, v1 = solution.value
@@ -90,7 +105,12 @@ def render_solve(solution: DrawSolution) -> None:
     facts.add_column()
     facts.add_row("value, seat 0 (left of the dealer)", f"{v0:+.4f} antes per deal")
     facts.add_row("value, seat 1 (the dealer)", f"{v1:+.4f} antes per deal")
-    facts.add_row("exploitability", f"{1000 * solution.exploitability:.3g} milli-antes per deal")
+    facts.add_row("exploitability, abstract game", f"{1000 * solution.exploitability:.3g} milli-antes per deal")
+    if real is not None:
+        b0, b1 = real.best_response
+        facts.add_row("exploitability, real game", f"{1000 * real.exploitability:.3g} milli-antes per deal "
+                      f"(exact, {real.seconds:.0f} s)")
+        facts.add_row("best responses, real game", f"seat 0 {b0:+.4f}, seat 1 {b1:+.4f} antes per deal")
     facts.add_row("iterations", f"{solution.iterations:,} ({schedule})")
     facts.add_row("time", f"{solution.seconds:.1f} s CFR (abstraction built in {solution.abstraction_seconds:.0f} s)")
     facts.add_row("information sets", f"{solution.infosets:,}")
@@ -99,8 +119,11 @@ def render_solve(solution: DrawSolution) -> None:
     _predraw(console, solution)
     _draw(console, solution)
     _postdraw(console, solution)
-    console.print("[dim]Seat 0 sits left of the dealer and acts first; the exploitability is how much a "
-                  "best response gains, in the abstract game. See docs/solve.md.[/dim]")
+    if leaks is not None:
+        _leaks(console, leaks)
+    console.print("[dim]Seat 0 sits left of the dealer and acts first. Exploitability: how much a best "
+                  "response gains, in the abstract game (knowing only buckets) and in the real game (knowing "
+                  "its exact hand, keeping any cards). See docs/solve.md.[/dim]")
     if solution.interrupted:
         console.print(f"[yellow]Interrupted: the strategy of the {solution.iterations:,} iterations run.[/yellow]")
 
@@ -140,6 +163,24 @@ def _postdraw(console: Console, solution: DrawSolution) -> None:
                          for h in hands])
     print_folded(console, "Facing a bet after the draw: % fold / call / raise, by the bettor's draw", "final hand",
                  words, [[h, *[_fcr(cell.get((h, d))) for d in options]] for h in hands])
+
+
+def _leaks(console: Console, leaks: pd.DataFrame) -> None:
+    from drawodds.analyses.best_response import LEAK_STAGES
+
+    grid = leaks.groupby(["hand", "stage"], sort=False)["milli_antes"].sum().unstack()[list(LEAK_STAGES)]
+    grid["total"] = grid.sum(axis=1)
+    grid = grid.sort_values("total", ascending=False)
+    table = _table("Leaks: what a perfect exploiter gains, milli-antes per deal", "hand dealt",
+                   ["betting\nbefore", "draw and\ncards kept", "betting\nafter", "total"])
+    for hand, r in grid.iterrows():
+        table.add_row(str(hand), *[f"{r[c]:.3f}" for c in (*LEAK_STAGES, "total")])
+    sums = grid.sum()
+    table.add_row("all hands", *[f"{sums[c]:.3f}" for c in (*LEAK_STAGES, "total")], style="bold")
+    console.print(table)
+    console.print("Both seats; the total is the real game's exploitability. Where the exploiter plays "
+                  "differently from the solution: its betting before the draw, its draw (count and cards), "
+                  "its betting after it.", style="dim")
 
 
 def _fcr(row: pd.Series | None) -> str:

@@ -1,0 +1,714 @@
+"""Exact best responses to a solved heads-up strategy, in the abstract game or in the real one.
+
+The solution plays as it does at the table: its pre-draw bucket from the dealt hand, its bucket's
+hold for the draw count it picks, its final bucket after the draw. The exploiter is allowed more,
+step by step (``RESOLUTIONS``):
+
+- ``abstract``: it knows only what the solution knows (buckets, the buckets' holds, final
+  buckets, showdown by final bucket): the abstract game's own best response.
+- ``final``: it also knows its exact final hand, and the showdown is by true strength.
+- ``class``: it also decides before and at the draw by its exact deal class.
+- ``full``: it also keeps any legal cards for the draw count it picks.
+
+As in the solver, the two hands are dealt independently (no card removal between them). Every
+expectation is exact: a value per final strength is averaged over every draw of every hold of
+every deal class by subset sums over the 2,598,960 hands, grouped by suit pattern (a k-card
+subset's completions depend only on its suits up to renaming), and inclusion-exclusion over the
+discards, as in ``solve.hold_numerators``.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass, field
+from math import comb
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from drawodds.analyses.solve import (
+    N_CARDS,
+    N_MASKS,
+    N_STRENGTHS,
+    POPCOUNT,
+    betting_round,
+    deal_classes,
+    hand_strengths,
+    legal_hold_table,
+)
+from drawodds.evaluate import evaluate, jacks_or_better_floor
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from drawodds.analyses.solve import DrawSolution
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What the exploiter knows: exact final hands (showdown by true strength), its exact deal
+    class before and at the draw, and any hold for its draw count."""
+
+    name: str
+    strengths: bool
+    classes: bool
+    free_holds: bool
+    text: str
+
+
+RESOLUTIONS = {r.name: r for r in (
+    Resolution("abstract", False, False, False, "the solution's buckets and holds (the abstract game)"),
+    Resolution("final", True, False, False, "+ its exact final hand, showdown by true strength"),
+    Resolution("class", True, True, False, "+ its exact deal class before the draw"),
+    Resolution("full", True, True, True, "+ any hold of the draw count (the real game)"),
+)}
+
+
+@dataclass(frozen=True)
+class BestResponse:
+    """Each seat's best-response value against the solution (antes per deal, own payoff) and the
+    solution's abstract value to seat 0; exploitability is the mean of the two gains."""
+
+    resolution: str
+    value: float
+    best_response: tuple[float, float]
+    seconds: float
+
+    @property
+    def exploitability(self) -> float:
+        """Mean gain of the two best responses (antes per deal)."""
+        return (self.best_response[0] + self.best_response[1]) / 2
+
+    @property
+    def text(self) -> str:
+        return RESOLUTIONS[self.resolution].text
+
+    def to_dict(self) -> dict[str, object]:
+        return {"resolution": self.resolution, "exploitability": self.exploitability,
+                "exploitability_milli_antes": 1000 * self.exploitability,
+                "best_response": list(self.best_response), "seconds": round(self.seconds, 3)}
+
+
+# --- subset sums grouped by suit pattern -------------------------------------------------------
+
+@dataclass(frozen=True)
+class SubsetTables:
+    """Completions of every k-card subset of the deal classes, by suit pattern.
+
+    ``ids[c, m]`` is the suit pattern of the cards of class ``c`` kept by hold mask ``m`` among
+    the patterns of its size; ``dense[k]`` counts, for each k-card pattern (k = 0..3), the
+    five-card hands of each strength that contain it; ``four[p]`` lists the strengths of the 48
+    hands that contain a 4-card pattern; ``own`` is each class's strength."""
+
+    ids: npt.NDArray[np.int32] = field(repr=False)
+    own: Ints = field(repr=False)
+    dense: tuple[Floats, ...] = field(repr=False)
+    four: npt.NDArray[np.int16] = field(repr=False)
+
+
+def _pattern_keys(masks: Ints) -> Ints:
+    """Key of per-suit rank masks (N, 4) up to renaming suits."""
+    s = -np.sort(-masks, axis=1)
+    return (s[:, 0] << 39) | (s[:, 1] << 26) | (s[:, 2] << 13) | s[:, 3]
+
+
+@functools.cache
+def subset_tables() -> SubsetTables:
+    """The ``SubsetTables`` of the 134,459 deal classes (a few seconds, kept for the process)."""
+    reps, _ = deal_classes()
+    r = reps.astype(np.int64)
+    n = len(r)
+    bits = np.zeros((n, 5, 4), dtype=np.int64)
+    for p in range(5):
+        bits[np.arange(n), p, r[:, p] % 4] = 1 << (r[:, p] // 4)
+    ids = np.zeros((n, N_MASKS), dtype=np.int32)
+    dense: list[Floats] = []
+    four = np.zeros((0, 48), dtype=np.int16)
+    for k in range(5):
+        masks = [m for m in range(N_MASKS) if POPCOUNT[m] == k]
+        keys = np.stack([_pattern_keys(bits[:, [p for p in range(5) if m >> p & 1], :].sum(axis=1)) for m in masks],
+                        axis=1)
+        uniq, first = np.unique(keys, return_index=True)
+        for j, m in enumerate(masks):
+            ids[:, m] = np.searchsorted(uniq, keys[:, j])
+        cls, col = np.divmod(first, len(masks))
+        positions = np.array([[p for p in range(5) if m >> p & 1] for m in masks],
+                             dtype=np.int64).reshape(len(masks), k)
+        subsets = r[cls[:, None], positions[col]]
+        strengths = _completion_strengths(subsets)
+        if k < 4:
+            rows = np.repeat(np.arange(len(uniq)), strengths.shape[1])
+            dense.append(np.bincount(rows * N_STRENGTHS + strengths.ravel(), minlength=len(uniq) * N_STRENGTHS)
+                         .reshape(len(uniq), N_STRENGTHS).astype(np.float64))
+        else:
+            four = strengths.astype(np.int16)
+    return SubsetTables(ids, evaluate(reps).astype(np.int64), tuple(dense), four)
+
+
+def _completion_strengths(subsets: Ints) -> Ints:
+    """(patterns, C(52 - k, 5 - k)) strengths of every five-card hand containing each k-subset."""
+    k = subsets.shape[1]
+    if k == 0:
+        return hand_strengths().astype(np.int64)[None, :]
+    from drawodds.combinatorics import combinations
+
+    rest = combinations(N_CARDS - k, 5 - k).astype(np.int64)
+    taken = np.zeros((len(subsets), N_CARDS), dtype=bool)
+    taken[np.arange(len(subsets))[:, None], subsets] = True
+    others = np.nonzero(~taken)[1].reshape(len(subsets), N_CARDS - k)
+    out = np.empty((len(subsets), len(rest)), dtype=np.int64)
+    step = max(1, (1 << 21) // len(rest))
+    for i in range(0, len(subsets), step):
+        sub, oth = subsets[i:i + step], others[i:i + step]
+        hands = np.concatenate([np.broadcast_to(sub[:, None, :], (len(sub), len(rest), k)), oth[:, rest]], axis=2)
+        out[i:i + step] = evaluate(hands.reshape(-1, 5)).reshape(len(sub), len(rest))
+    return out
+
+
+def _levels(t: SubsetTables, vt: Floats, needed: set[int]) -> dict[int, Floats]:
+    """Sum of a value per strength (``vt``: strengths x vectors) over the hands containing each
+    pattern of the needed sizes: level k -> (patterns, vectors)."""
+    out: dict[int, Floats] = {}
+    for k in needed:
+        if k < 4:
+            out[k] = t.dense[k] @ vt
+        else:
+            acc = np.zeros((len(t.four), vt.shape[1]))
+            for j in range(t.four.shape[1]):
+                acc += vt[t.four[:, j]]
+            out[k] = acc
+    return out
+
+
+def _terms(holds: Ints, d: int) -> list[tuple[Ints, int, float]]:
+    """Inclusion-exclusion over the discards of each hold (all holds draw ``d``): per term the
+    mask of each class, its size and its sign."""
+    bits = (holds[:, None] >> np.arange(5)) & 1
+    free = np.argsort(bits, axis=1, kind="stable")[:, :d]
+    out = []
+    for j in range(1 << d):
+        m = holds.copy()
+        for i in range(d):
+            if j >> i & 1:
+                m |= 1 << free[:, i]
+        size = 5 - d + bin(j).count("1")
+        out.append((m, size, 1.0 if (size - (5 - d)) % 2 == 0 else -1.0))
+    return out
+
+
+def hold_expectations(t: SubsetTables, vt: Floats, holds: Ints, d: int, classes: Ints | None = None,
+                      levels: dict[int, Floats] | None = None) -> Floats:
+    """(classes, vectors) expected value per strength (``vt``: strengths x vectors) when each
+    class keeps ``holds`` (masks, all drawing ``d``) and draws from the 47 unseen cards; the
+    holds are those of ``classes`` (default: every deal class in order)."""
+    terms = _terms(holds, d)
+    if levels is None:
+        levels = _levels(t, vt, {s for _, s, _ in terms if s < 5})
+    rows = np.arange(len(holds)) if classes is None else classes
+    out = np.zeros((len(holds), vt.shape[1]))
+    for m, size, sign in terms:
+        part = vt[t.own[rows]] if size == 5 else levels[size][t.ids[rows, m]]
+        if sign > 0:
+            out += part
+        else:
+            out -= part
+    out /= comb(N_CARDS - 5, d)
+    return out
+
+
+def strength_spread(t: SubsetTables, weights: Floats, holds: Ints, d: int, classes: Ints | None = None) -> Floats:
+    """(vectors, strengths) probability of each final strength when the classes, weighted by
+    each row of ``weights`` (vectors x classes), keep ``holds`` (all drawing ``d``): the
+    transpose of ``hold_expectations``, with the same ``classes``."""
+    wt = np.ascontiguousarray(weights.T)                    # classes x vectors
+    out = np.zeros((N_STRENGTHS, len(weights)))
+    coef: dict[int, Floats] = {}
+    rows = np.arange(len(holds)) if classes is None else classes
+    for m, size, sign in _terms(holds, d):
+        ids = t.own[rows] if size == 5 else t.ids[rows, m].astype(np.int64)
+        n = N_STRENGTHS if size == 5 else len(t.dense[size]) if size < 4 else len(t.four)
+        c = out if size == 5 else coef.setdefault(size, np.zeros((n, len(weights))))
+        _add_rows(c, ids, wt, sign)
+    for size, c in coef.items():
+        if size < 4:
+            out += t.dense[size].T @ c
+        else:
+            for j in range(t.four.shape[1]):
+                np.add.at(out, t.four[:, j], c)
+    out /= comb(N_CARDS - 5, d)
+    return np.ascontiguousarray(out.T)
+
+
+def _add_rows(target: Floats, index: Ints, rows: Floats, sign: float) -> None:
+    """``target[index[i]] += sign * rows[i]`` for every i, repeated indices included."""
+    order = np.argsort(index, kind="stable")
+    keys = index[order]
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    part = np.add.reduceat(rows[order], starts, axis=0)
+    target[keys[starts]] += part if sign > 0 else -part
+
+
+def best_hold_expectations(t: SubsetTables, vt: Floats, d: int, legal: npt.NDArray[np.bool_],
+                           block: int = 16384) -> tuple[Floats, Ints]:
+    """(classes, vectors) the largest ``hold_expectations`` over the legal holds drawing ``d``
+    (-inf where none is legal) and the hold masks that give it: one gather per mask and
+    inclusion-exclusion over all of them."""
+    masks = [m for m in range(N_MASKS) if POPCOUNT[m] >= 5 - d]
+    levels = _levels(t, vt, {k for k in range(5 - d, 5)})
+    n = len(t.own)
+    out = np.full((n, vt.shape[1]), -np.inf)
+    arg = np.zeros((n, vt.shape[1]), dtype=np.int64)
+    for lo in range(0, n, block):
+        rows = np.arange(lo, min(lo + block, n))
+        f = {m: (vt[t.own[rows]] if m == N_MASKS - 1 else levels[int(POPCOUNT[m])][t.ids[rows, m]]) for m in masks}
+        for bit in range(5):
+            for m in masks:
+                if not m >> bit & 1 and (m | 1 << bit) in f:
+                    f[m] = f[m] - f[m | 1 << bit]
+        for m in masks:
+            if POPCOUNT[m] == 5 - d:
+                view, best = out[lo:lo + len(rows)], arg[lo:lo + len(rows)]
+                better = legal[rows, m][:, None] & (f[m] > view)
+                view[better] = f[m][better]
+                best[better] = m
+    out /= comb(N_CARDS - 5, d)
+    return out, arg
+
+
+# --- the best response ---------------------------------------------------------------------------
+
+def best_response(solution: DrawSolution, resolution: str = "full") -> BestResponse:
+    """Each seat's exact best response to ``solution`` at a resolution of ``RESOLUTIONS``."""
+    if resolution not in RESOLUTIONS:
+        raise ValueError(f"resolution must be one of {', '.join(RESOLUTIONS)}, got {resolution!r}")
+    start = time.perf_counter()
+    res = RESOLUTIONS[resolution]
+    game = _Game(solution, res)
+    values = [game.seat_value(seat)[0] for seat in (0, 1)]
+    return BestResponse(resolution, solution.value[0], (values[0], values[1]), time.perf_counter() - start)
+
+
+class _Game:
+    """The pieces of one best-response computation: the solution, what the exploiter knows, and
+    the tables behind exact expectations."""
+
+    def __init__(self, solution: DrawSolution, res: Resolution, play: tuple[bool, bool, bool] = (True, True, True),
+                 reach_cache: dict[tuple[int, int], Floats] | None = None) -> None:
+        self.sol, self.res = solution, res
+        self.reach_cache = {} if reach_cache is None else reach_cache    # (opponent, group) -> post-draw reach
+        self.best_pre, self.best_draw, self.best_post = play      # False: the exploiter plays the solution there
+        a = solution.abstraction
+        self.a, self.g = a, solution.game
+        self.n_opt = len(a.options)
+        self.w = a.class_weights.astype(np.float64)
+        self.bucket_mass = np.bincount(a.class_bucket, weights=self.w, minlength=a.pre_buckets)
+        self.t = subset_tables() if res.strengths else None
+        self.expand = a.final_of_strength if res.strengths else None
+        if res.classes:
+            self.prior = self.w / self.w.sum()
+            if solution.rules.opener == "jacks":
+                self.openers = evaluate(a.classes) >= jacks_or_better_floor()
+            else:
+                self.openers = np.ones(len(self.w), dtype=bool)
+        else:
+            self.prior, self.openers = a.prior, a.openers
+        self.free = res.free_holds and self.best_draw
+        self._legal_holds = legal_hold_table(a.classes, solution.rules) if self.free else None
+        self.own_bucket = a.class_bucket if res.classes else np.arange(a.pre_buckets)
+        self.holds_of: dict[int, Ints] = {}
+        self.policy: dict[object, npt.NDArray] = {}      # the exploiter's choices (deal classes, strengths)
+
+    # the opponent's reach -------------------------------------------------------------------
+
+    def _predraw_reach(self, opp: int) -> dict[str, Floats]:
+        """Chance and the opponent's own pre-draw choices: its reach per bucket at every history."""
+        s, g = self.sol, self.g
+        out: dict[str, Floats] = {}
+        round_ = betting_round(0, g.max_bets)
+
+        def visit(h: str, reach: Floats) -> None:
+            out[h] = reach
+            node = round_[h]
+            if node.end is not None:
+                return
+            if node.actor != opp:
+                for act in node.actions:
+                    visit(h + act, reach)
+                return
+            strat = s.strategy[g.pre_nodes[h]]
+            assert strat is not None
+            for k, act in enumerate(node.actions):
+                visit(h + act, reach * strat[0, :, k])
+
+        visit("", self.a.prior.copy())
+        return out
+
+    def _post_reach(self, opp: int, q: int, line_reach: list[Floats]) -> Floats:
+        """(rows, states) the opponent's reach at the first post-draw node of group ``q``, rows
+        ordered (seat 1's draw, seat 0's draw, line) as in the game tree."""
+        a, g, n_opt = self.a, self.g, self.n_opt
+        n = len(line_reach)
+        draw = self.sol.strategy[g.draw_nodes[(q, opp)]]
+        assert draw is not None
+        weights = np.zeros((n_opt, n_opt, n, a.pre_buckets))    # (o1, o0, line, bucket)
+        for o0 in range(n_opt):
+            for o1 in range(n_opt):
+                for ln in range(n):
+                    if opp == 0:
+                        weights[o1, o0, ln] = line_reach[ln] * draw[ln, :, o0]
+                    else:
+                        weights[o1, o0, ln] = line_reach[ln] * draw[o0 * n + ln, :, o1]
+        n_states = N_STRENGTHS if self.res.strengths else a.final_buckets
+        out = np.zeros((n_opt, n_opt, n, n_states))
+        for k, d in enumerate(a.options):
+            sel = weights[:, k] if opp == 0 else weights[k]           # rows where the opponent draws d
+            flat = sel.reshape(-1, a.pre_buckets)
+            if self.res.strengths:
+                assert self.t is not None
+                per_class = flat[:, a.class_bucket] * (self.w / self.bucket_mass[a.class_bucket])[None, :]
+                holds = a.class_holds[:, k]
+                ok = holds >= 0
+                spread = np.zeros((len(flat), N_STRENGTHS))
+                if ok.any():
+                    spread = strength_spread(self.t, per_class[:, ok], holds[ok], d, np.flatnonzero(ok))
+                moved = spread
+            else:
+                moved = flat @ a.transitions[k]
+            if opp == 0:
+                out[:, k] = moved.reshape(n_opt, n, n_states)
+            else:
+                out[k] = moved.reshape(n_opt, n, n_states)
+        return out.reshape(n_opt * n_opt * n, n_states)
+
+    # after the draw ---------------------------------------------------------------------------
+
+    def _post_values(self, seat: int, q: int, opp_reach: Floats, stake: Floats) -> Floats:
+        """(rows, states) the exploiter's counterfactual value at the first post-draw node."""
+        g, sol, expand = self.g, self.sol, self.expand
+        round_ = betting_round(q, g.max_bets)
+        sign = 1.0 if seat == 0 else -1.0
+
+        def visit(h: str, reach: Floats) -> Floats:
+            node = round_[h]
+            if node.end == "fold":
+                folder = (q + len(h) - 1) % 2
+                loss = stake + node.put[folder] * g.big
+                pay0 = -loss if folder == 0 else loss
+                return np.broadcast_to((sign * pay0 * reach.sum(axis=1))[:, None], reach.shape)
+            if node.end is not None:
+                cum = np.cumsum(reach, axis=1)
+                total = cum[:, -1:]
+                below = cum - reach
+                return (stake + node.put[0] * g.big)[:, None] * (below - (total - cum))
+            strat = sol.strategy[g.post_nodes[(q, h)]]
+            assert strat is not None
+            if expand is not None:
+                strat = strat[:, expand, :]
+            if node.actor == seat and self.best_post:
+                kids = np.stack([visit(h + act, reach) for act in node.actions])
+                self.policy[("post", q, h)] = kids.argmax(axis=0)
+                return kids.max(axis=0)
+            if node.actor == seat:
+                mixed = np.zeros(reach.shape)
+                for k, act in enumerate(node.actions):
+                    mixed = mixed + strat[:, :, k] * visit(h + act, reach)
+                return mixed
+            out = np.zeros(reach.shape)
+            for k, act in enumerate(node.actions):
+                out = out + visit(h + act, reach * strat[:, :, k])
+            return out
+
+        return np.asarray(visit("", opp_reach))
+
+    # the draw -------------------------------------------------------------------------------
+
+    def _draw_values(self, vectors: Floats, k: int) -> Floats:
+        """(vectors, groups) the exploiter's value of drawing option ``k`` for each group (bucket
+        or deal class), given its value per final state in each vector; -inf where illegal.
+        With ``record``, the holds that give it go to ``self.holds_of[k]`` (vectors, classes)."""
+        a, d = self.a, self.a.options[k]
+        if not self.res.strengths:
+            out = vectors @ a.transitions[k].T
+            out[:, ~a.legal_draws[:, k]] = -np.inf
+            return out
+        assert self.t is not None
+        vt = np.ascontiguousarray(vectors.T)
+        if self.free:
+            assert self._legal_holds is not None
+            per_class, masks = best_hold_expectations(self.t, vt, d, self._legal_holds)
+            self.holds_of[k] = masks.T
+        else:
+            holds = a.class_holds[:, k]
+            ok = holds >= 0
+            per_class = np.full((len(self.w), len(vectors)), -np.inf)
+            if ok.any():
+                per_class[ok] = hold_expectations(self.t, vt, holds[ok], d, np.flatnonzero(ok))
+            self.holds_of[k] = np.broadcast_to(holds, (len(vectors), len(holds)))
+        if self.res.classes:
+            return np.ascontiguousarray(per_class.T)
+        legal = a.legal_draws[:, k]
+        filled = np.where(np.isfinite(per_class), per_class, 0.0) * (self.w / self.bucket_mass[a.class_bucket])[:, None]
+        out = np.stack([np.bincount(a.class_bucket, weights=filled[:, i], minlength=a.pre_buckets)
+                        for i in range(len(vectors))])
+        out[:, ~legal] = -np.inf
+        return out
+
+    def _line_values(self, seat: int, q: int, post: Floats) -> Floats:
+        """(lines of group q, groups) the exploiter's value on reaching the draw after each line."""
+        n_opt = self.n_opt
+        n = post.shape[0] // (n_opt * n_opt)
+        v = post.reshape(n_opt, n_opt, n, -1)                 # (o1, o0, line, state)
+        if seat == 0:
+            summed = v.sum(axis=0)                            # seat 0 does not see seat 1's draw
+            values = np.stack([self._draw_values(summed[k], k) for k in range(n_opt)])     # (option, line, group)
+        else:
+            values = np.stack([self._draw_values(v[k].reshape(n_opt * n, -1), k) for k in range(n_opt)])
+        if self.best_draw:
+            best = values.max(axis=0)
+            if self.res.classes and self.res.strengths:
+                option = values.argmax(axis=0)                       # (rows, class)
+                holds = np.stack([self.holds_of[k] for k in range(n_opt)])
+                self.policy[("draw", q)] = option
+                self.policy[("hold", q)] = np.take_along_axis(holds, option[None], axis=0)[0]
+        else:
+            own = self.sol.strategy[self.g.draw_nodes[(q, seat)]]
+            assert own is not None
+            mix = np.moveaxis(own[:, self.own_bucket, :], 2, 0)          # (option, rows, group)
+            best = np.where(mix > 0, mix * np.where(np.isfinite(values), values, 0.0), 0.0).sum(axis=0)
+        return best if seat == 0 else best.reshape(n_opt, n, -1).sum(axis=0)    # seat 1 sees seat 0's draw
+
+    # before the draw ------------------------------------------------------------------------
+
+    def seat_value(self, seat: int) -> tuple[float, Floats]:
+        """The exploiter's best-response value in ``seat`` and its value per group."""
+        g, opp = self.g, 1 - seat
+        reach = self._predraw_reach(opp)
+        at_draw: dict[str, Floats] = {}
+        for q, members in g.groups.items():
+            lines = [g.lines[m] for m in members]
+            n = len(lines)
+            if (opp, q) not in self.reach_cache:
+                self.reach_cache[(opp, q)] = self._post_reach(opp, q, [reach[ln.history] for ln in lines])
+            post_reach = self.reach_cache[(opp, q)]
+            stake = np.tile(np.array([ln.stake for ln in lines]), self.n_opt * self.n_opt)
+            post = self._post_values(seat, q, post_reach, stake)
+            values = self._line_values(seat, q, post)
+            for i in range(n):
+                at_draw[lines[i].history] = values[i]
+        round_ = betting_round(0, g.max_bets)
+        sign = 1.0 if seat == 0 else -1.0
+        n_groups = len(self.prior)
+        small = g.small
+
+        def visit(h: str) -> Floats:
+            node = round_[h]
+            if node.end == "fold":
+                folder = (len(h) - 1) % 2
+                loss = 1 + node.put[folder] * small
+                return np.full(n_groups, sign * (-loss if folder == 0 else loss) * reach[h].sum())
+            if node.end is not None:
+                return at_draw.get(h, np.zeros(n_groups))         # a check-through redealt is a push
+            kids = [visit(h + act) for act in node.actions]
+            if node.actor != seat:
+                return np.sum(kids, axis=0)
+            stacked = np.stack(kids)
+            if not self.best_pre:
+                own = self.sol.strategy[g.pre_nodes[h]]
+                assert own is not None
+                return (np.moveaxis(own[0, self.own_bucket, :], 1, 0) * np.where(np.isfinite(stacked), stacked, 0.0)
+                        ).sum(axis=0)
+            if node.actions == ("x", "b") and not self.openers.all():
+                stacked[1, ~self.openers] = -np.inf
+            self.policy[("pre", h)] = stacked.argmax(axis=0)
+            return stacked.max(axis=0)
+
+        root = visit("")
+        return float(self.prior @ root), self.prior * root
+
+
+
+LEAK_STAGES = ("before the draw", "at the draw", "after the draw")
+
+
+def leaks(solution: DrawSolution) -> pd.DataFrame:
+    """Where a perfect exploiter in the real game gains against ``solution``: by seat, kind of
+    dealt hand and where it plays differently (its betting before the draw; its draw count and
+    the cards it keeps; its betting after the draw), in milli-antes per deal. Each row is a share
+    of the real exploitability (the mean over the seats): the column sums to it.
+
+    The stages telescope: the solution's own play in the real game; the exploiter's play after
+    the draw only; from the draw on; everywhere (``best_response(..., "full")``)."""
+    import pandas as pd
+
+    from drawodds.analyses.solve import hand_kinds
+
+    a = solution.abstraction
+    full = RESOLUTIONS["full"]
+    kind = hand_kinds(a.classes, np.asarray(a.options)[a.class_natural])
+    rows = []
+    cache: dict[tuple[int, int], Floats] = {}
+    for seat in (0, 1):
+        steps = [_Game(solution, full, play, cache).seat_value(seat)[1]
+                 for play in ((False, False, False), (False, False, True), (False, True, True), (True, True, True))]
+        for stage, lo, hi in zip(reversed(LEAK_STAGES), steps[:-1], steps[1:], strict=True):
+            gain = 500 * (hi - lo)                       # half: a share of the mean over the seats, in mA
+            for name in dict.fromkeys(kind):
+                rows.append({"seat": seat, "hand": name, "stage": stage,
+                             "milli_antes": float(gain[kind == name].sum())})
+    return pd.DataFrame(rows)
+
+
+# --- the best response at the table: card removal -----------------------------------------------
+
+@dataclass(frozen=True)
+class CardRemoval:
+    """The full best response of one seat played against the solution with real cards (Monte
+    Carlo): its result in antes per deal with its standard error, next to the exact value without
+    card removal."""
+
+    seat: int
+    deals: int
+    shared_deck: bool
+    value: float
+    standard_error: float
+    exact: float
+
+    @property
+    def difference(self) -> float:
+        """What dealing both hands from one deck changes (or, with a deck each, the check: zero)."""
+        return self.value - self.exact
+
+    def to_dict(self) -> dict[str, object]:
+        return {"seat": self.seat, "deals": self.deals, "shared_deck": self.shared_deck, "value": self.value,
+                "standard_error": self.standard_error, "exact": self.exact, "difference": self.difference}
+
+
+def card_removal(solution: DrawSolution, seat: int, deals: int, rng: np.random.Generator, *,
+                 shared_deck: bool = True, block: int = 50_000) -> CardRemoval:
+    """Play the full best response of ``seat`` against the solution with real cards: from one
+    deck (the table: card removal counts) or, with ``shared_deck=False``, a deck for each seat
+    (the exact best response's assumption, so the result must agree with it)."""
+    game = _Game(solution, RESOLUTIONS["full"])
+    exact, _ = game.seat_value(seat)
+    total = total_sq = 0.0
+    done = 0
+    while done < deals:
+        n = min(block, deals - done)
+        pay = _play_block(solution, game.policy, seat, n, rng, shared_deck)
+        total += float(pay.sum())
+        total_sq += float((pay * pay).sum())
+        done += n
+    mean = total / deals
+    se = float(np.sqrt(max(total_sq / deals - mean * mean, 0.0) / deals))
+    return CardRemoval(seat, deals, shared_deck, mean, se, exact)
+
+
+def _play_block(sol: DrawSolution, policy: dict[object, npt.NDArray], seat: int, n: int, rng: np.random.Generator,
+                shared: bool) -> Floats:
+    """The exploiter's payoff (antes) in ``n`` deals: it plays ``policy``, the other seat the solution."""
+    from drawodds.analyses.solve import _draw, _sample, class_hold_cards, classify
+
+    a, g = sol.abstraction, sol.game
+    decks = [rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.int64), (n, 1)), axis=1)]
+    if not shared:
+        decks.append(rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.int64), (n, 1)), axis=1))
+    hands = [np.sort(decks[0][:, :5], axis=1), np.sort(decks[-1][:, 5:10], axis=1)]
+    stubs = [decks[0][:, 10:], decks[-1][:, 10:]]
+    classes = [classify(h)[0] for h in hands]
+    buckets = [a.class_bucket[c] for c in classes]
+    sign = 1.0 if seat == 0 else -1.0
+    pay = np.zeros(n)
+    line_of = np.full(n, -1, dtype=np.int64)
+    pre = betting_round(0, g.max_bets)
+    names = list(pre)
+    index = {h: k for k, h in enumerate(names)}
+    where = np.zeros(n, dtype=np.int64)
+    line_index = {ln.history: k for k, ln in enumerate(g.lines)}
+    for h in names:
+        node = pre[h]
+        sel = np.flatnonzero(where == index[h])
+        if len(sel) == 0:
+            continue
+        if node.end is not None:
+            if node.end == "fold":
+                folder = (len(h) - 1) % 2
+                loss = 1 + node.put[folder] * g.small
+                pay[sel] = -loss if folder == 0 else loss
+            elif h in line_index:
+                line_of[sel] = line_index[h]
+            continue
+        actor = node.actor
+        assert actor is not None
+        if actor == seat:
+            act = policy[("pre", h)][classes[seat][sel]]
+        else:
+            s = sol.strategy[g.pre_nodes[h]]
+            assert s is not None
+            act = _sample(s[0, buckets[actor][sel]], rng.random(len(sel)))
+        for k, x in enumerate(node.actions):
+            where[sel[act == k]] = index[h + x]
+    n_opt = len(a.options)
+    for q, members in g.groups.items():
+        pos_in_group = {m: k for k, m in enumerate(members)}
+        sel = np.flatnonzero(np.isin(line_of, members))
+        if len(sel) == 0:
+            continue
+        ln = np.array([pos_in_group[m] for m in line_of[sel]])
+        n_q = len(members)
+        finals: list[Ints] = []
+        draws: list[Ints] = []
+        stub_ptr = [np.zeros(len(sel), dtype=np.int64), np.zeros(len(sel), dtype=np.int64)]
+        for s_ in (0, 1):
+            row = ln if s_ == 0 else draws[0] * n_q + ln
+            if s_ == seat:
+                cls = classes[s_][sel]
+                option = policy[("draw", q)][row, cls]
+                table = policy[("hold", q)]                               # (rows, classes)
+                keep = class_hold_cards(hands[s_][sel], table.T, row)
+            else:
+                s = sol.strategy[g.draw_nodes[(q, s_)]]
+                assert s is not None
+                option = _sample(s[row, buckets[s_][sel]], rng.random(len(sel)))
+                keep = class_hold_cards(hands[s_][sel], a.class_holds, option)
+            if shared and s_ == 1:
+                stub_ptr[1] = stub_ptr[0]                  # seat 1 draws after seat 0 from one stub
+            final, stub_ptr[s_] = _draw(hands[s_][sel], keep, stubs[s_][sel], stub_ptr[s_])
+            finals.append(evaluate(final).astype(np.int64))
+            draws.append(option)
+        fb = [a.final_of_strength[f] for f in finals]
+        row = (draws[1] * n_opt + draws[0]) * n_q + ln
+        stake = np.array([g.lines[m].stake for m in members])[ln]
+        post = betting_round(q, g.max_bets)
+        where = np.zeros(len(sel), dtype=np.int64)
+        names = list(post)
+        index = {h: k for k, h in enumerate(names)}
+        for h in names:
+            node = post[h]
+            at = np.flatnonzero(where == index[h])
+            if len(at) == 0:
+                continue
+            if node.end == "fold":
+                folder = (q + len(h) - 1) % 2
+                loss = stake[at] + node.put[folder] * g.big
+                pay[sel[at]] = -loss if folder == 0 else loss
+                continue
+            if node.end is not None:
+                diff = np.sign(finals[0][at] - finals[1][at])
+                pay[sel[at]] = diff * (stake[at] + node.put[0] * g.big)
+                continue
+            actor = node.actor
+            assert actor is not None
+            if actor == seat:
+                act = policy[("post", q, h)][row[at], finals[seat][at]]
+            else:
+                s = sol.strategy[g.post_nodes[(q, h)]]
+                assert s is not None
+                act = _sample(s[row[at], fb[actor][at]], rng.random(len(at)))
+            for k, x in enumerate(node.actions):
+                where[at[act == k]] = index[h + x]
+    return sign * pay

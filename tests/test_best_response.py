@@ -1,0 +1,81 @@
+"""Exact best responses to a solved strategy: the abstract game's, and the real game's machinery."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from drawodds.analyses import cfr
+from drawodds.analyses.best_response import (
+    best_response,
+    hold_expectations,
+    strength_spread,
+    subset_tables,
+)
+from drawodds.analyses.solve import N_STRENGTHS, deal_classes
+from drawodds.combinatorics import combinations
+from drawodds.evaluate import evaluate
+
+
+def test_abstract_resolution_reproduces_the_solvers_best_responses(small_solution) -> None:
+    solver = cfr.evaluate_profile(small_solution.game.tree, list(small_solution.strategy))
+    ours = best_response(small_solution, "abstract")
+    assert ours.best_response[0] == pytest.approx(solver.best_response[0], abs=1e-9)
+    assert ours.best_response[1] == pytest.approx(solver.best_response[1], abs=1e-9)
+    assert ours.exploitability == pytest.approx(small_solution.exploitability, abs=1e-9)
+
+
+def test_an_unknown_resolution_is_refused(small_solution) -> None:
+    with pytest.raises(ValueError, match="resolution"):
+        best_response(small_solution, "perfect")
+
+
+def _enumerated(cls: int, hold: int, values: np.ndarray) -> float:
+    """Mean of a value per strength over every draw to one hold of a deal class."""
+    rep = deal_classes()[0][cls].astype(np.int64)
+    kept = rep[[p for p in range(5) if hold >> p & 1]]
+    unseen = np.setdiff1d(np.arange(52), rep)
+    d = 5 - len(kept)
+    draws = unseen[combinations(len(unseen), d).astype(np.int64)]
+    hands = np.concatenate([np.broadcast_to(kept, (len(draws), len(kept))), draws], axis=1)
+    return float(values[evaluate(hands)].mean())
+
+
+@pytest.mark.parametrize("hold", [0b11111, 0b01111, 0b10110, 0b00111, 0b00011])
+def test_hold_expectations_match_enumerating_every_draw(hold: int) -> None:
+    rng = np.random.default_rng(7)
+    values = rng.normal(size=(N_STRENGTHS, 2))
+    t = subset_tables()
+    classes = np.array([0, 17, 5_000, 77_777, 134_458])
+    d = 5 - bin(hold).count("1")
+    got = hold_expectations(t, values, np.full(len(t.own), hold, dtype=np.int64), d)[classes]
+    for i, c in enumerate(classes):
+        for j in range(2):
+            assert got[i, j] == pytest.approx(_enumerated(int(c), hold, values[:, j]), abs=1e-12)
+
+
+def test_strength_spread_is_the_transpose_of_hold_expectations() -> None:
+    rng = np.random.default_rng(3)
+    t = subset_tables()
+    n = len(t.own)
+    holds = rng.choice([0b00111, 0b11010, 0b01101], size=n)     # three cards kept, two drawn
+    weights = rng.random((2, n)) * (rng.random(n) < 0.01)
+    values = rng.normal(size=(N_STRENGTHS, 3))
+    spread = strength_spread(t, weights, holds, 2)
+    assert spread.sum(axis=1) == pytest.approx(weights.sum(axis=1), rel=1e-12)
+    assert (spread > -1e-12).all()
+    assert spread @ values == pytest.approx(weights @ hold_expectations(t, values, holds, 2), rel=1e-10)
+
+
+def test_the_solution_against_itself_is_zero_sum_in_the_real_game_and_its_best_response_plays_out(
+        small_solution) -> None:
+    """Played by both seats in the real game (exact strengths, no card removal) the solution's
+    values add up to zero; its full best response, played with real cards from a deck for each
+    seat, wins what the exact computation says (within four standard errors)."""
+    from drawodds.analyses.best_response import RESOLUTIONS, _Game, card_removal
+
+    own = _Game(small_solution, RESOLUTIONS["full"], (False, False, False))
+    assert own.seat_value(0)[0] + own.seat_value(1)[0] == pytest.approx(0.0, abs=1e-12)
+    played = card_removal(small_solution, 0, 40_000, np.random.default_rng(5), shared_deck=False)
+    assert abs(played.value - played.exact) < 4 * played.standard_error
+    assert played.exact == pytest.approx(best_response(small_solution, "full").best_response[0], abs=1e-12)
