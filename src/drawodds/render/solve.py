@@ -171,13 +171,11 @@ def _leaks(console: Console, leaks: pd.DataFrame) -> None:
     grid = leaks.groupby(["hand", "stage"], sort=False)["milli_antes"].sum().unstack()[list(LEAK_STAGES)]
     grid["total"] = grid.sum(axis=1)
     grid = grid.sort_values("total", ascending=False)
-    table = _table("Leaks: what a perfect exploiter gains, milli-antes per deal", "hand dealt",
-                   ["betting\nbefore", "draw and\ncards kept", "betting\nafter", "total"])
-    for hand, r in grid.iterrows():
-        table.add_row(str(hand), *[f"{r[c]:.3f}" for c in (*LEAK_STAGES, "total")])
     sums = grid.sum()
-    table.add_row("all hands", *[f"{sums[c]:.3f}" for c in (*LEAK_STAGES, "total")], style="bold")
-    console.print(table)
+    rows = [[str(hand), *[f"{r[c]:.3f}" for c in (*LEAK_STAGES, "total")]] for hand, r in grid.iterrows()]
+    rows.append(["all hands", *[f"{sums[c]:.3f}" for c in (*LEAK_STAGES, "total")]])
+    print_folded(console, "Leaks: what a perfect exploiter gains, milli-antes per deal", "hand dealt",
+                 ["betting\nbefore", "draw and\ncards kept", "betting\nafter", "total"], rows)
     console.print("Both seats; the total is the real game's exploitability. Where the exploiter plays "
                   "differently from the solution: its betting before the draw, its draw (count and cards), "
                   "its betting after it.", style="dim")
