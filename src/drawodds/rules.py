@@ -172,8 +172,6 @@ class RuleSet:
                             "is always rebuilt from earlier discards (the Norwegian 5-card draw page)")
         if self.blinds:
             _check_blinds(self)
-        if self.blind_opener not in ("big_blind", "first_in"):
-            raise RuleError(f"blind_opener must be big_blind or first_in, got {self.blind_opener!r}")
         if self.open_with_raise and self.max_raises == 0:
             raise RuleError("opening with a raise needs a raise under the cap: max_raises must be "
                             "at least 1 (or None)")
@@ -189,10 +187,6 @@ class RuleSet:
             raise RuleError("false openers exist only under Jacks or Better (opener='jacks')")
         if len(self.hand_points) != 9:
             raise RuleError("hand_points needs 9 values, high card ... straight flush")
-        if self.trick_rule not in ("beat_or_any", "beat_or_follow", "follow"):
-            raise RuleError(f"trick_rule must be beat_or_any, beat_or_follow or follow, got {self.trick_rule!r}")
-        if self.empty_stub not in ("reshuffle", "short"):
-            raise RuleError(f"empty_stub must be reshuffle or short, got {self.empty_stub!r}")
         if points_game and (self.last_trick_points < 1 or self.target_points < 1
                             or min(self.hand_points) < 0):
             raise RuleError("a points game needs last_trick_points >= 1, target_points >= 1 and "
