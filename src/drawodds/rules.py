@@ -194,9 +194,9 @@ class RuleSet:
         return self
 
 
-def _is_int(value: object) -> bool:
+def is_whole(value: object) -> bool:
     """A whole number (a Python or numpy integer), not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
 
 
 def _check_kinds(rules: RuleSet) -> None:
@@ -213,16 +213,16 @@ def _check_kinds(rules: RuleSet) -> None:
             if not isinstance(value, bool):
                 raise RuleError(f"{name} must be True or False, got {value!r}")
         elif kind is int:
-            if not _is_int(value):
+            if not is_whole(value):
                 raise RuleError(f"{name} must be a whole number, got {value!r}")
         elif kind is str:
             if not isinstance(value, str):
                 raise RuleError(f"{name} must be text, got {value!r}")
         elif origin is tuple:
-            if not isinstance(value, tuple) or not all(_is_int(v) for v in value):
+            if not isinstance(value, tuple) or not all(is_whole(v) for v in value):
                 raise RuleError(f"{name} must be a tuple of whole numbers, got {value!r}")
         elif args == (int, type(None)):
-            if value is not None and not _is_int(value):
+            if value is not None and not is_whole(value):
                 raise RuleError(f"{name} must be a whole number or None, got {value!r}")
 
 
