@@ -310,15 +310,6 @@ def _solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: 
     return solved_range(sol, line=line, seat=seat, our_draw=our_draw, our_hand=hand)
 
 
-def _first_solve_note(rules: RuleSet) -> None:
-    """Say so before the heads-up equilibrium of these rules is solved for the first time."""
-    from drawodds.analyses.solve import equilibrium_cached
-
-    if not equilibrium_cached(rules):
-        note(f"solving the heads-up {rules.name} equilibrium once (a few minutes, more on a busy machine; "
-             "kept for next time, and drawodds solve can do it ahead)")
-
-
 def _equilibrium(rules: RuleSet, quiet: bool, stopped: str = "the equilibrium was not solved") -> Any:
     """The cached equilibrium of ``rules``; the first time, solved with a note and progress (Ctrl-C
     then ends the command with ``stopped``)."""
@@ -328,7 +319,8 @@ def _equilibrium(rules: RuleSet, quiet: bool, stopped: str = "the equilibrium wa
     if equilibrium_cached(rules):
         with spinner("loading the equilibrium...", enabled=not quiet):
             return equilibrium_solution(rules)
-    _first_solve_note(rules)
+    note(f"solving the heads-up {rules.name} equilibrium once (a few minutes, more on a busy machine; "
+         "kept for next time, and drawodds solve can do it ahead)")
     with solve_progress(100_000, DEFAULT_EXPLOITABILITY, enabled=not quiet) as (stage, checkpoint):
         solved = equilibrium_solution(rules, progress=checkpoint, stage=stage or (lambda s, f: None))
     if solved.interrupted:
