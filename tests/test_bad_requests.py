@@ -85,17 +85,3 @@ def test_the_solve_report_folds_at_60_columns(small_solution, capsys, monkeypatc
     out = capsys.readouterr().out
     assert max(len(line) for line in out.splitlines()) <= 60 and "…" not in out
     assert "(continued)" in out and "raises" in out and "stands" in out
-
-
-@pytest.mark.parametrize(("args", "fragment"), [
-    (["read", "1", "--snow", "2"], "--snow is a rate from 0 to 1"),
-    (["read", "1", "--break-rate", "nan"], "--break-rate is a rate from 0 to 1"),
-    (["keep", "AsAhKs7s3s", "--players", "8"], "--players 8 would deal 7 opponents"),
-    (["keep", "AsAhKs7s3s", "--opponents", "7"], "--opponents can be at most 5"),
-    (["keep", "AsAhKs7s3s", "--csv", ""], "--csv needs a file name"),
-    (["keep", "AsAhKs7s3s", "--csv", "/dev/null"], "--csv /dev/null: is not a regular file"),
-])
-def test_errors_name_the_flag_the_user_typed(args, fragment, capsys):
-    assert run(args) == 2
-    err = capsys.readouterr().err
-    assert fragment in err and err.count("\n") == 1

@@ -104,8 +104,8 @@ def examples(page: Path) -> list[Example]:
     return found
 
 
-def run(command: str, workdir: str) -> str:
-    """Run one documented command the way a user would, and return what it prints."""
+def _drawodds(command: str, workdir: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    """Run one documented command (``NAME=value`` settings first) the way a user would."""
     words = shlex.split(command)
     # The package of this checkout, whatever is installed and wherever the example runs.
     env = {**os.environ, **DEFAULT_ENV,
@@ -114,8 +114,13 @@ def run(command: str, workdir: str) -> str:
         name, _, value = words.pop(0).partition("=")
         env[name] = value
     assert words and words[0] == "drawodds", f"an example must run drawodds: {command!r}"
-    done = subprocess.run([sys.executable, "-m", "drawodds", *words[1:]], capture_output=True,
-                          text=True, env=env, cwd=workdir, timeout=120)
+    return subprocess.run([sys.executable, "-m", "drawodds", *words[1:]], capture_output=True,
+                          text=True, env=env, cwd=workdir, timeout=timeout)
+
+
+def run(command: str, workdir: str) -> str:
+    """Run one documented command the way a user would, and return what it prints."""
+    done = _drawodds(command, workdir, 120)
     printed = (done.stdout + done.stderr).rstrip("\n")
     return "\n".join(line.rstrip() for line in printed.splitlines())
 
@@ -240,14 +245,7 @@ def differences(example: Example, printed: str) -> list[str]:
 
 def stdout_of(command: str, workdir: str) -> str:
     """What a JSON example prints on standard output alone."""
-    words = shlex.split(command)
-    env = {**os.environ, **DEFAULT_ENV,
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))}
-    while words and SETTING.match(words[0]):
-        name, _, value = words.pop(0).partition("=")
-        env[name] = value
-    done = subprocess.run([sys.executable, "-m", "drawodds", *words[1:]], capture_output=True,
-                          text=True, env=env, cwd=workdir, timeout=600)
+    done = _drawodds(command, workdir, 600)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -166,10 +166,8 @@ def _writable_file(path: str | None, option: str) -> None:
         raise UserError(f"{option} needs a file name, got {path!r}")
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
-    if target.is_dir():
-        raise UserError(f"{option} {path}: is a folder, not a file")
     try:
-        check_writable(target)
+        check_writable(target)          # a folder, a device or a pipe is refused here
     except ValueError as exc:
         raise UserError(f"{option} {exc}") from None
     if not folder.is_dir():
@@ -312,28 +310,21 @@ def _solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: 
     return solved_range(sol, line=line, seat=seat, our_draw=our_draw, our_hand=hand)
 
 
-def _first_solve_note(rules: RuleSet) -> None:
-    """Say so before the heads-up equilibrium of these rules is solved for the first time."""
-    from drawodds.analyses.solve import equilibrium_cached
-
-    if not equilibrium_cached(rules):
-        note(f"solving the heads-up {rules.name} equilibrium once (a few minutes, more on a busy machine; "
-             "kept for next time, and drawodds solve can do it ahead)")
-
-
-def _equilibrium(rules: RuleSet, quiet: bool) -> Any:
-    """The cached equilibrium of ``rules``; the first time, solved with a note and progress."""
+def _equilibrium(rules: RuleSet, quiet: bool, stopped: str = "the equilibrium was not solved") -> Any:
+    """The cached equilibrium of ``rules``; the first time, solved with a note and progress (Ctrl-C
+    then ends the command with ``stopped``)."""
     from drawodds.analyses.solve import DEFAULT_EXPLOITABILITY, equilibrium_cached, equilibrium_solution
     from drawodds.render.solve import solve_progress
 
     if equilibrium_cached(rules):
         with spinner("loading the equilibrium...", enabled=not quiet):
             return equilibrium_solution(rules)
-    _first_solve_note(rules)
+    note(f"solving the heads-up {rules.name} equilibrium once (a few minutes, more on a busy machine; "
+         "kept for next time, and drawodds solve can do it ahead)")
     with solve_progress(100_000, DEFAULT_EXPLOITABILITY, enabled=not quiet) as (stage, checkpoint):
         solved = equilibrium_solution(rules, progress=checkpoint, stage=stage or (lambda s, f: None))
     if solved.interrupted:
-        _interrupted("the equilibrium was not solved")
+        _interrupted(stopped)
     return solved
 
 
@@ -864,14 +855,7 @@ def lesson_cmd(
     _writable_file(out_md, "--markdown")
     solved = None
     if equilibrium:
-        from drawodds.analyses.solve import DEFAULT_EXPLOITABILITY, equilibrium_solution
-        from drawodds.render.solve import solve_progress
-
-        _first_solve_note(rule_set)
-        with solve_progress(100_000, DEFAULT_EXPLOITABILITY, enabled=not json_out) as (stage, checkpoint):
-            solved = equilibrium_solution(rule_set, progress=checkpoint, stage=stage or (lambda s, f: None))
-        if solved.interrupted:
-            _interrupted("the equilibrium was not solved; the lesson did not start")
+        solved = _equilibrium(rule_set, json_out, "the equilibrium was not solved; the lesson did not start")
     with progress_bar("playing deals", "deals", enabled=not json_out) as update:
         lesson = standing_pat(deals=deals, seed=seed, rules=rule_set, progress=update, equilibrium=solved)
     if out_md:

@@ -172,8 +172,6 @@ class RuleSet:
                             "is always rebuilt from earlier discards (the Norwegian 5-card draw page)")
         if self.blinds:
             _check_blinds(self)
-        if self.blind_opener not in ("big_blind", "first_in"):
-            raise RuleError(f"blind_opener must be big_blind or first_in, got {self.blind_opener!r}")
         if self.open_with_raise and self.max_raises == 0:
             raise RuleError("opening with a raise needs a raise under the cap: max_raises must be "
                             "at least 1 (or None)")
@@ -189,10 +187,6 @@ class RuleSet:
             raise RuleError("false openers exist only under Jacks or Better (opener='jacks')")
         if len(self.hand_points) != 9:
             raise RuleError("hand_points needs 9 values, high card ... straight flush")
-        if self.trick_rule not in ("beat_or_any", "beat_or_follow", "follow"):
-            raise RuleError(f"trick_rule must be beat_or_any, beat_or_follow or follow, got {self.trick_rule!r}")
-        if self.empty_stub not in ("reshuffle", "short"):
-            raise RuleError(f"empty_stub must be reshuffle or short, got {self.empty_stub!r}")
         if points_game and (self.last_trick_points < 1 or self.target_points < 1
                             or min(self.hand_points) < 0):
             raise RuleError("a points game needs last_trick_points >= 1, target_points >= 1 and "
@@ -200,9 +194,9 @@ class RuleSet:
         return self
 
 
-def _is_int(value: object) -> bool:
+def is_whole(value: object) -> bool:
     """A whole number (a Python or numpy integer), not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    return type(value) is int or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
 
 
 def _check_kinds(rules: RuleSet) -> None:
@@ -219,16 +213,16 @@ def _check_kinds(rules: RuleSet) -> None:
             if not isinstance(value, bool):
                 raise RuleError(f"{name} must be True or False, got {value!r}")
         elif kind is int:
-            if not _is_int(value):
+            if not is_whole(value):
                 raise RuleError(f"{name} must be a whole number, got {value!r}")
         elif kind is str:
             if not isinstance(value, str):
                 raise RuleError(f"{name} must be text, got {value!r}")
         elif origin is tuple:
-            if not isinstance(value, tuple) or not all(_is_int(v) for v in value):
+            if not isinstance(value, tuple) or not all(is_whole(v) for v in value):
                 raise RuleError(f"{name} must be a tuple of whole numbers, got {value!r}")
         elif args == (int, type(None)):
-            if value is not None and not _is_int(value):
+            if value is not None and not is_whole(value):
                 raise RuleError(f"{name} must be a whole number or None, got {value!r}")
 
 

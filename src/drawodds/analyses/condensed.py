@@ -114,6 +114,11 @@ class _Instances:
     starts: npt.NDArray[np.int64]              # first row of each deal (CSR offsets)
     pref: npt.NDArray[np.int64]                # tie rule: smaller keeps higher cards (then the lower mask)
 
+    def line_positions(self, lines: Sequence[Sequence[int]]) -> npt.NDArray[np.int64]:
+        """For each row, the printed line its pattern belongs to (``len(lines)``: none)."""
+        line_of = {int(code): i for i, codes in enumerate(lines) for code in codes}
+        return np.array([line_of.get(int(c), len(lines)) for c in self.codes], dtype=np.int64)[self.code_id]
+
 
 def _instances(table: StrategyTable, codes: npt.NDArray[np.int64]) -> _Instances:
     h = table.holds
@@ -158,8 +163,7 @@ class _Play:
 def _play(table: StrategyTable, inst: _Instances, lines: Sequence[Sequence[int]]) -> _Play:
     """Play a list of lines (each a set of pattern codes) by its printed rule."""
     n_lines = len(lines)
-    line_of = {int(code): i for i, codes in enumerate(lines) for code in codes}
-    pos = np.array([line_of.get(int(c), n_lines) for c in inst.codes], dtype=np.int64)[inst.code_id]
+    pos = inst.line_positions(lines)
     big = np.int64(1 << 40)
     first = np.minimum.reduceat(pos, inst.starts)
     hit = pos == first[inst.deal]
@@ -218,8 +222,7 @@ def _improve(table: StrategyTable, inst: _Instances, patterns: list[int], moves:
     """Local search on the greedy order: move a line up wherever that lowers the list's loss,
     the best move first, until no move gains."""
     n, n_lines = len(inst.starts), len(patterns)
-    line_of = {int(code): i for i, code in enumerate(patterns)}
-    pos = np.array([line_of.get(int(c), n_lines) for c in inst.codes], dtype=np.int64)[inst.code_id]
+    pos = inst.line_positions([(p,) for p in patterns])
     ok = pos < n_lines
     value = np.full((n, n_lines), np.nan)
     value[inst.deal[ok], pos[ok]] = inst.value[ok]
@@ -312,8 +315,7 @@ def _reorder(inst: _Instances, lines: list[tuple[int, ...]], mean: npt.NDArray[n
     """A line order that plays every deal the same and reads as a ranking: two neighbouring
     lines that never decide between them in any deal go by the average value of their deals."""
     n = len(inst.starts)
-    line_of = {int(code): i for i, codes in enumerate(lines) for code in codes}
-    pos = np.array([line_of.get(int(c), len(lines)) for c in inst.codes], dtype=np.int64)[inst.code_id]
+    pos = inst.line_positions(lines)
     ok = pos < len(lines)
     match = np.zeros((n, len(lines) + 1), dtype=bool)
     match[inst.deal[ok], pos[ok]] = True

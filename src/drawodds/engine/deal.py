@@ -15,7 +15,6 @@ simulations are limited by the players' decisions, not the bookkeeping.
 from __future__ import annotations
 
 import functools
-import numbers
 import operator
 from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
@@ -26,7 +25,7 @@ from drawodds.errors import DrawoddsError, RequestError
 from drawodds.evaluate import evaluate_one as hand_strength
 from drawodds.evaluate import jacks_or_better_floor as openers_floor
 from drawodds.holds import openers_aside
-from drawodds.rules import FIRST_ACE, RuleSet
+from drawodds.rules import FIRST_ACE, RuleSet, is_whole
 
 Phase = Literal["bet", "draw", "declare", "showdown", "done"]
 NO_CAP = 1 << 62  # the cap level of a round without a raise cap
@@ -180,11 +179,6 @@ def _draw_limits(rules: RuleSet) -> tuple[int, int, int]:
     return hit[1], hit[2], hit[3]
 
 
-def _whole(value: object) -> bool:
-    """A whole number (a Python or numpy integer), not a bool."""
-    return type(value) is int or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
-
-
 _CARDS = {size: frozenset(range(size)) for size in (52, 53)}  # the card codes of each deck
 
 
@@ -203,9 +197,9 @@ def _checked_setup(rules: RuleSet, stacks: Sequence[int], button: int, deck: Seq
                            f"(set players={n})")
     if min(stack_list, default=0) < 0:
         raise RequestError(f"stacks must be whole numbers of chips, none negative, got {stack_list}")
-    if not _whole(button) or not 0 <= button < n:
+    if not is_whole(button) or not 0 <= button < n:
         raise RequestError(f"button must be a seat from 0 to {n - 1}, got {button!r}")
-    if not _whole(carried) or carried < 0:
+    if not is_whole(carried) or carried < 0:
         raise RequestError(f"carried must be a whole number of chips, at least 0, got {carried!r}")
     cards = deck if type(deck) is list else list(deck)
     if set(map(type, cards)) != {int}:  # numpy integers: plain ints inside a deal
@@ -227,7 +221,7 @@ def _checked_setup(rules: RuleSet, stacks: Sequence[int], button: int, deck: Seq
 
 def _chips(value: object) -> int:
     """A whole number as a plain int; TypeError for anything else (4.5, "4", True)."""
-    if not _whole(value):
+    if not is_whole(value):
         raise TypeError(value)
     return int(value)  # type: ignore[call-overload]
 
