@@ -33,11 +33,17 @@ from drawodds.analyses.solve import (
     N_MASKS,
     N_STRENGTHS,
     POPCOUNT,
+    _draw,
+    _sample,
     betting_round,
+    class_hold_cards,
+    classify,
     deal_classes,
+    hand_kinds,
     hand_strengths,
     legal_hold_table,
 )
+from drawodds.combinatorics import combinations
 from drawodds.evaluate import evaluate, jacks_or_better_floor
 
 if TYPE_CHECKING:
@@ -155,8 +161,6 @@ def _completion_strengths(subsets: Ints) -> Ints:
     k = subsets.shape[1]
     if k == 0:
         return hand_strengths().astype(np.int64)[None, :]
-    from drawodds.combinatorics import combinations
-
     rest = combinations(N_CARDS - k, 5 - k).astype(np.int64)
     taken = np.zeros((len(subsets), N_CARDS), dtype=bool)
     taken[np.arange(len(subsets))[:, None], subsets] = True
@@ -545,8 +549,6 @@ def leaks(solution: DrawSolution) -> pd.DataFrame:
     the draw only; from the draw on; everywhere (``best_response(..., "full")``)."""
     import pandas as pd
 
-    from drawodds.analyses.solve import hand_kinds
-
     a = solution.abstraction
     full = RESOLUTIONS["full"]
     kind = hand_kinds(a.classes, np.asarray(a.options)[a.class_natural])
@@ -611,8 +613,6 @@ def card_removal(solution: DrawSolution, seat: int, deals: int, rng: np.random.G
 def _play_block(sol: DrawSolution, policy: dict[object, npt.NDArray], seat: int, n: int, rng: np.random.Generator,
                 shared: bool) -> Floats:
     """The exploiter's payoff (antes) in ``n`` deals: it plays ``policy``, the other seat the solution."""
-    from drawodds.analyses.solve import _draw, _sample, class_hold_cards, classify
-
     a, g = sol.abstraction, sol.game
     decks = [rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.int64), (n, 1)), axis=1)]
     if not shared:

@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -58,9 +58,6 @@ from drawodds.evaluate import (
 )
 from drawodds.execution import LOCAL_DASK, Runner, Stage
 from drawodds.rules import RuleError, RuleSet, preset, preset_names
-
-if TYPE_CHECKING:
-    from drawodds.analyses.best_response import BestResponse
 
 N_CARDS = 52
 N_STRENGTHS = 7463                      # strengths 1..7462 (0 unused), no joker
@@ -1134,14 +1131,6 @@ class DrawSolution:
         assert s is not None
         final = int(a.final_of_strength[int(evaluate(np.asarray(hand).reshape(1, 5))[0])])
         return dict(zip(decision.actions, s[row, final].tolist(), strict=True))
-
-    def best_response(self, resolution: str = "full") -> BestResponse:
-        """Each seat's exact best response to this solution: ``"full"`` in the real game (an
-        exploiter that knows its exact deal class and final hand and keeps any cards), ``"abstract"``
-        in the solver's own game, or the steps between (``best_response.RESOLUTIONS``)."""
-        from drawodds.analyses.best_response import best_response
-
-        return best_response(self, resolution)
 
     def save(self, path: str | Path) -> Path:
         """Write the solution to a Parquet file (see ``save_solution``)."""

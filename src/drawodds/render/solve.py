@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from drawodds.analyses.best_response import BestResponse
+from drawodds.analyses.best_response import LEAK_STAGES, BestResponse
 from drawodds.analyses.cfr import Checkpoint
 from drawodds.analyses.solve import DrawSolution
 from drawodds.analyses.solve_summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
@@ -166,8 +166,6 @@ def _postdraw(console: Console, solution: DrawSolution) -> None:
 
 
 def _leaks(console: Console, leaks: pd.DataFrame) -> None:
-    from drawodds.analyses.best_response import LEAK_STAGES
-
     grid = leaks.groupby(["hand", "stage"], sort=False)["milli_antes"].sum().unstack()[list(LEAK_STAGES)]
     grid["total"] = grid.sum(axis=1)
     grid = grid.sort_values("total", ascending=False)

@@ -1062,18 +1062,19 @@ def solve_cmd(
         plot_exploitability(solution, chart)
     if tables is not None:
         write_tables(solution, tables)
+    from drawodds.analyses.best_response import best_response
+    from drawodds.analyses.best_response import leaks as leak_table
+
     measured, stopped = None, False
     if real and not solution.interrupted:
         try:
             with spinner("measuring the real game's exploitability (an exact best response)...",
                          enabled=not json_out):
-                measured = solution.best_response("full")
+                measured = best_response(solution, "full")
         except KeyboardInterrupt:
             stopped = True
     table = None
     if leaks and not (stopped or solution.interrupted):
-        from drawodds.analyses.best_response import leaks as leak_table
-
         try:
             with spinner("finding the leaks (four exact passes per seat)...", enabled=not json_out):
                 table = leak_table(solution)

@@ -1,0 +1,33 @@
+"""The command line, ``drawodds COMMAND``: the typer application is in :mod:`drawodds.cli.commands`.
+
+This entry module answers ``drawodds --version`` without loading it (nor numpy), so the question
+costs no more than the interpreter's start; every other name is the application's, loaded on use.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run the command line on ``argv`` (the process's arguments by default) and return the exit code."""
+    if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:
+        from drawodds import __version__
+
+        print(f"drawodds {__version__}")
+        return 0
+    from drawodds.cli.commands import run as run_commands
+
+    return run_commands(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The console entry point: exit with ``run``'s code."""
+    sys.exit(run(argv))
+
+
+def __getattr__(name: str) -> Any:
+    from drawodds.cli import commands
+
+    return getattr(commands, name)
