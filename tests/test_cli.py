@@ -89,3 +89,21 @@ def test_rules_listing(capsys):
 def test_python_dash_m_and_version():
     res = subprocess.run([sys.executable, "-m", "drawodds", "--version"], capture_output=True, text=True)
     assert res.returncode == 0 and res.stdout.startswith("drawodds ")
+
+
+def test_the_command_line_package_answers_version_alone_and_lends_the_apps_names() -> None:
+    """``drawodds --version`` loads neither the application nor numpy; every other name is the application's."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    code = ("import sys, io, contextlib\nimport drawodds.cli as cli\nout = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n    code = cli.run(['--version'])\n"
+            "print(code, out.getvalue().strip(), 'numpy' in sys.modules, 'drawodds.cli.commands' in sys.modules)\n"
+            "from drawodds.cli import app, commands\nprint(app is commands.app, cli.UserError is commands.UserError)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env={"PYTHONPATH": src, "PATH": ""})
+    first, second = done.stdout.strip().splitlines()
+    assert first.split()[:2] == ["0", "drawodds"] and first.split()[-2:] == ["False", "False"]
+    assert second == "True True"

@@ -28,6 +28,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def __getattr__(name: str) -> Any:
+    if name == "commands":          # the submodule itself: left to the import system, which loads it
+        raise AttributeError(name)
     from drawodds.cli import commands
 
     return getattr(commands, name)
