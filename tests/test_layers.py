@@ -2,7 +2,7 @@
 
 From the bottom: core (cards, evaluator, combinatorics, rule sets, holds, results, execution) -> models (hand
 patterns, draw policies) -> sim (sampling, equity, ranges) -> engine -> points games -> analyses
--> render -> charts -> cli. A module may import its own layer or any layer below it; imports inside
+-> trainer (drills built on the analyses) -> render -> charts -> cli. A module may import its own layer or any layer below it; imports inside
 functions count too, and only the CLI may defer an import of the package's own modules.
 
 The package root loads its public names at first use (a table of name -> module): a lower layer
@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("drawodds.engine",),
     ("drawodds.points",),
     ("drawodds.analyses",),
+    ("drawodds.trainer",),
     ("drawodds.render",),
     ("drawodds.charts",),
     ("drawodds.cli", "drawodds.__main__"),

@@ -11,7 +11,7 @@ import threading
 import numpy as np
 import pytest
 
-from drawodds.analyses import train as tr
+from drawodds.trainer import whylines as tr
 from drawodds.cli import main
 from drawodds.rules import preset
 
