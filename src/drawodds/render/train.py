@@ -8,7 +8,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from drawodds.trainer.whylines import (
+from drawodds.render.console import pretty_cards
+from drawodds.trainer import (
     HELP,
     PROMPTS,
     READ_EVERY,
@@ -25,7 +26,6 @@ from drawodds.trainer.whylines import (
     Welcome,
     plural,
 )
-from drawodds.render.console import pretty_cards
 
 
 def value_text(value: float, objective: str) -> str:
