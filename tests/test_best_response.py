@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from drawodds.analyses import cfr
-from drawodds.analyses.best_response import (
+from drawodds.solver import cfr
+from drawodds.solver.best_response import (
     best_response,
     hold_expectations,
     strength_spread,
     subset_tables,
 )
-from drawodds.analyses.solve import N_STRENGTHS, deal_classes
+from drawodds.solver.abstraction import N_STRENGTHS, deal_classes
 from drawodds.combinatorics import combinations
 from drawodds.evaluate import evaluate
 
@@ -72,7 +72,7 @@ def test_the_solution_against_itself_is_zero_sum_in_the_real_game_and_its_best_r
     """Played by both seats in the real game (exact strengths, no card removal) the solution's
     values add up to zero; its full best response, played with real cards from a deck for each
     seat, wins what the exact computation says (within four standard errors)."""
-    from drawodds.analyses.best_response import RESOLUTIONS, _Game, card_removal
+    from drawodds.solver.best_response import RESOLUTIONS, _Game, card_removal
 
     own = _Game(small_solution, RESOLUTIONS["full"], (False, False, False))
     assert own.seat_value(0)[0] + own.seat_value(1)[0] == pytest.approx(0.0, abs=1e-12)

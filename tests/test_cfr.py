@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from drawodds.analyses import cfr
+from drawodds.solver import cfr
 
 ONE = np.zeros(1, dtype=np.int64)
 

@@ -9,14 +9,14 @@ import random
 import numpy as np
 import pytest
 
-from drawodds.analyses.equilibrium import (
+from drawodds.solver.player import (
     EquilibriumFactory,
     EquilibriumPlayer,
     SolutionFile,
     _canonical,
     equilibrium_factories,
 )
-from drawodds.analyses.solve import classify, hand_keep
+from drawodds.solver.abstraction import classify, hand_keep
 from drawodds.engine import session
 from drawodds.engine.deal import BET, CALL, CHECK, RAISE, DealState, draw, play
 from drawodds.engine.invariants import random_deal, violations

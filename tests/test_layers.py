@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("drawodds.sim",),
     ("drawodds.engine",),
     ("drawodds.points",),
+    ("drawodds.solver",),
     ("drawodds.analyses",),
     ("drawodds.trainer",),
     ("drawodds.render",),
@@ -181,7 +182,8 @@ def test_importing_each_layer_loads_nothing_above_it() -> None:
     assert not upward, "\n".join(upward)
 
 
-_HEAVY = ("pandas", "polars", "matplotlib", "dask", "drawodds.analyses", "drawodds.engine", "drawodds.charts")
+_HEAVY = ("pandas", "polars", "matplotlib", "dask", "drawodds.solver", "drawodds.analyses", "drawodds.engine",
+          "drawodds.charts")
 
 
 def test_import_drawodds_and_the_command_line_load_no_analysis() -> None:
@@ -226,5 +228,5 @@ def test_the_main_job_loads_no_table_chart_cluster_or_solver_library() -> None:
                          env={"PYTHONPATH": str(PACKAGE.parent), "PATH": "", "NO_COLOR": "1"})
     loaded = json.loads(run.stdout.strip().splitlines()[-1])
     heavy = [m for m in loaded if m.split(".")[0] in ("pandas", "polars", "matplotlib", "dask")
-             or m.startswith(("drawodds.analyses.solve", "drawodds.analyses.cfr", "drawodds.charts"))]
+             or m.startswith(("drawodds.solver", "drawodds.charts"))]
     assert not heavy, f"keep loads {heavy}"

@@ -13,9 +13,9 @@ import polars as pl
 import pytest
 
 from drawodds import paths
-from drawodds.analyses import solve as solve_mod
-from drawodds.analyses.solution_file import SolutionFileError
-from drawodds.analyses.solve import (
+from drawodds.solver import abstraction as solve_mod
+from drawodds.solver.store import SolutionFileError
+from drawodds.solver.abstraction import (
     cached_abstraction,
     equilibrium_path,
     equilibrium_solution,

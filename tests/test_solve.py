@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from drawodds.analyses import cfr
-from drawodds.analyses.solve import (
+from drawodds.solver import cfr
+from drawodds.solver.abstraction import (
     Abstraction,
     betting_round,
     build_abstraction,
@@ -362,7 +362,7 @@ def test_the_equilibrium_is_solved_once_then_read_from_the_cache(small, cache_di
 def test_a_made_hand_never_breaks_where_the_exact_table_says_it_costs(small_solution) -> None:
     """Every deal class that stands pat in an exact table (equity against the dealt hands) and
     loses more than a thousandth by drawing draws with at most 1% probability anywhere."""
-    from drawodds.analyses.solve import N_STRENGTHS, best_holds, equity_values, hand_strengths, legal_hold_table
+    from drawodds.solver.abstraction import N_STRENGTHS, best_holds, equity_values, hand_strengths, legal_hold_table
 
     a = small_solution.abstraction
     made = evaluate(a.classes) >= evaluate(np.array([[0, 5, 8, 12, 48]]))[0]     # a straight or better

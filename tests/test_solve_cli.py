@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from drawodds.analyses.solve import load_solution, solve
+from drawodds.solver.abstraction import load_solution, solve
 from drawodds.cli import run as cli_run
 
 SMALL = ("solve", "--buckets", "24,12", "--field-rounds", "1", "--no-real")
@@ -91,7 +91,7 @@ def test_the_report_fits_80_columns_and_the_tables_are_written(capsys, monkeypat
 
 
 def test_ctrl_c_prints_the_strategy_so_far_and_exits_130(capsys, monkeypatch, small_abstraction):
-    import drawodds.analyses.solve as solve_module
+    import drawodds.solver.abstraction as solve_module
 
     real = solve_module.solve
     monkeypatch.setattr(solve_module, "solve", lambda *a, **k: dataclasses.replace(real(*a, **k), interrupted=True))
@@ -111,7 +111,7 @@ def test_solve_charts_are_written(tmp_path, small_solution):
 
 
 def test_pat_overview_agrees_with_the_draw_summary(small_solution):
-    from drawodds.analyses.solve_summary import pat_overview
+    from drawodds.solver.summary import pat_overview
 
     pat = pat_overview(small_solution)
     table = small_solution.draw_summary()

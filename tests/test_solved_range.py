@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from drawodds.analyses.read import read_draw
-from drawodds.analyses.solved_range import parse_line, solved_range
+from drawodds.solver.solved_range import parse_line, solved_range
 from drawodds.cards import parse_hand
 from drawodds.cli import main
 from drawodds.errors import RequestError

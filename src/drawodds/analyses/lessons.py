@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from drawodds.analyses.solve import DrawSolution
-from drawodds.analyses.solve_summary import pat_overview
+from drawodds.solver.abstraction import DrawSolution
+from drawodds.solver.summary import pat_overview
 from drawodds.cards import format_cards, parse_hand
 from drawodds.engine.deal import DealState, play
 from drawodds.engine.players import DrawReader, PatTwoPair, RuleBased

@@ -30,7 +30,7 @@ from drawodds.analyses.removal import (
     keep_simulation,
     range_simulation,
 )
-from drawodds.analyses.solve import equilibrium_solution
+from drawodds.solver.abstraction import equilibrium_solution
 from drawodds.analyses.strategy import (
     Solver,
     StrategyTable,

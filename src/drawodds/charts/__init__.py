@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from drawodds.analyses.solve import equilibrium_solution
+from drawodds.solver.abstraction import equilibrium_solution
 from drawodds.charts.openers import passout_by_table_size, pot_at_opening
 from drawodds.charts.points import write_report
 from drawodds.charts.reading import plot_read_draws

@@ -284,7 +284,7 @@ def _solved_options(solved: bool, line: str | None, solution: str | None, extra:
     if given and not solved:
         raise UserError(f"{given[0]} goes with --policy equilibrium")
     if solved and line is not None:
-        from drawodds.analyses.solved_range import parse_line
+        from drawodds.solver.solved_range import parse_line
 
         parse_line(line)
     if solution is not None and not Path(solution).exists():
@@ -297,9 +297,9 @@ def _solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: 
                   hand: Any, quiet: bool) -> Any:
     """The equilibrium's player as a range: from a saved solution, or the cached equilibrium
     (solved, with a note and progress, the first time)."""
-    from drawodds.analyses.equilibrium import check_same_game
-    from drawodds.analyses.solve import check_rules, load_solution
-    from drawodds.analyses.solved_range import solved_range
+    from drawodds.solver.player import check_same_game
+    from drawodds.solver.abstraction import check_rules, load_solution
+    from drawodds.solver.solved_range import solved_range
 
     check_rules(rules)
     if solution is not None:
@@ -313,7 +313,7 @@ def _solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: 
 def _equilibrium(rules: RuleSet, quiet: bool, stopped: str = "the equilibrium was not solved") -> Any:
     """The cached equilibrium of ``rules``; the first time, solved with a note and progress (Ctrl-C
     then ends the command with ``stopped``)."""
-    from drawodds.analyses.solve import DEFAULT_EXPLOITABILITY, equilibrium_cached, equilibrium_solution
+    from drawodds.solver.abstraction import DEFAULT_EXPLOITABILITY, equilibrium_cached, equilibrium_solution
     from drawodds.render.solve import solve_progress
 
     if equilibrium_cached(rules):
@@ -525,7 +525,7 @@ def simulate_cmd(
     n_deals = deals if deals is not None else 10_000
     factories: dict[str, Any] = {}
     if solution is not None or (names and "equilibrium" in [n.lower() for n in names]):
-        from drawodds.analyses.equilibrium import check_table, equilibrium_factories
+        from drawodds.solver.player import check_table, equilibrium_factories
 
         if solution is None:      # solved (with a note and progress) or healed here, then read by the player
             check_table(rule_set)
@@ -1026,8 +1026,8 @@ def solve_cmd(
 
       drawodds solve --rules morkpoker --leaks
     """
-    from drawodds.analyses.solve import check_rules, solve, store_equilibrium
-    from drawodds.analyses.solve_summary import write_tables
+    from drawodds.solver.abstraction import check_rules, solve, store_equilibrium
+    from drawodds.solver.summary import write_tables
     from drawodds.render.solve import render_solve, solve_json, solve_progress
 
     rule_set = build_rules(rules, max_draw=max_draw, joker=joker, draws=draws)
@@ -1062,8 +1062,8 @@ def solve_cmd(
         plot_exploitability(solution, chart)
     if tables is not None:
         write_tables(solution, tables)
-    from drawodds.analyses.best_response import best_response
-    from drawodds.analyses.best_response import leaks as leak_table
+    from drawodds.solver.best_response import best_response
+    from drawodds.solver.best_response import leaks as leak_table
 
     measured, stopped = None, False
     if real and not solution.interrupted:

@@ -15,10 +15,10 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from drawodds.analyses.best_response import LEAK_STAGES, BestResponse
-from drawodds.analyses.cfr import Checkpoint
-from drawodds.analyses.solve import DrawSolution
-from drawodds.analyses.solve_summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
+from drawodds.solver.best_response import LEAK_STAGES, BestResponse
+from drawodds.solver.cfr import Checkpoint
+from drawodds.solver.abstraction import DrawSolution
+from drawodds.solver.summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
 from drawodds.execution import Stage
 from drawodds.render.console import folded, stderr_is_terminal, stdout
 

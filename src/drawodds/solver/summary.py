@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from drawodds.analyses.solve import HAND_KINDS, Abstraction, DrawSolution, hand_kinds
+from drawodds.solver.abstraction import HAND_KINDS, Abstraction, DrawSolution, hand_kinds
 from drawodds.evaluate import FLUSH, FULL_HOUSE, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_of, jacks_or_better_floor
 from drawodds.paths import write_file
 

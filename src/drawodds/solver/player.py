@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.analyses.cfr import Checkpoint
-from drawodds.analyses.solve import (
+from drawodds.solver.cfr import Checkpoint
+from drawodds.solver.abstraction import (
     DEFAULT_EXPLOITABILITY,
     GAME_OPTIONS,
     DrawSolution,

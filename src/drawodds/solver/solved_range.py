@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.analyses import cfr
-from drawodds.analyses.solve import ACTION_NAMES, DrawSolution, class_hold_cards, classify, deal_classes
+from drawodds.solver import cfr
+from drawodds.solver.abstraction import ACTION_NAMES, DrawSolution, class_hold_cards, classify, deal_classes
 from drawodds.cards import unseen
 from drawodds.combinatorics import combinations
 from drawodds.errors import RequestError

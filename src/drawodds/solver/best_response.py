@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.analyses.solve import (
+from drawodds.solver.abstraction import (
     N_CARDS,
     N_MASKS,
     N_STRENGTHS,
@@ -49,7 +49,7 @@ from drawodds.evaluate import evaluate, jacks_or_better_floor
 if TYPE_CHECKING:
     import pandas as pd
 
-    from drawodds.analyses.solve import DrawSolution
+    from drawodds.solver.abstraction import DrawSolution
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]

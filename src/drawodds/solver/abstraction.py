@@ -42,7 +42,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from drawodds import paths
-from drawodds.analyses import cfr, solution_file
+from drawodds.solver import cfr, store
 from drawodds.cards import RANKS
 from drawodds.combinatorics import combinations
 from drawodds.errors import RequestError
@@ -1485,7 +1485,7 @@ def save_solution(solution: DrawSolution, path: str | Path) -> Path:
     """Write the solution's strategy to a Parquet file, one row per (decision, row, private state,
     action), with the settings that rebuild its abstraction in the file's metadata."""
     g, a = solution.game, solution.abstraction
-    parts: dict[str, list[npt.NDArray]] = {k: [] for k in solution_file.COLUMNS}
+    parts: dict[str, list[npt.NDArray]] = {k: [] for k in store.COLUMNS}
     streets = {**{n: "pre-draw" for n in g.pre_nodes.values()}, **{n: "draw" for n in g.draw_nodes.values()},
                **{n: "post-draw" for n in g.post_nodes.values()}}
     for i in g.tree.decisions:
@@ -1524,29 +1524,29 @@ def load_solution(path: str | Path, *, directory: Path | None = None) -> DrawSol
     except FileNotFoundError as exc:
         raise RequestError(f"no such solution file: {path}") from exc
     except (OSError, KeyError, ValueError, pl.exceptions.PolarsError) as exc:
-        raise solution_file.SolutionFileError(f"{path} is not a solution file written by drawodds solve") from exc
-    stored = solution_file.check_metadata(meta, path, SOLUTION_FORMAT)
+        raise store.SolutionFileError(f"{path} is not a solution file written by drawodds solve") from exc
+    stored = store.check_metadata(meta, path, SOLUTION_FORMAT)
     try:
         rules = _rules_from(stored.rules)
         check_rules(rules)
     except (ValueError, TypeError, KeyError) as exc:
-        raise solution_file.unusable(path, "its rules are not a game the solver plays") from exc
+        raise store.unusable(path, "its rules are not a game the solver plays") from exc
     try:
-        frame = pl.read_parquet(path, columns=list(solution_file.COLUMNS))
+        frame = pl.read_parquet(path, columns=list(store.COLUMNS))
         if not (frame["probability"].dtype.is_float() and frame["state"].dtype.is_integer()
                 and frame["node"].dtype.is_integer()):
             raise ValueError("a column has the wrong type")
         street = frame["street"].cast(pl.String).to_numpy()
     except (OSError, ValueError, pl.exceptions.PolarsError) as exc:
-        raise solution_file.unusable(path, "a column is missing or damaged") from exc
-    solution_file.check_states(stored, street, frame["state"].to_numpy(), path)
+        raise store.unusable(path, "a column is missing or damaged") from exc
+    store.check_states(stored, street, frame["state"].to_numpy(), path)
     a = cached_abstraction(rules, *stored.settings, directory=directory)
     if (a.pre_buckets, a.final_buckets) != (stored.pre_draw_buckets, stored.final_buckets):
-        raise solution_file.unusable(path, "its bucket counts do not match its settings")
+        raise store.unusable(path, "its bucket counts do not match its settings")
     try:
         game = build_game(a, stored.raises)
     except RuleError as exc:
-        raise solution_file.unusable(path, "its raise cap does not fit its rules") from exc
+        raise store.unusable(path, "its raise cap does not fit its rules") from exc
     probability = frame["probability"].to_numpy()
     nodes = frame["node"].to_numpy()
     strategy: list[Floats | None] = [None] * len(game.tree.nodes)
@@ -1557,12 +1557,12 @@ def load_solution(path: str | Path, *, directory: Path | None = None) -> DrawSol
         states = game.tree.spaces[int(game.tree.node_spaces[i, d.player])].size
         size = d.rows * states * len(d.actions)
         if at + size > len(probability) or not (nodes[at:at + size] == i).all():
-            raise solution_file.unusable(path, "its rows do not match the game its settings describe")
+            raise store.unusable(path, "its rows do not match the game its settings describe")
         strategy[i] = probability[at:at + size].reshape(d.rows, states, len(d.actions))
         at += size
     if at != len(probability):
-        raise solution_file.unusable(path, "its rows do not match the game its settings describe")
-    solution_file.check_strategy(strategy, path)
+        raise store.unusable(path, "its rows do not match the game its settings describe")
+    store.check_strategy(strategy, path)
     summary = stored.summary
     curve = tuple(cfr.Checkpoint(c["iteration"], c["seconds"], c.get("value", math.nan), c["exploitability"])
                   for c in summary["curve"])
@@ -1588,7 +1588,7 @@ def equilibrium_solution(rules: RuleSet, *, exploitability: float = DEFAULT_EXPL
     if path.exists():
         try:
             stored = load_solution(path, directory=folder)
-        except solution_file.SolutionFileError:
+        except store.SolutionFileError:
             warnings.warn(paths.CacheNote(f"the cached {rules.name} equilibrium was damaged; solving it again"),
                           stacklevel=2)
             with contextlib.suppress(OSError):
