@@ -28,11 +28,11 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from drawodds.solver.player import NAME, equilibrium_factories  # noqa: E402
-from drawodds.solver.abstraction import play_out  # noqa: E402
 from drawodds.engine.session import simulate  # noqa: E402
 from drawodds.execution import Runner  # noqa: E402
 from drawodds.rules import preset  # noqa: E402
+from drawodds.solver.player import NAME, equilibrium_factories  # noqa: E402
+from drawodds.solver.playout import play_out
 
 OPPONENTS = "rule,reader,station,pat,raiser,snower,trips"
 

@@ -27,9 +27,10 @@ import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from drawodds.solver.abstraction import build_abstraction, solve  # noqa: E402
 from drawodds.execution import LOCAL_DASK  # noqa: E402
 from drawodds.rules import preset  # noqa: E402
+from drawodds.solver.abstraction import build_abstraction
+from drawodds.solver.solve import solve
 
 
 def peak_memory_gb() -> float:

@@ -60,8 +60,8 @@ def cache_directory(tmp_path_factory):
 def small_abstraction():
     """A coarse abstraction of heads-up Mørkpoker (24 pre-draw, 12 final buckets), built once per
     session into the test cache (about six seconds)."""
-    from drawodds.solver.abstraction import cached_abstraction
     from drawodds.rules import preset
+    from drawodds.solver.cache import cached_abstraction
 
     return cached_abstraction(preset("morkpoker"), 24, 12, 1)
 
@@ -69,7 +69,7 @@ def small_abstraction():
 @pytest.fixture(scope="session")
 def small_solution(small_abstraction):
     """The equilibrium of that abstraction after 120 iterations of discounted CFR."""
-    from drawodds.solver.abstraction import solve
+    from drawodds.solver.solve import solve
 
     return solve(small_abstraction.rules, abstraction=small_abstraction, iterations=120, schedule="dcfr")
 

@@ -5,16 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from drawodds.solver import cfr
-from drawodds.solver.best_response import (
-    best_response,
-    hold_expectations,
-    strength_spread,
-    subset_tables,
-)
-from drawodds.solver.abstraction import N_STRENGTHS, deal_classes
 from drawodds.combinatorics import combinations
 from drawodds.evaluate import evaluate
+from drawodds.solver import cfr
+from drawodds.solver.best_response import best_response
+from drawodds.solver.classes import deal_classes
+from drawodds.solver.expectations import hold_expectations, strength_spread, subset_tables
+from drawodds.solver.subsets import N_STRENGTHS
 
 
 def test_abstract_resolution_reproduces_the_solvers_best_responses(small_solution) -> None:

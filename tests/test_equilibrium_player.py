@@ -9,6 +9,14 @@ import random
 import numpy as np
 import pytest
 
+from drawodds.engine import session
+from drawodds.engine.deal import BET, CALL, CHECK, RAISE, DealState, draw, play
+from drawodds.engine.invariants import random_deal, violations
+from drawodds.engine.players import make_player
+from drawodds.errors import RequestError
+from drawodds.rules import preset
+from drawodds.solver.abstraction import hand_keep
+from drawodds.solver.classes import classify
 from drawodds.solver.player import (
     EquilibriumFactory,
     EquilibriumPlayer,
@@ -16,13 +24,6 @@ from drawodds.solver.player import (
     _canonical,
     equilibrium_factories,
 )
-from drawodds.solver.abstraction import classify, hand_keep
-from drawodds.engine import session
-from drawodds.engine.deal import BET, CALL, CHECK, RAISE, DealState, draw, play
-from drawodds.engine.invariants import random_deal, violations
-from drawodds.engine.players import make_player
-from drawodds.errors import RequestError
-from drawodds.rules import preset
 
 HEADS_UP = preset("morkpoker", players=2)
 NAMES = {"x": "check", "b": "bet", "r": "raise", "c": "call", "f": "fold"}

@@ -99,8 +99,8 @@ def test_keep_and_simulate_give_the_same_answer_on_one_and_two_workers_and_on_da
 
 
 def test_the_solver_abstraction_is_the_same_on_one_and_two_workers_and_on_dask(small_abstraction, cluster_address):
-    from drawodds.solver.abstraction import build_abstraction
     from drawodds.rules import preset
+    from drawodds.solver.abstraction import build_abstraction
 
     one = small_abstraction                      # 24 x 12 buckets, one field round, built on one process
     arrays = ("class_bucket", "class_holds", "class_natural", "prior", "transitions", "legal_draws", "openers",

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from drawodds import paths
-from drawodds.solver.abstraction import cache_directory
+from drawodds.solver.cache import cache_directory
 from drawodds.trainer.history import HISTORY_FILE, default_history_path
 
 VARS = ("DRAWODDS_CACHE", "XDG_CACHE_HOME", "XDG_DATA_HOME", "LOCALAPPDATA", "APPDATA")

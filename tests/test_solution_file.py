@@ -13,17 +13,16 @@ import polars as pl
 import pytest
 
 from drawodds import paths
-from drawodds.solver import abstraction as solve_mod
-from drawodds.solver.store import SolutionFileError
-from drawodds.solver.abstraction import (
-    cached_abstraction,
-    equilibrium_path,
-    equilibrium_solution,
-    load_solution,
-    store_equilibrium,
-)
 from drawodds.cli import run
 from drawodds.errors import RequestError
+from drawodds.solver import cache as cache_mod
+from drawodds.solver import solution as solution_mod
+from drawodds.solver import solve as solve_mod
+from drawodds.solver import store
+from drawodds.solver.cache import cached_abstraction, equilibrium_path
+from drawodds.solver.solution import load_solution
+from drawodds.solver.solve import equilibrium_solution, store_equilibrium
+from drawodds.solver.store import SolutionFileError
 
 
 @pytest.fixture(scope="module")
@@ -50,11 +49,14 @@ def _set_probability(frame: pl.DataFrame, at: int, value: float, shift: float = 
 
 
 DAMAGE = {
-    "no summary": (lambda m: m.pop("summary"), None, "summary is missing"),
+    "no solve record": (lambda m: m.pop("solve"), None, "solve record is missing"),
     "no rules": (lambda m: m.pop("rules"), None, "rules are missing"),
-    "bad value": (lambda m: m["summary"].update(raises="x"), None, "bad value"),
-    "huge buckets": (lambda m: m.update(settings=[1e9, 1e9, 2]), None, "bucket settings"),
-    "absurd buckets": (lambda m: m.update(settings=[4096, 2048, 5]), None, "do not fit its bucket settings"),
+    "bad value": (lambda m: m["solve"].update(raises="x"), None, "bad value"),
+    "curve without values": (lambda m: m["curve"][0].pop("value"), None, "bad value"),
+    "huge buckets": (lambda m: m["settings"].update(pre_buckets=10**9, final_buckets=10**9), None, "bucket settings"),
+    "settings as a list": (lambda m: m.update(settings=[24, 12, 1]), None, "bucket settings"),
+    "absurd buckets": (lambda m: m.update(settings={"pre_buckets": 4096, "final_buckets": 2048, "rounds": 5}), None,
+                       "do not fit its bucket settings"),
     "unknown rules": (lambda m: m["rules"].update(game="chicago"), None, "not a game the solver plays"),
     "dropped column": (None, lambda f: f.drop("state"), "column is missing"),
     "text probabilities": (None, lambda f: f.with_columns(pl.col("probability").cast(pl.String)), "column"),
@@ -70,10 +72,23 @@ def test_a_damaged_solution_is_refused_before_use(name, saved, tmp_path, monkeyp
     edit_meta, edit_frame, fragment = DAMAGE[name]
     bad = _rewrite(saved, tmp_path / "bad.parquet", edit_meta, edit_frame)
     if name in ("huge buckets", "absurd buckets"):    # refused before any abstraction is built or allocated
-        monkeypatch.setattr(solve_mod, "cached_abstraction", lambda *a, **k: pytest.fail("built an abstraction"))
+        monkeypatch.setattr(solution_mod, "cached_abstraction", lambda *a, **k: pytest.fail("built an abstraction"))
     with pytest.raises(SolutionFileError, match=fragment) as info:
         load_solution(bad)
     assert str(bad) in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_file_keeps_a_record_of_its_own_not_the_json_output(saved, small_solution, tmp_path):
+    meta = json.loads(pl.read_parquet_metadata(saved)["drawodds"])
+    assert set(meta) == {"format", "rules", "settings", "abstraction", "solve", "curve"}
+    assert meta["format"] == store.STORE_FORMAT and meta["settings"] == {"pre_buckets": 24, "final_buckets": 12,
+                                                                          "rounds": 1}
+    read = load_solution(saved)
+    assert read.to_dict() == small_solution.to_dict() and read.curve == small_solution.curve
+    older = _rewrite(saved, tmp_path / "older.parquet", lambda m: m.update(format=store.STORE_FORMAT - 1))
+    with pytest.raises(SolutionFileError, match="written by another version of drawodds; solve again") as info:
+        load_solution(older)
+    assert "\n" not in str(info.value)
 
 
 def test_a_good_file_still_reads_and_a_truncated_one_is_refused(saved, tmp_path):
@@ -104,7 +119,7 @@ def built(small_abstraction, monkeypatch):
     def build(*args, **kwargs):
         calls.append(1)
         return small_abstraction
-    monkeypatch.setattr(solve_mod, "build_abstraction", build)
+    monkeypatch.setattr(cache_mod, "build_abstraction", build)
     return calls
 
 
@@ -210,7 +225,7 @@ def test_solve_out_refuses_a_device_before_solving(capsys):
 
 
 def test_a_first_solve_is_announced_and_an_uncovered_game_refused_at_once(small_solution, monkeypatch, capsys):
-    monkeypatch.setattr(solve_mod, "equilibrium_cached", lambda rules, **k: False)
+    monkeypatch.setattr(cache_mod, "equilibrium_cached", lambda rules, **k: False)
     monkeypatch.setattr(solve_mod, "equilibrium_solution", lambda rules, **k: small_solution)
     assert run(["keep", "AsAhKs7s3s", "--policy", "equilibrium", "--vs", "1", "-t", "200"]) == 0
     assert "solving the heads-up morkpoker equilibrium once" in capsys.readouterr().err
@@ -253,7 +268,7 @@ def test_dask_options_without_dask_leave_no_folder(tmp_path, monkeypatch, capsys
 
 def test_simulate_heals_a_damaged_cached_equilibrium_without_blaming_the_user(small_solution, tmp_path, monkeypatch,
                                                                              capsys):
-    monkeypatch.setattr(solve_mod, "cache_directory", lambda: tmp_path)
+    monkeypatch.setattr(cache_mod, "cache_directory", lambda: tmp_path)
     rules = small_solution.rules
     path = equilibrium_path(rules.replace(players=2))
     path.write_bytes(b"PAR1 cut short")

@@ -8,29 +8,26 @@ import json
 import numpy as np
 import pytest
 
-from drawodds.solver import cfr
-from drawodds.solver.abstraction import (
-    Abstraction,
-    betting_round,
-    build_abstraction,
-    build_game,
-    classify,
-    deal_classes,
-    draw_options,
-    equilibrium_solution,
-    hand_keep,
-    legal_hold_table,
-    load_solution,
-    pattern_groups,
-    play_out,
-    solve,
-    subset_ranks,
-)
 from drawodds.combinatorics import combinations
 from drawodds.errors import RequestError
 from drawodds.evaluate import evaluate, jacks_or_better_floor
 from drawodds.holds import exact_holds
 from drawodds.rules import RuleError, preset
+from drawodds.solver import cfr
+from drawodds.solver.abstraction import (
+    Abstraction,
+    build_abstraction,
+    draw_options,
+    hand_keep,
+    legal_hold_table,
+    pattern_groups,
+)
+from drawodds.solver.classes import classify, deal_classes
+from drawodds.solver.game import betting_round, build_game
+from drawodds.solver.playout import play_out
+from drawodds.solver.solution import load_solution
+from drawodds.solver.solve import equilibrium_solution, solve
+from drawodds.solver.subsets import subset_ranks
 
 MORK = preset("morkpoker")
 
@@ -362,7 +359,8 @@ def test_the_equilibrium_is_solved_once_then_read_from_the_cache(small, cache_di
 def test_a_made_hand_never_breaks_where_the_exact_table_says_it_costs(small_solution) -> None:
     """Every deal class that stands pat in an exact table (equity against the dealt hands) and
     loses more than a thousandth by drawing draws with at most 1% probability anywhere."""
-    from drawodds.solver.abstraction import N_STRENGTHS, best_holds, equity_values, hand_strengths, legal_hold_table
+    from drawodds.solver.abstraction import best_holds, equity_values, legal_hold_table
+    from drawodds.solver.subsets import N_STRENGTHS, hand_strengths
 
     a = small_solution.abstraction
     made = evaluate(a.classes) >= evaluate(np.array([[0, 5, 8, 12, 48]]))[0]     # a straight or better

@@ -9,8 +9,9 @@ import json
 import numpy as np
 import pytest
 
-from drawodds.solver.abstraction import load_solution, solve
 from drawodds.cli import run as cli_run
+from drawodds.solver.solution import load_solution
+from drawodds.solver.solve import solve
 
 SMALL = ("solve", "--buckets", "24,12", "--field-rounds", "1", "--no-real")
 
@@ -91,7 +92,7 @@ def test_the_report_fits_80_columns_and_the_tables_are_written(capsys, monkeypat
 
 
 def test_ctrl_c_prints_the_strategy_so_far_and_exits_130(capsys, monkeypatch, small_abstraction):
-    import drawodds.solver.abstraction as solve_module
+    import drawodds.solver.solve as solve_module
 
     real = solve_module.solve
     monkeypatch.setattr(solve_module, "solve", lambda *a, **k: dataclasses.replace(real(*a, **k), interrupted=True))

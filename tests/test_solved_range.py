@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from drawodds.analyses.read import read_draw
-from drawodds.solver.solved_range import parse_line, solved_range
 from drawodds.cards import parse_hand
 from drawodds.cli import main
 from drawodds.errors import RequestError
 from drawodds.sim.ranges import posterior, source_holdings
+from drawodds.solver.solved_range import parse_line, solved_range
 
 OURS = parse_hand("Kc Kd 8h 5s 2c")
 KNOWN = tuple(sorted(OURS.tolist()))

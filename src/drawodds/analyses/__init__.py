@@ -1,1 +1,1 @@
-"""The questions drawodds answers, one module each: keep, read, openers, strategy, lessons, solve."""
+"""The questions drawodds answers, one module each: keep, read, openers, strategy, lessons, the guide."""

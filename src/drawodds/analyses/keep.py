@@ -133,7 +133,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     cards they drew; ``against`` gives opponents known hands that stand pat (each a hand text).
     ``hand_range`` deals every opponent from a typed range (``"JJ+, 2P+, 4F"``, see
     ``drawodds.handrange``), with ``vs`` too. ``policy`` is a draw policy's name or a solved
-    range (``analyses.solved_range``: the equilibrium's player after a betting line, who sits
+    range (``solver.solved_range``: the equilibrium's player after a betting line, who sits
     first and so drew before us; heads-up only).
     ``by`` picks the ranking (default: equity with opponents; without them the exact equity
     against the field of the table's other players, ``field``, in the draw game, and table points

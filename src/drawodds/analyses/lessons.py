@@ -14,8 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from drawodds.solver.abstraction import DrawSolution
-from drawodds.solver.summary import pat_overview
 from drawodds.cards import format_cards, parse_hand
 from drawodds.engine.deal import DealState, play
 from drawodds.engine.players import DrawReader, PatTwoPair, RuleBased
@@ -25,6 +23,8 @@ from drawodds.results import Result
 from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
 from drawodds.sim.stats import mean_se
+from drawodds.solver.solution import DrawSolution
+from drawodds.solver.summary import pat_overview
 
 LESSON_HAND = "QsQd5h5c9s"
 

@@ -30,7 +30,6 @@ from drawodds.analyses.removal import (
     keep_simulation,
     range_simulation,
 )
-from drawodds.solver.abstraction import equilibrium_solution
 from drawodds.analyses.strategy import (
     Solver,
     StrategyTable,
@@ -47,6 +46,7 @@ from drawodds.policies import draw_policy
 from drawodds.results import HIDDEN, Result
 from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel
+from drawodds.solver.solve import equilibrium_solution
 
 POLICY = "standard"                     # the draw policy of every opponent in the guide
 MORKPOKER_OPPONENTS = (1, 2, 3, 4, 5)   # heads-up to six-handed

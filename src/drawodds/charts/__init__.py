@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from drawodds.solver.abstraction import equilibrium_solution
 from drawodds.charts.openers import passout_by_table_size, pot_at_opening
 from drawodds.charts.points import write_report
 from drawodds.charts.reading import plot_read_draws
@@ -23,6 +22,7 @@ from drawodds.charts.solve import write_solve_charts
 from drawodds.charts.strategy import write_reports
 from drawodds.errors import RequestError
 from drawodds.rules import preset
+from drawodds.solver.solve import equilibrium_solution
 
 TOPICS = ("reading", "openers", "points", "strategy", "solve")
 

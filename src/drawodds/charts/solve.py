@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-from drawodds.solver.abstraction import DrawSolution
-from drawodds.solver.summary import draw_overview, postdraw_overview, predraw_overview
 from drawodds.charts.output import save
+from drawodds.solver.solution import DrawSolution
+from drawodds.solver.summary import draw_overview, postdraw_overview, predraw_overview
 
 DRAW_COLOURS = ("#1b9e77", "#7570b3", "#d95f02", "#e7298a", "#66a61e", "#a6761d")   # pat, draw 1, 2, ...
 DPI = 120

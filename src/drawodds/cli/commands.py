@@ -297,8 +297,9 @@ def _solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: 
                   hand: Any, quiet: bool) -> Any:
     """The equilibrium's player as a range: from a saved solution, or the cached equilibrium
     (solved, with a note and progress, the first time)."""
+    from drawodds.solver.abstraction import check_rules
     from drawodds.solver.player import check_same_game
-    from drawodds.solver.abstraction import check_rules, load_solution
+    from drawodds.solver.solution import load_solution
     from drawodds.solver.solved_range import solved_range
 
     check_rules(rules)
@@ -313,8 +314,9 @@ def _solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: 
 def _equilibrium(rules: RuleSet, quiet: bool, stopped: str = "the equilibrium was not solved") -> Any:
     """The cached equilibrium of ``rules``; the first time, solved with a note and progress (Ctrl-C
     then ends the command with ``stopped``)."""
-    from drawodds.solver.abstraction import DEFAULT_EXPLOITABILITY, equilibrium_cached, equilibrium_solution
     from drawodds.render.solve import solve_progress
+    from drawodds.solver.cache import DEFAULT_EXPLOITABILITY, equilibrium_cached
+    from drawodds.solver.solve import equilibrium_solution
 
     if equilibrium_cached(rules):
         with spinner("loading the equilibrium...", enabled=not quiet):
@@ -1026,9 +1028,10 @@ def solve_cmd(
 
       drawodds solve --rules morkpoker --leaks
     """
-    from drawodds.solver.abstraction import check_rules, solve, store_equilibrium
-    from drawodds.solver.summary import write_tables
     from drawodds.render.solve import render_solve, solve_json, solve_progress
+    from drawodds.solver.abstraction import check_rules
+    from drawodds.solver.solve import solve, store_equilibrium
+    from drawodds.solver.summary import write_tables
 
     rule_set = build_rules(rules, max_draw=max_draw, joker=joker, draws=draws)
     check_rules(rule_set)

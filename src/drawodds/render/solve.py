@@ -15,12 +15,12 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from drawodds.solver.best_response import LEAK_STAGES, BestResponse
-from drawodds.solver.cfr import Checkpoint
-from drawodds.solver.abstraction import DrawSolution
-from drawodds.solver.summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
 from drawodds.execution import Stage
 from drawodds.render.console import folded, stderr_is_terminal, stdout
+from drawodds.solver.best_response import LEAK_STAGES, BestResponse
+from drawodds.solver.cfr import Checkpoint
+from drawodds.solver.solution import DrawSolution
+from drawodds.solver.summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
 
 SCHEDULE_NAMES = {"dcfr": "discounted CFR", "cfr+": "CFR+"}
 

@@ -97,7 +97,7 @@ class HoldingsSource(Protocol):
 
 
 class SolvedPlay(HoldingsSource, Protocol):
-    """A source that plays a betting line from a seat (``analyses.solved_range.SolvedRange``)."""
+    """A source that plays a betting line from a seat (``solver.solved_range.SolvedRange``)."""
 
     @property
     def seat_name(self) -> str: ...

@@ -11,45 +11,32 @@ step by step (``RESOLUTIONS``):
 - ``full``: it also keeps any legal cards for the draw count it picks.
 
 As in the solver, the two hands are dealt independently (no card removal between them). Every
-expectation is exact: a value per final strength is averaged over every draw of every hold of
-every deal class by subset sums over the 2,598,960 hands, grouped by suit pattern (a k-card
-subset's completions depend only on its suits up to renaming), and inclusion-exclusion over the
-discards, as in ``solve.hold_numerators``.
+expectation is exact (``expectations``: a value per final strength averaged over every draw of
+every hold of every deal class).
 """
 
 from __future__ import annotations
 
-import functools
 import time
-from dataclasses import dataclass, field
-from math import comb
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.solver.abstraction import (
-    N_CARDS,
-    N_MASKS,
-    N_STRENGTHS,
-    POPCOUNT,
-    _draw,
-    _sample,
-    betting_round,
-    class_hold_cards,
-    classify,
-    deal_classes,
-    hand_kinds,
-    hand_strengths,
-    legal_hold_table,
-)
-from drawodds.combinatorics import combinations
 from drawodds.evaluate import evaluate, jacks_or_better_floor
+from drawodds.solver.abstraction import legal_hold_table
+from drawodds.solver.classes import class_hold_cards, classify
+from drawodds.solver.expectations import best_hold_expectations, hold_expectations, strength_spread, subset_tables
+from drawodds.solver.game import betting_round
+from drawodds.solver.kinds import hand_kinds
+from drawodds.solver.playout import _draw, _sample
+from drawodds.solver.subsets import N_CARDS, N_STRENGTHS
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from drawodds.solver.abstraction import DrawSolution
+    from drawodds.solver.solution import DrawSolution
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -98,190 +85,6 @@ class BestResponse:
         return {"resolution": self.resolution, "exploitability": self.exploitability,
                 "exploitability_milli_antes": 1000 * self.exploitability,
                 "best_response": list(self.best_response), "seconds": round(self.seconds, 3)}
-
-
-# --- subset sums grouped by suit pattern -------------------------------------------------------
-
-@dataclass(frozen=True)
-class SubsetTables:
-    """Completions of every k-card subset of the deal classes, by suit pattern.
-
-    ``ids[c, m]`` is the suit pattern of the cards of class ``c`` kept by hold mask ``m`` among
-    the patterns of its size; ``dense[k]`` counts, for each k-card pattern (k = 0..3), the
-    five-card hands of each strength that contain it; ``four[p]`` lists the strengths of the 48
-    hands that contain a 4-card pattern; ``own`` is each class's strength."""
-
-    ids: npt.NDArray[np.int32] = field(repr=False)
-    own: Ints = field(repr=False)
-    dense: tuple[Floats, ...] = field(repr=False)
-    four: npt.NDArray[np.int16] = field(repr=False)
-
-
-def _pattern_keys(masks: Ints) -> Ints:
-    """Key of per-suit rank masks (N, 4) up to renaming suits."""
-    s = -np.sort(-masks, axis=1)
-    return (s[:, 0] << 39) | (s[:, 1] << 26) | (s[:, 2] << 13) | s[:, 3]
-
-
-@functools.cache
-def subset_tables() -> SubsetTables:
-    """The ``SubsetTables`` of the 134,459 deal classes (a few seconds, kept for the process)."""
-    reps, _ = deal_classes()
-    r = reps.astype(np.int64)
-    n = len(r)
-    bits = np.zeros((n, 5, 4), dtype=np.int64)
-    for p in range(5):
-        bits[np.arange(n), p, r[:, p] % 4] = 1 << (r[:, p] // 4)
-    ids = np.zeros((n, N_MASKS), dtype=np.int32)
-    dense: list[Floats] = []
-    four = np.zeros((0, 48), dtype=np.int16)
-    for k in range(5):
-        masks = [m for m in range(N_MASKS) if POPCOUNT[m] == k]
-        keys = np.stack([_pattern_keys(bits[:, [p for p in range(5) if m >> p & 1], :].sum(axis=1)) for m in masks],
-                        axis=1)
-        uniq, first = np.unique(keys, return_index=True)
-        for j, m in enumerate(masks):
-            ids[:, m] = np.searchsorted(uniq, keys[:, j])
-        cls, col = np.divmod(first, len(masks))
-        positions = np.array([[p for p in range(5) if m >> p & 1] for m in masks],
-                             dtype=np.int64).reshape(len(masks), k)
-        subsets = r[cls[:, None], positions[col]]
-        strengths = _completion_strengths(subsets)
-        if k < 4:
-            rows = np.repeat(np.arange(len(uniq)), strengths.shape[1])
-            dense.append(np.bincount(rows * N_STRENGTHS + strengths.ravel(), minlength=len(uniq) * N_STRENGTHS)
-                         .reshape(len(uniq), N_STRENGTHS).astype(np.float64))
-        else:
-            four = strengths.astype(np.int16)
-    return SubsetTables(ids, evaluate(reps).astype(np.int64), tuple(dense), four)
-
-
-def _completion_strengths(subsets: Ints) -> Ints:
-    """(patterns, C(52 - k, 5 - k)) strengths of every five-card hand containing each k-subset."""
-    k = subsets.shape[1]
-    if k == 0:
-        return hand_strengths().astype(np.int64)[None, :]
-    rest = combinations(N_CARDS - k, 5 - k).astype(np.int64)
-    taken = np.zeros((len(subsets), N_CARDS), dtype=bool)
-    taken[np.arange(len(subsets))[:, None], subsets] = True
-    others = np.nonzero(~taken)[1].reshape(len(subsets), N_CARDS - k)
-    out = np.empty((len(subsets), len(rest)), dtype=np.int64)
-    step = max(1, (1 << 21) // len(rest))
-    for i in range(0, len(subsets), step):
-        sub, oth = subsets[i:i + step], others[i:i + step]
-        hands = np.concatenate([np.broadcast_to(sub[:, None, :], (len(sub), len(rest), k)), oth[:, rest]], axis=2)
-        out[i:i + step] = evaluate(hands.reshape(-1, 5)).reshape(len(sub), len(rest))
-    return out
-
-
-def _levels(t: SubsetTables, vt: Floats, needed: set[int]) -> dict[int, Floats]:
-    """Sum of a value per strength (``vt``: strengths x vectors) over the hands containing each
-    pattern of the needed sizes: level k -> (patterns, vectors)."""
-    out: dict[int, Floats] = {}
-    for k in needed:
-        if k < 4:
-            out[k] = t.dense[k] @ vt
-        else:
-            acc = np.zeros((len(t.four), vt.shape[1]))
-            for j in range(t.four.shape[1]):
-                acc += vt[t.four[:, j]]
-            out[k] = acc
-    return out
-
-
-def _terms(holds: Ints, d: int) -> list[tuple[Ints, int, float]]:
-    """Inclusion-exclusion over the discards of each hold (all holds draw ``d``): per term the
-    mask of each class, its size and its sign."""
-    bits = (holds[:, None] >> np.arange(5)) & 1
-    free = np.argsort(bits, axis=1, kind="stable")[:, :d]
-    out = []
-    for j in range(1 << d):
-        m = holds.copy()
-        for i in range(d):
-            if j >> i & 1:
-                m |= 1 << free[:, i]
-        size = 5 - d + bin(j).count("1")
-        out.append((m, size, 1.0 if (size - (5 - d)) % 2 == 0 else -1.0))
-    return out
-
-
-def hold_expectations(t: SubsetTables, vt: Floats, holds: Ints, d: int, classes: Ints | None = None,
-                      levels: dict[int, Floats] | None = None) -> Floats:
-    """(classes, vectors) expected value per strength (``vt``: strengths x vectors) when each
-    class keeps ``holds`` (masks, all drawing ``d``) and draws from the 47 unseen cards; the
-    holds are those of ``classes`` (default: every deal class in order)."""
-    terms = _terms(holds, d)
-    if levels is None:
-        levels = _levels(t, vt, {s for _, s, _ in terms if s < 5})
-    rows = np.arange(len(holds)) if classes is None else classes
-    out = np.zeros((len(holds), vt.shape[1]))
-    for m, size, sign in terms:
-        part = vt[t.own[rows]] if size == 5 else levels[size][t.ids[rows, m]]
-        if sign > 0:
-            out += part
-        else:
-            out -= part
-    out /= comb(N_CARDS - 5, d)
-    return out
-
-
-def strength_spread(t: SubsetTables, weights: Floats, holds: Ints, d: int, classes: Ints | None = None) -> Floats:
-    """(vectors, strengths) probability of each final strength when the classes, weighted by
-    each row of ``weights`` (vectors x classes), keep ``holds`` (all drawing ``d``): the
-    transpose of ``hold_expectations``, with the same ``classes``."""
-    wt = np.ascontiguousarray(weights.T)                    # classes x vectors
-    out = np.zeros((N_STRENGTHS, len(weights)))
-    coef: dict[int, Floats] = {}
-    rows = np.arange(len(holds)) if classes is None else classes
-    for m, size, sign in _terms(holds, d):
-        ids = t.own[rows] if size == 5 else t.ids[rows, m].astype(np.int64)
-        n = N_STRENGTHS if size == 5 else len(t.dense[size]) if size < 4 else len(t.four)
-        c = out if size == 5 else coef.setdefault(size, np.zeros((n, len(weights))))
-        _add_rows(c, ids, wt, sign)
-    for size, c in coef.items():
-        if size < 4:
-            out += t.dense[size].T @ c
-        else:
-            for j in range(t.four.shape[1]):
-                np.add.at(out, t.four[:, j], c)
-    out /= comb(N_CARDS - 5, d)
-    return np.ascontiguousarray(out.T)
-
-
-def _add_rows(target: Floats, index: Ints, rows: Floats, sign: float) -> None:
-    """``target[index[i]] += sign * rows[i]`` for every i, repeated indices included."""
-    order = np.argsort(index, kind="stable")
-    keys = index[order]
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    part = np.add.reduceat(rows[order], starts, axis=0)
-    target[keys[starts]] += part if sign > 0 else -part
-
-
-def best_hold_expectations(t: SubsetTables, vt: Floats, d: int, legal: npt.NDArray[np.bool_],
-                           block: int = 16384) -> tuple[Floats, Ints]:
-    """(classes, vectors) the largest ``hold_expectations`` over the legal holds drawing ``d``
-    (-inf where none is legal) and the hold masks that give it: one gather per mask and
-    inclusion-exclusion over all of them."""
-    masks = [m for m in range(N_MASKS) if POPCOUNT[m] >= 5 - d]
-    levels = _levels(t, vt, {k for k in range(5 - d, 5)})
-    n = len(t.own)
-    out = np.full((n, vt.shape[1]), -np.inf)
-    arg = np.zeros((n, vt.shape[1]), dtype=np.int64)
-    for lo in range(0, n, block):
-        rows = np.arange(lo, min(lo + block, n))
-        f = {m: (vt[t.own[rows]] if m == N_MASKS - 1 else levels[int(POPCOUNT[m])][t.ids[rows, m]]) for m in masks}
-        for bit in range(5):
-            for m in masks:
-                if not m >> bit & 1 and (m | 1 << bit) in f:
-                    f[m] = f[m] - f[m | 1 << bit]
-        for m in masks:
-            if POPCOUNT[m] == 5 - d:
-                view, best = out[lo:lo + len(rows)], arg[lo:lo + len(rows)]
-                better = legal[rows, m][:, None] & (f[m] > view)
-                view[better] = f[m][better]
-                best[better] = m
-    out /= comb(N_CARDS - 5, d)
-    return out, arg
 
 
 # --- the best response ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The solved heads-up strategy (``analyses.solve``) as a player at the table of the rules engine.
+"""The solved heads-up strategy (``solver.solution``) as a player at the table of the rules engine.
 
 ``EquilibriumPlayer`` plays one seat of a heads-up deal from a ``DrawSolution``: it reads the
 betting so far in the round, its seat (the dealer is the solver's seat 1) and the draw counts
@@ -24,23 +24,18 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.solver.cfr import Checkpoint
-from drawodds.solver.abstraction import (
-    DEFAULT_EXPLOITABILITY,
-    GAME_OPTIONS,
-    DrawSolution,
-    betting_round,
-    check_rules,
-    class_keys,
-    equilibrium_path,
-    equilibrium_solution,
-    load_solution,
-)
 from drawodds.engine.deal import BET, CALL, CHECK, FOLD, RAISE, SHOW, Action, Observation
 from drawodds.errors import RequestError
 from drawodds.evaluate import jacks_or_better_floor
 from drawodds.execution import Stage
 from drawodds.rules import RuleSet
+from drawodds.solver.abstraction import check_rules
+from drawodds.solver.cache import DEFAULT_EXPLOITABILITY, GAME_OPTIONS, equilibrium_path
+from drawodds.solver.cfr import Checkpoint
+from drawodds.solver.classes import class_keys
+from drawodds.solver.game import betting_round
+from drawodds.solver.solution import DrawSolution, load_solution
+from drawodds.solver.solve import equilibrium_solution
 
 LETTERS = {"check": "x", "bet": "b", "raise": "r", "call": "c", "fold": "f"}
 ACTIONS = {"x": CHECK, "b": BET, "r": RAISE, "c": CALL, "f": FOLD}
@@ -112,7 +107,7 @@ class EquilibriumTables:
         """Pre-draw bucket of a hand (sorted ascending), and for each draw option the hold it
         keeps as a bit mask over those cards (bit i keeps the i-th; ``NO_HOLD`` if illegal).
 
-        The hand is renamed into its class representative the way ``solve.classify`` does (suits
+        The hand is renamed into its class representative the way ``classes.classify`` does (suits
         by rank mask, largest first; ties keep suit order): a few microseconds in plain Python.
         """
         masks = [0, 0, 0, 0]

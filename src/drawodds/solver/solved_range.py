@@ -22,13 +22,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.solver import cfr
-from drawodds.solver.abstraction import ACTION_NAMES, DrawSolution, class_hold_cards, classify, deal_classes
 from drawodds.cards import unseen
 from drawodds.combinatorics import combinations
 from drawodds.errors import RequestError
 from drawodds.rules import RuleSet
 from drawodds.sim.ranges import Holdings, hand_labels
+from drawodds.solver import cfr
+from drawodds.solver.classes import class_hold_cards, classify, deal_classes
+from drawodds.solver.game import ACTION_NAMES
+from drawodds.solver.solution import DrawSolution
 
 Floats = npt.NDArray[np.float64]
 _LETTERS = {name: letter for letter, name in ACTION_NAMES.items()} | {letter: letter for letter in ACTION_NAMES}

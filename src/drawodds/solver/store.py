@@ -1,24 +1,29 @@
-"""Checking a stored solution before anything is built from it.
-
-A solution file is read in two steps, each checked here in full: its metadata (format, rule
-fields, bucket settings within the solver's bounds, the summary's keys and types) before any
-abstraction is built or allocated, and its strategy (every column present, node numbers in the
-order of the game, probabilities finite, in [0, 1], each information set's row summing to 1)
-before it is played. Any fault is one ``SolutionFileError`` sentence naming the file.
-"""
+"""The store: the solver's own files, an abstraction (.npz) and a solution (Parquet) with a versioned
+record of its own (not the ``--json`` output), each checked in full before anything is built from it."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import json
 import math
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from drawodds import paths
 from drawodds.errors import RequestError
+from drawodds.rules import RuleSet, preset, preset_names
+from drawodds.solver import cfr
+from drawodds.solver.abstraction import Abstraction, check_rules
+from drawodds.solver.game import GameTree
+from drawodds.solver.subsets import N_STRENGTHS, Floats
 
+STORE_FORMAT = 3            # bump when a stored layout or the abstraction changes; older files are refused
 MAX_PRE_BUCKETS = 4096      # the solver's bounds (the CLI's --buckets and --field-rounds)
 MAX_FINAL_BUCKETS = 2048
 MAX_ROUNDS = 5
@@ -26,6 +31,8 @@ MAX_RAISES = 10
 COLUMNS = ("node", "seat", "street", "line", "row", "state", "action", "probability")
 SLACK = 64                  # patterns and hand categories: buckets a build adds beyond a small budget
 SUM_TOLERANCE = 1e-6        # an information set's probabilities sum to 1 within this
+ABSTRACTION_ARRAYS = ("classes", "class_weights", "class_bucket", "class_holds", "class_natural", "prior",
+                      "transitions", "legal_draws", "openers", "pattern", "final_of_strength", "final_mass")
 
 
 class SolutionFileError(RequestError):
@@ -37,17 +44,166 @@ def unusable(path: str | Path, why: str) -> SolutionFileError:
     return SolutionFileError(f"{path} is not a usable solution file ({why}); solve again")
 
 
-@dataclass(frozen=True)
-class StoredSettings:
-    """What a solution file's metadata says, checked: its rule fields, abstraction settings and summary."""
+def rules_fields(rules: RuleSet) -> dict[str, object]:
+    """A rule set's fields as JSON values (its sources left out)."""
+    return {f.name: (list(v) if isinstance(v := getattr(rules, f.name), tuple) else v)
+            for f in dataclasses.fields(rules) if f.name != "sources"}
 
-    rules: dict[str, object]
-    settings: tuple[int, int, int]        # pre-draw buckets, final buckets, field rounds
-    summary: dict[str, Any]
-    raises: int
+
+def rules_from(fields_: dict[str, object]) -> RuleSet:
+    """The rule set that ``rules_fields`` wrote (its preset's sources back)."""
+    base = preset(str(fields_["name"])) if str(fields_["name"]) in preset_names() else RuleSet()
+    changes = {k: (tuple(v) if isinstance(v, list) else v) for k, v in fields_.items()}
+    return base.replace(**changes)
+
+
+# --- the abstraction ------------------------------------------------------------------------------
+
+def write_abstraction(a: Abstraction, path: Path) -> None:
+    """Write an abstraction's arrays to an .npz file (its settings are in the file's name)."""
+    np.savez(path, options=np.array(a.options), pattern_names=np.array(a.pattern_names), seconds=a.seconds,
+             **{k: getattr(a, k) for k in ABSTRACTION_ARRAYS})
+
+
+def read_abstraction(path: Path, rules: RuleSet, settings: tuple[int, int, int]) -> Abstraction | None:
+    """The abstraction stored at ``path``, or None (with a note) when the file is damaged."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in ABSTRACTION_ARRAYS}
+            a = Abstraction(rules, tuple(int(o) for o in z["options"]),
+                            pattern_names=tuple(str(n) for n in z["pattern_names"].tolist()),
+                            seconds=float(z["seconds"]), settings=settings, **arrays)
+        p, f = len(a.prior), a.transitions.shape[2] if a.transitions.ndim == 3 else -1
+        whole = (a.transitions.shape == (len(a.options), p, f) and a.legal_draws.shape == (p, len(a.options))
+                 and a.openers.shape == (p,) and a.pattern.shape == (p,) and len(a.class_bucket) == len(a.classes)
+                 and a.class_holds.shape == (len(a.classes), len(a.options)) and len(a.final_mass) == f
+                 and len(a.final_of_strength) == N_STRENGTHS and int(a.class_bucket.max(initial=0)) < p
+                 and int(a.final_of_strength.max(initial=0)) < f
+                 and int(a.pattern.max(initial=0)) < len(a.pattern_names))
+    except Exception:   # noqa: BLE001 - any fault in a cache file (truncated, edited) means: build it again
+        whole = False
+    if whole:
+        paths.touch_cached(path)
+        return a
+    warnings.warn(paths.CacheNote(f"the cached abstraction {path.name} was damaged; building it again"),
+                  stacklevel=3)
+    with contextlib.suppress(OSError):
+        path.unlink()
+    return None
+
+
+# --- the solution -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StoredSolution:
+    """What a solution file holds: its record (checked) and its strategy column (checked against it)."""
+
+    rules: RuleSet
+    settings: tuple[int, int, int]        # pre-draw buckets, final buckets, field rounds asked for
     pre_draw_buckets: int                 # as the solved abstraction had them
     final_buckets: int
+    raises: int
+    value: tuple[float, float]
+    exploitability: float
+    nash_conv: float
+    iterations: int
+    seconds: float
+    abstraction_seconds: float
+    schedule: str
+    interrupted: bool
+    curve: tuple[cfr.Checkpoint, ...] = field(repr=False)
+    node: npt.NDArray[np.integer] = field(repr=False, default_factory=lambda: np.zeros(0, dtype=np.int64))
+    probability: Floats = field(repr=False, default_factory=lambda: np.zeros(0))
 
+
+def _record(stored: StoredSolution) -> dict[str, object]:
+    """The metadata of a solution file (format ``STORE_FORMAT``)."""
+    return {"format": STORE_FORMAT, "rules": rules_fields(stored.rules),
+            "settings": {"pre_buckets": stored.settings[0], "final_buckets": stored.settings[1],
+                         "rounds": stored.settings[2]},
+            "abstraction": {"pre_draw_buckets": stored.pre_draw_buckets, "final_buckets": stored.final_buckets},
+            "solve": {"value": list(stored.value), "exploitability": stored.exploitability,
+                      "nash_conv": stored.nash_conv, "iterations": stored.iterations, "seconds": stored.seconds,
+                      "abstraction_seconds": stored.abstraction_seconds, "schedule": stored.schedule,
+                      "raises": stored.raises, "interrupted": stored.interrupted},
+            "curve": [{"iteration": c.iteration, "seconds": c.seconds, "value": c.value,
+                       "exploitability": c.exploitability} for c in stored.curve]}
+
+
+def write_solution(path: str | Path, game: GameTree, strategy: tuple[Floats | None, ...],
+                   stored: StoredSolution) -> Path:
+    """Write a strategy to a Parquet file, one row per (decision, row, private state, action), with
+    ``stored``'s record (its node and probability are not used) in the file's metadata."""
+    parts: dict[str, list[npt.NDArray]] = {k: [] for k in COLUMNS}
+    streets = {**{n: "pre-draw" for n in game.pre_nodes.values()}, **{n: "draw" for n in game.draw_nodes.values()},
+               **{n: "post-draw" for n in game.post_nodes.values()}}
+    for i in game.tree.decisions:
+        d = game.tree.nodes[i]
+        s = strategy[i]
+        assert isinstance(d, cfr.Decision) and s is not None
+        rows, states, acts = s.shape
+        size = rows * states * acts
+        parts["node"].append(np.full(size, i, dtype=np.int32))
+        parts["seat"].append(np.full(size, d.player, dtype=np.int8))
+        parts["street"].append(np.full(size, streets.get(i, ""), dtype=object))
+        parts["line"].append(np.full(size, d.label, dtype=object))
+        grid = np.indices((rows, states, acts)).reshape(3, -1)
+        parts["row"].append(grid[0].astype(np.int32))
+        parts["state"].append(grid[1].astype(np.int32))
+        parts["action"].append(np.asarray(d.actions, dtype=object)[grid[2]])
+        parts["probability"].append(s.reshape(-1))
+    import polars as pl  # only here: importing polars would slow every command's start
+
+    frame = pl.DataFrame({k: np.concatenate(v) for k, v in parts.items()}).with_columns(
+        pl.col("street", "line", "action").cast(pl.Categorical))
+    meta = json.dumps(_record(stored))
+    return paths.write_file(path, lambda tmp: frame.write_parquet(tmp, metadata={"drawodds": meta}))
+
+
+def read_solution(path: str | Path) -> StoredSolution:
+    """A solution file's record and strategy column, checked in full before anything is built from it."""
+    import polars as pl  # only here: importing polars would slow every command's start
+
+    try:
+        meta = json.loads(pl.read_parquet_metadata(path)["drawodds"])
+    except FileNotFoundError as exc:
+        raise RequestError(f"no such solution file: {path}") from exc
+    except (OSError, KeyError, ValueError, pl.exceptions.PolarsError) as exc:
+        raise SolutionFileError(f"{path} is not a solution file written by drawodds solve") from exc
+    stored = check_metadata(meta, path)
+    try:
+        frame = pl.read_parquet(path, columns=list(COLUMNS))
+        if not (frame["probability"].dtype.is_float() and frame["state"].dtype.is_integer()
+                and frame["node"].dtype.is_integer()):
+            raise ValueError("a column has the wrong type")
+        street = frame["street"].cast(pl.String).to_numpy()
+    except (OSError, ValueError, pl.exceptions.PolarsError) as exc:
+        raise unusable(path, "a column is missing or damaged") from exc
+    check_states(stored, street, frame["state"].to_numpy(), path)
+    return dataclasses.replace(stored, node=frame["node"].to_numpy(), probability=frame["probability"].to_numpy())
+
+
+def strategy_of(stored: StoredSolution, game: GameTree, path: str | Path) -> tuple[Floats | None, ...]:
+    """The stored strategy per node of ``game`` (the tree its settings describe), every row checked."""
+    probability, nodes = stored.probability, stored.node
+    strategy: list[Floats | None] = [None] * len(game.tree.nodes)
+    at = 0
+    for i in game.tree.decisions:
+        d = game.tree.nodes[i]
+        assert isinstance(d, cfr.Decision)
+        states = game.tree.spaces[int(game.tree.node_spaces[i, d.player])].size
+        size = d.rows * states * len(d.actions)
+        if at + size > len(probability) or not (nodes[at:at + size] == i).all():
+            raise unusable(path, "its rows do not match the game its settings describe")
+        strategy[i] = probability[at:at + size].reshape(d.rows, states, len(d.actions))
+        at += size
+    if at != len(probability):
+        raise unusable(path, "its rows do not match the game its settings describe")
+    check_strategy(strategy, path)
+    return tuple(strategy)
+
+
+# --- the checks ---------------------------------------------------------------------------------
 
 def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
@@ -63,40 +219,54 @@ def _near(count: object, budget: int) -> bool:
     return _count(count, 1, 2 * budget + SLACK) and budget <= 4 * int(count) + SLACK  # type: ignore[call-overload]
 
 
-def check_metadata(meta: object, path: str | Path, fmt: int) -> StoredSettings:
-    """The file's metadata, every key and type checked, bucket counts within the solver's bounds
-    (checked before anything is allocated); ``fmt`` is the format this version writes."""
+def check_metadata(meta: object, path: str | Path) -> StoredSolution:
+    """The file's record, every key and type checked, bucket counts within the solver's bounds
+    (checked before anything is allocated), its rules a game the solver plays."""
     if not isinstance(meta, dict):
         raise unusable(path, "its metadata is not a record")
-    if meta.get("format") != fmt:
+    if meta.get("format") != STORE_FORMAT:
         raise SolutionFileError(f"{path} was written by another version of drawodds; solve again")
-    rules, settings, summary = meta.get("rules"), meta.get("settings"), meta.get("summary")
+    rules, settings, solved, curve = meta.get("rules"), meta.get("settings"), meta.get("solve"), meta.get("curve")
     if not isinstance(rules, dict) or not isinstance(rules.get("name"), str):
         raise unusable(path, "its rules are missing")
-    if not (isinstance(settings, list) and len(settings) == 3 and _count(settings[0], 1, MAX_PRE_BUCKETS)
-            and _count(settings[1], 1, MAX_FINAL_BUCKETS) and _count(settings[2], 1, MAX_ROUNDS)):
+    sizes: list[Any] = ([settings.get(k) for k in ("pre_buckets", "final_buckets", "rounds")]
+                        if isinstance(settings, dict) else [])
+    if not (len(sizes) == 3 and _count(sizes[0], 1, MAX_PRE_BUCKETS) and _count(sizes[1], 1, MAX_FINAL_BUCKETS)
+            and _count(sizes[2], 1, MAX_ROUNDS)):
         raise unusable(path, f"its bucket settings {settings!r} are not PRE (1-{MAX_PRE_BUCKETS:,}), "
                              f"FINAL (1-{MAX_FINAL_BUCKETS:,}), ROUNDS (1-{MAX_ROUNDS})")
-    if not isinstance(summary, dict):
-        raise unusable(path, "its summary is missing")
-    value, curve, abstraction = summary.get("value"), summary.get("curve"), summary.get("abstraction")
+    if not isinstance(solved, dict):
+        raise unusable(path, "its solve record is missing")
+    value, abstraction = solved.get("value"), meta.get("abstraction")
     fields_ok = (isinstance(value, list) and len(value) == 2 and all(_number(v) for v in value)
-                 and all(_number(summary.get(k)) for k in ("exploitability", "seconds", "abstraction_seconds"))
-                 and _count(summary.get("iterations"), 0, 10**9) and _count(summary.get("raises"), 0, MAX_RAISES)
-                 and isinstance(summary.get("schedule"), str) and isinstance(curve, list)
+                 and all(_number(solved.get(k)) for k in ("exploitability", "nash_conv", "seconds",
+                                                          "abstraction_seconds"))
+                 and _count(solved.get("iterations"), 0, 10**9) and _count(solved.get("raises"), 0, MAX_RAISES)
+                 and isinstance(solved.get("schedule"), str) and isinstance(solved.get("interrupted"), bool)
+                 and isinstance(curve, list)
                  and all(isinstance(c, dict) and _count(c.get("iteration"), 0, 10**9) and _number(c.get("seconds"))
-                         and _number(c.get("exploitability")) for c in curve))
+                         and _number(c.get("value")) and _number(c.get("exploitability")) for c in curve))
     if not fields_ok:
-        raise unusable(path, "its summary is incomplete or has a bad value")
-    if not (isinstance(abstraction, dict) and _near(abstraction.get("pre_draw_buckets"), settings[0])
-            and _near(abstraction.get("final_buckets"), settings[1])):
+        raise unusable(path, "its solve record is incomplete or has a bad value")
+    if not (isinstance(abstraction, dict) and _near(abstraction.get("pre_draw_buckets"), sizes[0])
+            and _near(abstraction.get("final_buckets"), sizes[1])):
         raise unusable(path, "its bucket counts do not fit its bucket settings")
-    return StoredSettings(rules, (settings[0], settings[1], settings[2]), summary, int(summary["raises"]),
-                          int(abstraction["pre_draw_buckets"]), int(abstraction["final_buckets"]))
+    try:
+        rule_set = rules_from(rules)
+        check_rules(rule_set)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise unusable(path, "its rules are not a game the solver plays") from exc
+    assert isinstance(value, list) and isinstance(curve, list) and isinstance(abstraction, dict)
+    return StoredSolution(rule_set, (sizes[0], sizes[1], sizes[2]), int(abstraction["pre_draw_buckets"]),
+                          int(abstraction["final_buckets"]), int(solved["raises"]), (value[0], value[1]),
+                          solved["exploitability"], solved["nash_conv"], solved["iterations"], solved["seconds"],
+                          solved["abstraction_seconds"], solved["schedule"], solved["interrupted"],
+                          tuple(cfr.Checkpoint(c["iteration"], c["seconds"], c["value"], c["exploitability"])
+                                for c in curve))
 
 
-def check_states(stored: StoredSettings, street: npt.NDArray, state: npt.NDArray, path: str | Path) -> None:
-    """The file's own states agree with its metadata's bucket counts (before the abstraction is built)."""
+def check_states(stored: StoredSolution, street: npt.NDArray, state: npt.NDArray, path: str | Path) -> None:
+    """The file's own states agree with its record's bucket counts (before the abstraction is built)."""
     pre = state[street == "pre-draw"]
     post = state[street == "post-draw"]
     if len(pre) == 0 or len(post) == 0 or int(pre.min()) < 0 or int(post.min()) < 0:

@@ -15,9 +15,11 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from drawodds.solver.abstraction import HAND_KINDS, Abstraction, DrawSolution, hand_kinds
 from drawodds.evaluate import FLUSH, FULL_HOUSE, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_of, jacks_or_better_floor
 from drawodds.paths import write_file
+from drawodds.solver.abstraction import Abstraction
+from drawodds.solver.kinds import HAND_KINDS, hand_kinds
+from drawodds.solver.solution import DrawSolution
 
 FINAL_KINDS = ("high card", "pair below jacks", "jacks or better", "two pair", "trips", "straight", "flush",
                "full house or better")

@@ -1,0 +1,206 @@
+"""The betting tree: heads-up limit rounds before and after the draw, as the public tree CFR solves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from drawodds.rules import RuleError
+from drawodds.solver import cfr
+from drawodds.solver.abstraction import Abstraction
+from drawodds.solver.subsets import Floats, Ints
+
+
+@dataclass(frozen=True)
+class RoundNode:
+    """A point in one limit betting round of two seats: who acts (None at the end), the actions
+    open to them, how the round ended, and the bets each seat has put in (in bets)."""
+
+    history: str                     # x check, b bet, r raise, c call, f fold
+    actor: int | None
+    actions: tuple[str, ...]
+    end: str | None                  # "fold", "call" or "checked" when the round is over
+    put: tuple[int, int]
+
+
+def betting_round(first: int, max_bets: int) -> dict[str, RoundNode]:
+    """Every history of a fixed-limit round between two seats, ``first`` acting first, with at
+    most ``max_bets`` bets (the bet and its raises)."""
+    out: dict[str, RoundNode] = {}
+
+    def visit(history: str, actor: int, level: int, put: tuple[int, int]) -> None:
+        if level == 0:
+            out[history] = RoundNode(history, actor, ("x", "b"), None, put)
+            if history == "x":
+                out[history + "x"] = RoundNode(history + "x", None, (), "checked", put)
+            else:
+                visit(history + "x", 1 - actor, 0, put)
+            visit(history + "b", 1 - actor, 1, _add(put, actor, 1))
+            return
+        acts = ("f", "c", "r") if level < max_bets else ("f", "c")
+        out[history] = RoundNode(history, actor, acts, None, put)
+        out[history + "f"] = RoundNode(history + "f", None, (), "fold", put)
+        out[history + "c"] = RoundNode(history + "c", None, (), "call", _add(put, actor, level - put[actor]))
+        if level < max_bets:
+            visit(history + "r", 1 - actor, level + 1, _add(put, actor, level + 1 - put[actor]))
+
+    visit("", first, 0, (0, 0))
+    return out
+
+
+def _add(put: tuple[int, int], seat: int, n: int) -> tuple[int, int]:
+    return (put[0] + n, put[1]) if seat == 0 else (put[0], put[1] + n)
+
+
+ACTION_NAMES = {"x": "check", "b": "bet", "r": "raise", "c": "call", "f": "fold"}
+
+
+@dataclass(frozen=True)
+class Line:
+    """A pre-draw betting line that reaches the draw: its history, the chips each seat has in
+    (antes, ante included), the opener and the seat that acts first after the draw."""
+
+    history: str
+    stake: float
+    opener: int | None
+    first_after: int
+
+
+@dataclass(frozen=True)
+class GameTree:
+    """The abstract game as a public tree, with the indices that map its nodes back to play."""
+
+    tree: cfr.Tree = field(repr=False)
+    lines: tuple[Line, ...]
+    pre_nodes: dict[str, int] = field(repr=False)          # pre-draw history -> node, in play order
+    draw_nodes: dict[tuple[int, int], int] = field(repr=False)   # (first after, seat) -> node
+    post_nodes: dict[tuple[int, str], int] = field(repr=False)   # (first after, history) -> node
+    groups: dict[int, tuple[int, ...]] = field(repr=False)       # first after -> line indices
+    max_bets: int
+    small: float
+    big: float
+
+
+def _opener(history: str, first: int) -> int | None:
+    """The seat that made the first bet of a round, if any."""
+    for i, a in enumerate(history):
+        if a == "b":
+            return (first + i) % 2
+    return None
+
+
+def build_game(abstraction: Abstraction, raises: int | None = None) -> GameTree:
+    """The public tree of heads-up draw under the abstraction's rule set.
+
+    Seat 0 sits left of the dealer: it acts first before the draw and draws first. ``raises``
+    caps the raises per round (default: the rule set's cap, also heads-up; see docs/solve.md).
+    A round everybody checks before the draw is a push when the rule set redeals.
+    """
+    rules = abstraction.rules
+    cap = raises if raises is not None else (rules.max_raises if rules.max_raises is not None else 4)
+    max_bets = 1 + cap
+    small, big = rules.small_bet / rules.ante, rules.big_bet / rules.ante
+    if 1 + max_bets * (small + big) > rules.stack / rules.ante:
+        raise RuleError(f"with {cap} raises a round the stacks of {rules.stack} could run out; "
+                        "choose fewer raises")
+    pre = betting_round(0, max_bets)
+    n_opt, n_pre, n_fin = len(abstraction.options), abstraction.pre_buckets, abstraction.final_buckets
+    spaces = (cfr.Space(n_pre, None, "pre-draw bucket"),
+              cfr.Space(n_fin, np.arange(n_fin, dtype=np.float64), "final bucket"))
+    lines: list[Line] = []
+    for h, node in pre.items():
+        if node.end == "call" or (node.end == "checked" and not rules.all_check_redeal):
+            opener = _opener(h, 0)
+            first = opener if (rules.first_after_draw == "opener" and opener is not None) else 0
+            lines.append(Line(h, 1 + node.put[0] * small, opener, first))
+    nodes: list[cfr.Node] = []
+
+    def add(node: cfr.Node) -> int:
+        nodes.append(node)
+        return len(nodes) - 1
+
+    groups = {q: tuple(i for i, ln in enumerate(lines) if ln.first_after == q) for q in (0, 1)}
+    groups = {q: g for q, g in groups.items() if g}
+    draw_nodes: dict[tuple[int, int], int] = {}
+    post_nodes: dict[tuple[int, str], int] = {}
+    entry: dict[str, tuple[int, int]] = {}             # pre-draw history -> (draw node, row)
+    for q, members in groups.items():
+        n = len(members)
+        base = np.array([lines[i].stake for i in members])
+        rows = n_opt * n_opt * n
+        stake = np.tile(base, n_opt * n_opt)
+        post = betting_round(q, max_bets)
+        post_root = _build_round(post, "", rows, stake, big, add, post_nodes, q, None).child
+        x1 = add(cfr.Transition(1, rows, abstraction.transitions, np.repeat(np.arange(n_opt), n_opt * n),
+                                1, cfr.Edge(post_root, np.arange(rows)), "draw, seat 1"))
+        d1 = add(cfr.Decision(1, n_opt * n, tuple(cfr.Edge(x1, a * n_opt * n + np.arange(n_opt * n))
+                                                  for a in range(n_opt)),
+                              abstraction.legal_draws, "draw choice, seat 1", _draw_names(abstraction)))
+        x0 = add(cfr.Transition(0, n_opt * n, abstraction.transitions, np.repeat(np.arange(n_opt), n),
+                                1, cfr.Edge(d1, np.arange(n_opt * n)), "draw, seat 0"))
+        d0 = add(cfr.Decision(0, n, tuple(cfr.Edge(x0, a * n + np.arange(n)) for a in range(n_opt)),
+                              abstraction.legal_draws, "draw choice, seat 0", _draw_names(abstraction)))
+        draw_nodes[(q, 0)], draw_nodes[(q, 1)] = d0, d1
+        for row, i in enumerate(members):
+            entry[lines[i].history] = (d0, row)
+    pre_nodes: dict[str, int] = {}
+    openers = np.stack([np.ones(n_pre, dtype=bool), abstraction.openers], axis=1)
+    root = _build_round(pre, "", 1, np.ones(1), small, add, pre_nodes, 0,
+                        (entry, rules.all_check_redeal, openers)).child
+    tree = cfr.build_tree(nodes, root, spaces, (0, 0), (abstraction.prior, abstraction.prior))
+    # build_tree renumbers nodes root first: translate the recorded indices.
+    renum = _renumbering(nodes, root, tree)
+    pre_sorted = {h: int(renum[pre_nodes[h]]) for h in sorted(pre_nodes, key=lambda h: (len(h), h))}
+    post_sorted = {k: int(renum[post_nodes[k]]) for k in sorted(post_nodes, key=lambda k: (k[0], len(k[1]), k[1]))}
+    return GameTree(tree, tuple(lines), pre_sorted, {k: int(renum[i]) for k, i in sorted(draw_nodes.items())},
+                    post_sorted, groups, max_bets, small, big)
+
+
+def _draw_names(abstraction: Abstraction) -> tuple[str, ...]:
+    return tuple("pat" if d == 0 else f"draw {d}" for d in abstraction.options)
+
+
+def _build_round(round_: dict[str, RoundNode], history: str, rows: int, stake: Floats, bet: float, add,
+                 record: dict, first: int, predraw: tuple[dict, bool, npt.NDArray[np.bool_]] | None
+                 ) -> cfr.Edge:
+    """Nodes of one betting round below ``history`` (children first); returns the edge into it.
+
+    ``stake`` is what each seat already has in per row; after the draw a check-through or a call
+    is a showdown. Before the draw (``predraw``) they lead into the draw nodes, a check-through to
+    a push when the rule set redeals, and the opening bet is limited to openers.
+    """
+    node = round_[history]
+    every = np.arange(rows)
+    if node.end == "fold":
+        folder = (first + len(history) - 1) % 2
+        loss = stake + node.put[folder] * bet
+        return cfr.Edge(add(cfr.Terminal(rows, "fixed", -loss if folder == 0 else loss, label=history)), every)
+    if node.end is not None and predraw is None:
+        return cfr.Edge(add(cfr.Terminal(rows, "showdown", stake + node.put[0] * bet, label=history)), every)
+    if node.end is not None:
+        assert predraw is not None
+        entry, redeal, _ = predraw
+        if node.end == "checked" and redeal:
+            return cfr.Edge(add(cfr.Terminal(rows, "fixed", np.zeros(rows), label="all check: redeal")), every)
+        d0, row = entry[history]
+        return cfr.Edge(d0, np.array([row]))
+    kids = tuple(_build_round(round_, history + a, rows, stake, bet, add, record, first, predraw)
+                 for a in node.actions)
+    legal = None
+    if predraw is not None and node.actions == ("x", "b") and not predraw[2][:, 1].all():
+        legal = predraw[2]
+    assert node.actor is not None
+    idx = add(cfr.Decision(node.actor, rows, kids, legal, history or "root",
+                           tuple(ACTION_NAMES[a] for a in node.actions)))
+    record[(first, history) if predraw is None else history] = idx
+    return cfr.Edge(idx, every)
+
+
+def _renumbering(nodes: list[cfr.Node], root: int, tree: cfr.Tree) -> Ints:
+    """Old node index -> index in the built tree (build_tree orders nodes topologically)."""
+    order = cfr.topological_order(nodes, root)
+    new = np.empty(len(nodes), dtype=np.int64)
+    new[order] = np.arange(len(nodes))
+    return new
