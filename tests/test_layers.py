@@ -1,6 +1,6 @@
 """The package's layers import only downward, with no import circles.
 
-From the bottom: core (cards, evaluator, combinatorics, rule sets, holds, results, execution) -> models (hand
+From the bottom: core (cards, evaluator, combinatorics, rule sets, holds, results, execution, kinds of hands) -> models (hand
 patterns, draw policies) -> sim (sampling, equity, ranges) -> engine -> points games -> analyses
 -> render -> charts -> cli. A module may import its own layer or any layer below it; imports inside
 functions count too, and only the CLI may defer an import of the package's own modules.
@@ -23,7 +23,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "drawodds"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("drawodds.cards", "drawodds.evaluate", "drawodds.combinatorics", "drawodds.rules", "drawodds.holds",
-     "drawodds.results", "drawodds.execution", "drawodds.errors", "drawodds.paths"),
+     "drawodds.results", "drawodds.execution", "drawodds.errors", "drawodds.paths", "drawodds.kinds"),
     ("drawodds.patterns", "drawodds.policies", "drawodds.handrange"),
     ("drawodds.sim",),
     ("drawodds.engine",),
