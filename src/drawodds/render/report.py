@@ -23,6 +23,7 @@ from drawodds.analyses.report import (
     KeepSection,
     Report,
 )
+from drawodds.kinds import FinalGroup
 from drawodds.render.console import pretty_hand, stdout
 from drawodds.rules import preset
 
@@ -322,9 +323,7 @@ def _reading_summary(readings: Sequence[DrawReading]) -> str:
     return " ".join(said)
 
 
-FINAL_GROUPS = (("high card", ("high_card",)), ("one pair", ("one_pair",)), ("two pair", ("two_pair",)),
-                ("three of a kind", ("three_of_a_kind",)), ("straight or flush", ("straight", "flush")),
-                ("full house or better", ("full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind")))
+FINAL_GROUPS = tuple((g.label, tuple(c.slug for c in g.categories)) for g in FinalGroup)   # (column, categories)
 
 
 def _reading_table(readings: Sequence[DrawReading]) -> str:
