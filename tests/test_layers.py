@@ -1,7 +1,7 @@
 """The package's layers import only downward, with no import circles.
 
-From the bottom: core (cards, evaluator, combinatorics, rule sets, holds, results, execution, kinds of hands) -> models (hand
-patterns, draw policies) -> sim (sampling, equity, ranges) -> engine -> points games -> analyses
+From the bottom: core (cards, evaluator, combinatorics, rule sets, holds, results, execution, kinds of
+hands) -> models (hand patterns, draw policies) -> sim (sampling, equity, ranges) -> engine -> points games -> analyses
 -> render -> charts -> cli. A module may import its own layer or any layer below it; imports inside
 functions count too, and only the CLI may defer an import of the package's own modules.
 
