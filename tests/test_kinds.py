@@ -25,6 +25,9 @@ from drawodds.kinds import (
 from drawodds.patterns import dealt_features, hold_pattern_codes, hold_type, starting_hand
 from drawodds.policies import draw_policy, hold_plan
 from drawodds.rules import preset
+from drawodds.sim.ranges import LABELS
+from drawodds.trainer.answers import READ_CLASSES, _parse_read
+from drawodds.trainer.questions import read_class
 
 ENUMS = (Category, DrawKind, FinalGroup, FinalKind, HoldType, PolicyPattern, ReadClass, SolvedKind, StartingHand)
 
@@ -93,3 +96,15 @@ def test_the_solved_games_kinds_are_these_enums():
                                                      SolvedKind.FOUR_CARD_DRAW.label, SolvedKind.ACE_HIGH.label]
     assert HAND_KINDS == SolvedKind.labels() and FINAL_KINDS == FinalKind.labels()
     assert PATTERN_CATEGORIES == tuple(c.short for c in Category if c < Category.FIVE_ACES)
+
+
+def test_every_reading_class_can_be_answered_as_the_trainer_grades_it():
+    """Each posterior label becomes a ``ReadClass``, and typing that class's name (or its pattern's
+    own words) is read back as the same class: 'open-ended' is right for an open-ended holding."""
+    for label in LABELS:
+        cls = read_class(label)
+        assert cls in READ_CLASSES, label
+        assert _parse_read(f"{cls} 40").read_class == cls, label
+    assert read_class("open_ended") == _parse_read("open-ended 40").read_class == ReadClass.OPEN_ENDED.slug
+    assert read_class("pat_three_of_a_kind") == read_class("trips") == ReadClass.TRIPS.slug
+    assert read_class("snow") == ReadClass.of_pattern(PolicyPattern.SNOW).slug == "bluff"

@@ -9,8 +9,8 @@ words shown to a player). Different questions sort hands differently, so they ar
 * ``DrawKind``: the draws a typed hand range names (``handrange``); each is a ``PolicyPattern``.
 * ``StartingHand``: the rows of the strategy chart, a coarse sorting of dealt hands (``patterns``).
 * ``HoldType``: the coarse type of a hold, the chart's colours and the trainer's drills (``patterns``).
-* ``ReadClass``: what a reader may answer a draw count says: a policy pattern, pairs merged, or a
-  made hand by category.
+* ``ReadClass``: what a player may answer a draw count says: a policy pattern (pairs merged), or a
+  made hand by category (``ReadClass.of_pattern``).
 * ``FinalGroup``: final categories grouped for the guide's reading table.
 * ``FinalKind``: the solved game's final hands (pairs cut at jacks).
 * ``SolvedKind``: the solved game's dealt hands (pairs cut 2-6, 7-T, then by rank; a
@@ -20,6 +20,7 @@ words shown to a player). Different questions sort hands differently, so they ar
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Self
 
 from drawodds.evaluate import (
     CATEGORIES,
@@ -61,7 +62,7 @@ class _Kind(IntEnum):
         return tuple(m.label for m in cls)
 
     @classmethod
-    def from_slug(cls, slug: str) -> _Kind:
+    def from_slug(cls, slug: str) -> Self:
         """The member of this slug; KeyError for an unknown one."""
         for m in cls:
             if m.slug == slug:
@@ -119,7 +120,7 @@ class DrawKind(_Kind):
     @property
     def pattern(self) -> PolicyPattern:
         """The policy pattern of the same draw."""
-        return PolicyPattern.from_slug(self.slug)  # type: ignore[return-value]
+        return PolicyPattern.from_slug(self.slug)
 
 
 class StartingHand(_Kind):
@@ -178,6 +179,26 @@ class ReadClass(_Kind):
     STRAIGHT_FLUSH = 11, "straight flush", "straight flush"
     BLUFF = 12, "bluff", "bluff"
     BROKEN = 13, "broken pat", "broken pat"
+    FIVE_ACES = 14, "five of a kind", "five of a kind"
+
+    @classmethod
+    def of_pattern(cls, pattern: PolicyPattern, category: Category = Category.HIGH_CARD) -> ReadClass:
+        """The class of a holding read as ``pattern`` (a pat hand: by its ``category``)."""
+        if pattern is PolicyPattern.PAT:
+            return _READ_OF_CATEGORY[category]
+        return _READ_OF_PATTERN[pattern]
+
+
+_READ_OF_PATTERN = {PolicyPattern.TRIPS: ReadClass.TRIPS, PolicyPattern.TWO_PAIR: ReadClass.TWO_PAIR,
+                    PolicyPattern.PAIR: ReadClass.PAIR, PolicyPattern.PAIR_KICKER: ReadClass.PAIR,
+                    PolicyPattern.FOUR_FLUSH: ReadClass.FOUR_FLUSH, PolicyPattern.OPEN_ENDED: ReadClass.OPEN_ENDED,
+                    PolicyPattern.INSIDE: ReadClass.INSIDE, PolicyPattern.HIGH_CARDS: ReadClass.HIGH_CARDS,
+                    PolicyPattern.SNOW: ReadClass.BLUFF, PolicyPattern.BROKEN: ReadClass.BROKEN}
+_READ_OF_CATEGORY = {Category.HIGH_CARD: ReadClass.HIGH_CARDS, Category.ONE_PAIR: ReadClass.PAIR,
+                     Category.TWO_PAIR: ReadClass.TWO_PAIR, Category.TRIPS: ReadClass.TRIPS,
+                     Category.STRAIGHT: ReadClass.STRAIGHT, Category.FLUSH: ReadClass.FLUSH,
+                     Category.FULL_HOUSE: ReadClass.FULL_HOUSE, Category.QUADS: ReadClass.QUADS,
+                     Category.STRAIGHT_FLUSH: ReadClass.STRAIGHT_FLUSH, Category.FIVE_ACES: ReadClass.FIVE_ACES}
 
 
 class FinalGroup(_Kind):
