@@ -53,23 +53,15 @@ from drawodds.cards import RANK_PLURALS, RANKS
 from drawodds.errors import RequestError
 from drawodds.evaluate import (
     FIVE_ACES,
-    FLUSH,
-    FULL_HOUSE,
     HIGH_CARD,
     ONE_PAIR,
-    QUADS,
     STRAIGHT,
-    STRAIGHT_FLUSH,
-    TRIPS,
-    TWO_PAIR,
 )
 from drawodds.kinds import Category, DrawKind
 from drawodds.patterns import DealtFeatures, dealt_features
 
-CATEGORY_TOKENS = {"HC": HIGH_CARD, "NOTHING": HIGH_CARD, "1P": ONE_PAIR, "PAIR": ONE_PAIR,
-                   "2P": TWO_PAIR, "3K": TRIPS, "TRIPS": TRIPS, "ST": STRAIGHT, "FL": FLUSH,
-                   "FH": FULL_HOUSE, "4K": QUADS, "QUADS": QUADS, "SF": STRAIGHT_FLUSH,
-                   "5K": FIVE_ACES}
+CATEGORY_TOKENS = {**{c.token: c for c in Category}, "NOTHING": Category.HIGH_CARD, "PAIR": Category.ONE_PAIR,
+                   "TRIPS": Category.TRIPS, "QUADS": Category.QUADS}
 DRAW_TOKENS = {"4F": DrawKind.FOUR_FLUSH, "OESD": DrawKind.OPEN_ENDED, "GS": DrawKind.GUTSHOT}
 ACCEPTED = ("pairs (77, JJ+, 22-66), categories (HC 1P 2P 3K ST FL FH 4K SF 5K, + for that or "
             "better), draws (4F OESD GS), high cards (AK, AQ+, Kx, Kx+) or any")
@@ -99,13 +91,13 @@ def _term(token: str) -> Term:
     plus = token.endswith("+")
     base = token[:-1] if plus else token
     if base in CATEGORY_TOKENS:
-        c = CATEGORY_TOKENS[base]
+        c = int(CATEGORY_TOKENS[base])
         return Term("cat", c, FIVE_ACES if plus else c)
     if base in DRAW_TOKENS:
         if plus:
             raise RequestError(f"range term {token!r}: '+' follows a pair, a category or high cards, "
                                "not a draw")
-        return Term("draw", DRAW_TOKENS[base])
+        return Term("draw", int(DRAW_TOKENS[base]))
     if m := _PAIR.match(token):
         r = RANKS.index(m[1])
         return Term("pair", r, 12 if plus else r)

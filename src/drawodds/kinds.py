@@ -89,8 +89,21 @@ class Category(_Kind):
         """The label in a narrow column: ``pair``, ``trips``, ``quads``."""
         return _CATEGORY_SHORT.get(self, self.label)
 
+    @property
+    def token(self) -> str:
+        """The category as a hand range names it: ``HC``, ``1P``, ... ``5K``."""
+        return _CATEGORY_TOKEN[self]
+
+    @property
+    def abbreviation(self) -> str:
+        """The two characters the keep table writes the category with: ``HC``, ``St``, ``5A``."""
+        return _CATEGORY_ABBREVIATION[self]
+
 
 _CATEGORY_SHORT = {Category.ONE_PAIR: "pair", Category.TRIPS: "trips", Category.QUADS: "quads"}
+_CATEGORY_TOKEN = dict(zip(Category, ("HC", "1P", "2P", "3K", "ST", "FL", "FH", "4K", "SF", "5K"), strict=True))
+_CATEGORY_ABBREVIATION = dict(zip(Category, ("HC", "1P", "2P", "3K", "St", "Fl", "FH", "4K", "SF", "5A"),
+                                  strict=True))
 
 
 class PolicyPattern(_Kind):

@@ -16,12 +16,11 @@ from rich.table import Table
 
 from drawodds.analyses.keep import HoldRanking, KeepResult, dealt_description, ranking
 from drawodds.cards import format_hand
+from drawodds.kinds import Category
 from drawodds.render.console import fits, natural_width, pct, pretty_cards, pretty_hand, stdout
 from drawodds.sim.stats import Estimate
 
-SHORT = {"high_card": "HC", "one_pair": "1P", "two_pair": "2P", "three_of_a_kind": "3K",
-         "straight": "St", "flush": "Fl", "full_house": "FH", "four_of_a_kind": "4K",
-         "straight_flush": "SF", "five_of_a_kind": "5A"}
+SHORT = {c.slug: c.abbreviation for c in Category}   # the final-hand columns, by category
 MEASURE_WORDS = {"jacks": "chance of at least a pair of jacks", "improve": "chance to improve",
                  "points": "expected table points"}
 EXACT_HEADERS = ("final hand % (exact)", "J+ %", "improve %", "pts", "table pts")
