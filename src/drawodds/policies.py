@@ -67,8 +67,9 @@ from drawodds.rules import RuleSet
 # Policy patterns: how a policy reads a dealt hand (``kinds.PolicyPattern``; ``sim.ranges`` reports
 # posteriors over these, pairs split by rank and pat hands by category). Hold patterns, which name the
 # kept cards, are ``patterns.HoldKind``.
+# The codes as plain ints: numpy compares an int8 array with an IntEnum member through int64, ten times slower.
 PAT, TRIPS_P, TWO_PAIR_P, PAIR, PAIR_KICKER, FOUR_FLUSH, OPEN_ENDED, INSIDE, HIGH_CARDS, SNOW, \
-    BROKEN = PolicyPattern
+    BROKEN = map(int, PolicyPattern)
 PATTERNS = PolicyPattern.slugs()
 PATTERN_LABELS = PolicyPattern.labels()
 

@@ -70,8 +70,8 @@ _PAIR_LABELS = tuple(f"pair_of_{p}" for p in RANK_PLURALS)
 _KICKER_LABELS = tuple(f"pair_of_{p}_ace_kicker" for p in RANK_PLURALS)
 _OTHER = (TWO_PAIR_P, TRIPS_P, FOUR_FLUSH, OPEN_ENDED, INSIDE, HIGH_CARDS)
 _PAT_LABELS = tuple(f"{PolicyPattern.PAT.slug}_{c.slug}" for c in Category)        # indexed by category
-LABELS = (*_PAIR_LABELS, *_KICKER_LABELS, *(p.slug for p in _OTHER), *_PAT_LABELS, PolicyPattern.SNOW.slug,
-          PolicyPattern.BROKEN.slug)
+LABELS = (*_PAIR_LABELS, *_KICKER_LABELS, *(PolicyPattern(p).slug for p in _OTHER), *_PAT_LABELS,
+          PolicyPattern.SNOW.slug, PolicyPattern.BROKEN.slug)
 _OTHER_BASE = 26
 _PAT_BASE = _OTHER_BASE + len(_OTHER)
 _SNOW_LABEL = _PAT_BASE + len(Category)
