@@ -181,7 +181,8 @@ def test_importing_each_layer_loads_nothing_above_it() -> None:
     assert not upward, "\n".join(upward)
 
 
-_HEAVY = ("pandas", "polars", "matplotlib", "dask", "drawodds.analyses", "drawodds.engine", "drawodds.charts")
+_HEAVY = ("pandas", "polars", "matplotlib", "dask", "drawodds.analyses", "drawodds.trainer", "drawodds.engine",
+          "drawodds.charts")
 
 
 def test_import_drawodds_and_the_command_line_load_no_analysis() -> None:
