@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from drawodds.cards import parse_cards
 from drawodds.engine.deal import (
-    _LIMITS,
     BET,
     CALL,
     CHECK,
@@ -33,6 +32,7 @@ from drawodds.engine.invariants import soak, violations
 from drawodds.engine.players import CallingStation, RandomLegal, RuleBased
 from drawodds.engine.pots import side_pots, uncalled_excess
 from drawodds.engine.session import DeckSupply, Session, simulate
+from drawodds.engine.table import _LIMITS
 from drawodds.errors import DrawoddsError, RequestError
 from drawodds.evaluate import evaluate
 from drawodds.rules import RuleSet, preset

@@ -59,21 +59,19 @@ from drawodds.evaluate import (
     jacks_or_better_floor,
 )
 from drawodds.holds import draw_limits
+from drawodds.kinds import PolicyPattern
 from drawodds.patterns import count_columns, dealt_features, or_columns, straight_draw_tables
 from drawodds.results import Result
 from drawodds.rules import RuleSet
 
-# Policy patterns: how a policy reads a dealt hand (``sim.ranges`` reports posteriors over these,
-# pairs split by rank and pat hands by category). Hold patterns, which name the kept cards, are
-# ``patterns.HoldKind``.
+# Policy patterns: how a policy reads a dealt hand (``kinds.PolicyPattern``; ``sim.ranges`` reports
+# posteriors over these, pairs split by rank and pat hands by category). Hold patterns, which name the
+# kept cards, are ``patterns.HoldKind``.
+# The codes as plain ints: numpy compares an int8 array with an IntEnum member through int64, ten times slower.
 PAT, TRIPS_P, TWO_PAIR_P, PAIR, PAIR_KICKER, FOUR_FLUSH, OPEN_ENDED, INSIDE, HIGH_CARDS, SNOW, \
-    BROKEN = range(11)
-PATTERNS = ("pat", "trips", "two_pair", "pair", "pair_with_kicker", "four_flush", "open_ended",
-            "inside_straight", "high_cards", "snow", "broken_pat")
-PATTERN_LABELS = ("made hand, stand pat", "three of a kind", "two pair", "one pair",
-                  "pair + ace kicker", "four-flush", "open-ended straight draw",
-                  "inside straight draw", "high cards only", "snow (pat bluff)",
-                  "broken straight/flush (to a straight flush)")
+    BROKEN = map(int, PolicyPattern)
+PATTERNS = PolicyPattern.slugs()
+PATTERN_LABELS = PolicyPattern.labels()
 
 SnowHands = Literal["nothing", "any"]
 MinHand = Literal["any", "pair", "jacks", "two_pair", "trips", "straight"]

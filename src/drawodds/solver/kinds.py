@@ -6,12 +6,10 @@ import numpy as np
 import numpy.typing as npt
 
 from drawodds.evaluate import FLUSH, HIGH_CARD, ONE_PAIR, STRAIGHT, category_of, evaluate
+from drawodds.kinds import SolvedKind
 from drawodds.solver.subsets import Ints
 
-HAND_KINDS = ("nothing, queen high or less", "nothing, king high", "nothing, ace high", "three-card draw",
-              "four-card draw", "pair of deuces to sixes", "pair of sevens to tens", "pair of jacks",
-              "pair of queens", "pair of kings", "pair of aces", "two pair", "trips", "straight", "flush",
-              "full house or better")
+HAND_KINDS = SolvedKind.labels()      # the summaries' rows, weakest first
 
 
 def hand_kinds(deals: npt.NDArray[np.integer], natural_draw: Ints) -> npt.NDArray[np.object_]:

@@ -16,13 +16,13 @@ import numpy.typing as npt
 import pandas as pd
 
 from drawodds.evaluate import FLUSH, FULL_HOUSE, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_of, jacks_or_better_floor
+from drawodds.kinds import FinalKind
 from drawodds.paths import write_file
 from drawodds.solver.abstraction import Abstraction
 from drawodds.solver.kinds import HAND_KINDS, hand_kinds
 from drawodds.solver.solution import DrawSolution
 
-FINAL_KINDS = ("high card", "pair below jacks", "jacks or better", "two pair", "trips", "straight", "flush",
-               "full house or better")
+FINAL_KINDS = FinalKind.labels()
 NOTHING = HAND_KINDS[:5]           # no pair: high cards and three- or four-card draws
 MADE = ("two pair", "trips", "straight or better")
 STRAIGHT_OR_BETTER = ("straight", "flush", "full house or better")
