@@ -124,7 +124,7 @@ def _tables() -> _Tables:
     four_sums = keys[four].sum(axis=1)
     four_aces = (four == 12).all(axis=1)
     best = np.where(four_aces, five_aces, table.take((four_sums + keys[12]) * 4, mode="clip"))
-    distinct = (np.diff(four, axis=1) > 0).all(axis=1)
+    distinct: npt.NDArray[np.bool_] = np.asarray((np.diff(four, axis=1) > 0).all(axis=1))
     fills = (four_sums[:, None] + keys[None, :]) * 4                         # (n, 13): each rank as the fifth
     free = distinct[:, None] & (four[:, :, None] != np.arange(13)).all(axis=1)
     completed = table.take(fills, mode="clip").astype(np.int64)
