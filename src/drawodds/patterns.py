@@ -104,7 +104,6 @@ def straight_draw_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]
     highest ranks. Built once from the 715 four-rank (286 three-rank) subsets.
     """
     pop = _popcount_table()
-    masks = np.arange(1 << 13, dtype=np.int32)
     out_ranks = np.zeros((2, 1 << 13), dtype=np.int8)
     kept = np.zeros((2, 1 << 13), dtype=np.int32)
     for joker in (0, 1):
@@ -113,12 +112,16 @@ def straight_draw_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]
         for straight in _STRAIGHTS:
             outs |= np.where((subsets & ~straight) == 0, straight & ~subsets, 0)
         n_outs = pop[outs].astype(np.int32)
-        score = np.where(n_outs > 0, n_outs * (1 << 13) + subsets, -1)
-        contained = (subsets[None, :] & ~masks[:, None]) == 0          # (8192, subsets)
-        best = np.argmax(np.where(contained, score[None, :], -1), axis=1)
-        ok = contained[masks, best] & (n_outs[best] > 0)
-        out_ranks[joker] = np.where(ok, n_outs[best], 0)
-        kept[joker] = np.where(ok, subsets[best], 0)
+        # Scores are distinct (they end in the subset's bits); each mask takes the best score of
+        # the subsets it contains: a running maximum over one rank bit at a time.
+        best = np.full(1 << 13, -1, dtype=np.int32)
+        best[subsets] = np.where(n_outs > 0, n_outs * (1 << 13) + subsets, -1)
+        for bit in range(13):
+            halves = best.reshape(-1, 2, 1 << bit)
+            np.maximum(halves[:, 1], halves[:, 0], out=halves[:, 1])
+        ok = best >= 0
+        out_ranks[joker] = np.where(ok, best >> 13, 0)
+        kept[joker] = np.where(ok, best & ((1 << 13) - 1), 0)
     out_ranks.setflags(write=False)
     kept.setflags(write=False)
     return out_ranks, kept
