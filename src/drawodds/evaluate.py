@@ -55,6 +55,7 @@ class _Tables:
     pair_keys: npt.NDArray[np.uint32]   # 65,536: key(a) + key(b) at the uint16 made of bytes (a, b)
     strength: npt.NDArray[np.int16]     # index -> strength
     category_floor: npt.NDArray[np.int16]  # lowest strength of each category (10)
+    category: npt.NDArray[np.int8]      # strength -> category (-1 for strength 0)
     classes: npt.NDArray[np.int64]      # class code (see _class_codes) of strengths 1..7462, weakest first
 
 
@@ -144,7 +145,9 @@ def _tables() -> _Tables:
     pair_keys = np.zeros(1 << 16, dtype=np.uint32)
     pair_keys[pairs.reshape(-1, 2).copy().view(np.uint16).ravel()] = \
         (card_keys[:, None] + card_keys[None, :]).ravel()
-    return _Tables(card_keys, pair_keys, table, floors.astype(np.int16), ordered)
+    floors = floors.astype(np.int16)
+    category = (np.searchsorted(floors, np.arange(N_STRENGTHS), side="right") - 1).astype(np.int8)
+    return _Tables(card_keys, pair_keys, table, floors, category, ordered)
 
 
 def key_sums(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.uint32]:
@@ -254,8 +257,11 @@ def evaluate_one(cards: Sequence[int]) -> int:
 
 def category_of(strengths: npt.ArrayLike) -> npt.NDArray[np.int8]:
     """Category index (0 = high card ... 8 = straight flush, 9 = five aces) of each strength."""
-    floors = _tables().category_floor
-    return (np.searchsorted(floors, np.asarray(strengths), side="right") - 1).astype(np.int8)
+    arr = np.asarray(strengths)
+    t = _tables()
+    if np.issubdtype(arr.dtype, np.integer):   # one lookup; out-of-range values clip to -1 / five aces
+        return t.category.take(arr, mode="clip")
+    return (np.searchsorted(t.category_floor, arr, side="right") - 1).astype(np.int8)
 
 
 def category_name(strength: int) -> str:
