@@ -158,8 +158,9 @@ class RuleSet:
         if not isinstance(name, str):
             raise RuleError(f"name must be text, got {name!r}")
         base = _PRESETS.get(name, cls())
-        changes = {k: tuple(v) if isinstance(v, list) and typing.get_origin(_OPTION_KINDS[k]) is tuple else v
-                   for k, v in values.items()}
+        changes: dict[str, Any] = {
+            k: tuple(v) if isinstance(v, list) and typing.get_origin(_OPTION_KINDS[k]) is tuple else v
+            for k, v in values.items()}
         return dataclasses.replace(base, **changes).validate()
 
     def replace(self, **changes: object) -> RuleSet:
