@@ -216,6 +216,18 @@ def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
     With ``joker=True`` card 52 is the bug: an ace, or the card that completes a straight or
     a flush, whichever is best. Large inputs are processed in blocks of ``CHUNK`` hands, so
     memory stays flat however many hands come in.
+
+    >>> from drawodds.cards import parse_hand
+    >>> int(evaluate(parse_hand("AsAhKs7s3s")))
+    4094
+    >>> evaluate([parse_hand("AsKsQsJsTs"), parse_hand("7h5d4c3s2h")]).tolist()   # royal flush, the worst hand
+    [7462, 1]
+    >>> int(evaluate(parse_hand("AsAhAdAcJk", joker=True), joker=True))   # five aces
+    7463
+    >>> evaluate(parse_hand("AsAhAdAcJk", joker=True))
+    Traceback (most recent call last):
+    ...
+    drawodds.cards.CardError: card code 52 is outside the deck (the joker needs joker=True)
     """
     arr = np.asarray(hands)
     if arr.ndim == 0 or arr.shape[-1] != 5:
@@ -265,7 +277,11 @@ def category_of(strengths: npt.ArrayLike) -> npt.NDArray[np.int8]:
 
 
 def category_name(strength: int) -> str:
-    """Category name of one strength, e.g. ``'one_pair'``."""
+    """Category name of one strength, e.g. ``'one_pair'``.
+
+    >>> category_name(4094), category_name(7462)
+    ('one_pair', 'straight_flush')
+    """
     return CATEGORIES[int(category_of(strength))]
 
 
@@ -294,7 +310,15 @@ def jacks_or_better_floor() -> int:
 
 
 def describe(strength: int) -> str:
-    """A human description of a hand class, e.g. ``'pair of aces, K-7-3'``."""
+    """A human description of a hand class, e.g. ``'pair of aces, K-7-3'``.
+
+    >>> describe(4094), describe(1), describe(7462)
+    ('pair of aces, K-7-3', 'seven high, 5-4-3-2', 'royal flush')
+    >>> describe(9000)
+    Traceback (most recent call last):
+    ...
+    ValueError: no hand has strength 9000
+    """
     category, tie = _decode(int(strength))
     names = [RANKS[r] for r in tie]
     if category == HIGH_CARD:

@@ -400,7 +400,22 @@ def preset_names() -> tuple[str, ...]:
 
 
 def preset(name: str = "morkpoker", **overrides: object) -> RuleSet:
-    """A named preset, optionally with single options overridden (validated)."""
+    """A named preset, optionally with single options overridden (validated).
+
+    >>> rules = preset("jackpot", joker=True)
+    >>> rules.opener, rules.ante, rules.deck_size
+    ('jacks', 5, 53)
+    >>> preset("Mørkpoker") == preset()   # any spelling of a name, aliases too
+    True
+    >>> preset("morkpoker", players=9)
+    Traceback (most recent call last):
+    ...
+    drawodds.rules.RuleError: the draw game is for 2-8 players, got 9
+    >>> preset("texas")
+    Traceback (most recent call last):
+    ...
+    drawodds.rules.RuleError: unknown rule set 'texas'; choose one of: morkpoker, svensk, jackpot, poengpoker, chicago
+    """
     if not isinstance(name, str):
         raise RuleError(f"a rule set is named by text, one of: {', '.join(_PRESETS)}; got {name!r}")
     key = name.lower().replace("ø", "o").replace("ö", "o")
