@@ -8,6 +8,10 @@ the commands run with compiled bytecode, kept in a temporary folder; `--no-bytec
 environment's setting instead (PYTHONDONTWRITEBYTECODE makes every start compile the package again).
 
     PYTHONPATH=src python benchmarks/bench_startup.py [--runs 11] [--no-bytecode]
+
+To compare versions under the same load, give each one's import path: the runs alternate between them.
+
+    python benchmarks/bench_startup.py --runs 7 --path OLD/src --path src
 """
 
 from __future__ import annotations
@@ -44,26 +48,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=11, help="runs of each command (the median is printed)")
     parser.add_argument("--no-bytecode", action="store_true", help="keep the environment's bytecode setting")
+    parser.add_argument("--path", action="append", default=[],
+                        help="PYTHONPATH of a version to time (repeat to compare; default: the environment's)")
     args = parser.parse_args()
-    env = dict(os.environ)
     with tempfile.TemporaryDirectory() as cache:
-        if not args.no_bytecode:
-            env.pop("PYTHONDONTWRITEBYTECODE", None)
-            env["PYTHONPYCACHEPREFIX"] = cache
-        for command in COMMANDS.values():    # warm the file cache and write the bytecode once
+        envs: dict[str, dict[str, str]] = {}
+        for path in args.path or [None]:
+            env = dict(os.environ) if path is None else dict(os.environ, PYTHONPATH=path)
+            if not args.no_bytecode:
+                env.pop("PYTHONDONTWRITEBYTECODE", None)
+                env["PYTHONPYCACHEPREFIX"] = cache
+            envs["" if path is None else f" [{path}]"] = env
+        jobs = {name + label: (command, env) for name, command in COMMANDS.items() for label, env in envs.items()}
+        for command, env in jobs.values():   # warm the file cache and write the bytecode once
             run(command, env)
         load = os.getloadavg()[0]
-        times: dict[str, list[tuple[float, float]]] = {name: [] for name in COMMANDS}
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in jobs}
         for _ in range(args.runs):           # interleaved, so every command sees the same machine load
-            for name, command in COMMANDS.items():
+            for name, (command, env) in jobs.items():
                 times[name].append(run(command, env))
-    print(f"{'command':<28} {'median':>8} {'fastest':>8} {'user CPU':>9}  ({args.runs} runs each; "
+    width = max(28, *map(len, times))
+    print(f"{'command':<{width}} {'median':>8} {'fastest':>8} {'user CPU':>9}  ({args.runs} runs each; "
           f"load {load:.2f} before, {os.getloadavg()[0]:.2f} after; "
           f"{'environment bytecode' if args.no_bytecode else 'compiled bytecode'})")
     for name, runs in times.items():
         walls = [w for w, _ in runs]
         cpu = statistics.median(u for _, u in runs)
-        print(f"{name:<28} {statistics.median(walls):>7.3f}s {min(walls):>7.3f}s {cpu:>8.3f}s")
+        print(f"{name:<{width}} {statistics.median(walls):>7.3f}s {min(walls):>7.3f}s {cpu:>8.3f}s")
 
 
 if __name__ == "__main__":

@@ -145,9 +145,9 @@ def _tables() -> _Tables:
     pair_keys = np.zeros(1 << 16, dtype=np.uint32)
     pair_keys[pairs.reshape(-1, 2).copy().view(np.uint16).ravel()] = \
         (card_keys[:, None] + card_keys[None, :]).ravel()
-    floors = floors.astype(np.int16)
-    category = (np.searchsorted(floors, np.arange(N_STRENGTHS), side="right") - 1).astype(np.int8)
-    return _Tables(card_keys, pair_keys, table, floors, category, ordered)
+    floors16 = floors.astype(np.int16)
+    category = (np.searchsorted(floors16, np.arange(N_STRENGTHS), side="right") - 1).astype(np.int8)
+    return _Tables(card_keys, pair_keys, table, floors16, category, ordered)
 
 
 def key_sums(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.uint32]:
