@@ -511,14 +511,15 @@ def test_simulated_histories_keep_every_invariant(tmp_path) -> None:
     from typer.testing import CliRunner
 
     from drawodds.cli import app
-    from drawodds.engine.history import read_history, replay_deal, rules_from_dict
+    from drawodds.engine.history import read_history, replay_deal
+    from drawodds.rules import RuleSet
 
     path = tmp_path / "h.jsonl"
     out = CliRunner().invoke(app, ["simulate", "--players", "4", "--deals", "660", "--seed", "1",
                                    "--policy", "random", "--history", str(path)])
     assert out.exit_code == 0, out.output
     header, deals = read_history(path)
-    rules = rules_from_dict(header["rules"])
+    rules = RuleSet.from_dict(header["rules"])
     for record in deals:
         state = replay_deal(rules, record)
         assert violations(state) == [], (record["deal"], violations(state))

@@ -231,3 +231,18 @@ def test_the_main_job_loads_no_table_chart_cluster_or_solver_library() -> None:
     heavy = [m for m in loaded if m.split(".")[0] in ("pandas", "polars", "matplotlib", "dask")
              or m.startswith(("drawodds.solver", "drawodds.charts"))]
     assert not heavy, f"keep loads {heavy}"
+
+
+def test_every_public_name_is_itself_after_every_module_is_loaded() -> None:
+    """``drawodds.evaluate`` stays the function even once the module of the same name has been imported."""
+    code = (
+        "import importlib, json, drawodds\n"
+        f"names = {sorted(m for m in MODULES if not m.endswith('__main__'))!r}\n"
+        "for name in names:\n"
+        "    importlib.import_module(name)\n"
+        "wrong = [n for n, (module, attr) in drawodds._LAZY.items()\n"
+        "         if getattr(drawodds, n) is not getattr(importlib.import_module(module), attr)]\n"
+        "print(json.dumps(wrong))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(result.stdout) == []

@@ -20,6 +20,8 @@ Every request the library cannot serve raises a ``DrawoddsError`` with a one-sen
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -72,6 +74,18 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
+
+
+class _Package(types.ModuleType):
+    """The package itself: importing a submodule never hides the public name it shares (``evaluate``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _LAZY and isinstance(value, types.ModuleType):
+            return      # the import system binds each submodule on its package; the function keeps the name
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 if TYPE_CHECKING:   # the same names, eagerly, for type checkers and editors

@@ -202,6 +202,20 @@ def parse_range(text: str, *, joker: bool = False) -> HandRange:
 
     An unknown term raises a one-line ``RequestError`` naming it and listing what is accepted;
     ``5K`` (five aces) needs ``joker=True``.
+
+    >>> jacks_up = parse_range("jj+, 2p+, 4f")
+    >>> jacks_up.text
+    'JJ+, 2P+, 4F'
+    >>> jacks_up.describe()
+    'pair of jacks to aces, two pair or better, four-flush'
+    >>> from drawodds.cards import parse_hand
+    >>> hands = [parse_hand("JsJh4c3d2s"), parse_hand("TsTh4c3d2s"), parse_hand("As9s6s2s3h")]
+    >>> jacks_up.mask(hands).tolist()
+    [True, False, True]
+    >>> parse_range("QQ, pairs")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    drawodds.errors.RequestError: unknown range term 'pairs'; use pairs (77, JJ+, 22-66), ...
     """
     typed = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
     if not typed:

@@ -104,7 +104,6 @@ def straight_draw_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]
     highest ranks. Built once from the 715 four-rank (286 three-rank) subsets.
     """
     pop = _popcount_table()
-    masks = np.arange(1 << 13, dtype=np.int32)
     out_ranks = np.zeros((2, 1 << 13), dtype=np.int8)
     kept = np.zeros((2, 1 << 13), dtype=np.int32)
     for joker in (0, 1):
@@ -113,12 +112,16 @@ def straight_draw_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]
         for straight in _STRAIGHTS:
             outs |= np.where((subsets & ~straight) == 0, straight & ~subsets, 0)
         n_outs = pop[outs].astype(np.int32)
-        score = np.where(n_outs > 0, n_outs * (1 << 13) + subsets, -1)
-        contained = (subsets[None, :] & ~masks[:, None]) == 0          # (8192, subsets)
-        best = np.argmax(np.where(contained, score[None, :], -1), axis=1)
-        ok = contained[masks, best] & (n_outs[best] > 0)
-        out_ranks[joker] = np.where(ok, n_outs[best], 0)
-        kept[joker] = np.where(ok, subsets[best], 0)
+        # Scores are distinct (they end in the subset's bits); each mask takes the best score of
+        # the subsets it contains: a running maximum over one rank bit at a time.
+        best = np.full(1 << 13, -1, dtype=np.int32)
+        best[subsets] = np.where(n_outs > 0, n_outs * (1 << 13) + subsets, -1)
+        for bit in range(13):
+            halves = best.reshape(-1, 2, 1 << bit)
+            np.maximum(halves[:, 1], halves[:, 0], out=halves[:, 1])
+        ok = best >= 0
+        out_ranks[joker] = np.where(ok, best >> 13, 0)
+        kept[joker] = np.where(ok, best & ((1 << 13) - 1), 0)
     out_ranks.setflags(write=False)
     kept.setflags(write=False)
     return out_ranks, kept
@@ -188,7 +191,9 @@ def dealt_features(cards: npt.NDArray[np.integer]) -> DealtFeatures:
             suit_n[j] += same
     max_count = np.maximum.reduce(rank_n)
     pairs = sum((c == 2).astype(np.int8) for c in rank_n) // 2
-    pair_rank = np.maximum.reduce([np.where(c == 2, r, -1) for c, r in zip(rank_n, rc, strict=True)])
+    pair_rank = np.where(rank_n[0] == 2, rc[0], -1)
+    for c, r in zip(rank_n[1:], rc[1:], strict=True):
+        np.maximum(pair_rank, np.where(c == 2, r, -1), out=pair_rank)
     aces = sum((r == 12).astype(np.int8) for r in rc)
 
     # Four-flush: four cards of one suit, the joker counting as any suit.
@@ -199,10 +204,10 @@ def dealt_features(cards: npt.NDArray[np.integer]) -> DealtFeatures:
     # Straight draws from the table of distinct real ranks; keep one card of each kept rank.
     bits = np.where(joker, 0, np.left_shift(1, rank, dtype=np.int32))
     out_table, kept_table = straight_draw_tables()
-    ranks_mask = or_columns(bits)
-    best_outs = out_table[jok, ranks_mask]
+    at = jok * (1 << 13) + or_columns(bits)    # flat index into the [joker, mask] tables
+    best_outs = out_table.take(at)
     first_of_rank = np.stack(first, axis=1)
-    keep_straight = (first_of_rank & ~joker & ((kept_table[jok, ranks_mask][:, None] & bits) != 0)) | joker
+    keep_straight = (first_of_rank & ~joker & ((kept_table.take(at)[:, None] & bits) != 0)) | joker
     return DealtFeatures(category, joker, jok, rank, bits, np.stack(rank_n, axis=1), max_count, pairs,
                          pair_rank, aces, has_flush4, in_flush_suit, best_outs >= 2, best_outs == 1,
                          keep_straight)
