@@ -30,7 +30,7 @@ GAME_OPTIONS = ("game", "joker", "draws", "blinds", "ante", "small_bet", "big_be
 
 def settings_key(rules: RuleSet, **settings: object) -> str:
     """A short stable name for a rule set and solver settings (file names in the cache)."""
-    game = {k: v for k, v in store.rules_fields(rules).items() if k in GAME_OPTIONS}
+    game = {k: v for k, v in rules.to_dict().items() if k in GAME_OPTIONS}
     text = json.dumps({"format": store.STORE_FORMAT, "rules": game, **settings}, sort_keys=True)
     return f"{rules.name}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
 

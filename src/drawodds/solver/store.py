@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from drawodds import paths
 from drawodds.errors import RequestError
-from drawodds.rules import RuleSet, preset, preset_names
+from drawodds.rules import RuleError, RuleSet
 from drawodds.solver import cfr
 from drawodds.solver.abstraction import Abstraction, check_rules
 from drawodds.solver.game import GameTree
@@ -42,19 +42,6 @@ class SolutionFileError(RequestError):
 def unusable(path: str | Path, why: str) -> SolutionFileError:
     """The one-line error for a file that cannot be played, with the reason."""
     return SolutionFileError(f"{path} is not a usable solution file ({why}); solve again")
-
-
-def rules_fields(rules: RuleSet) -> dict[str, object]:
-    """A rule set's fields as JSON values (its sources left out)."""
-    return {f.name: (list(v) if isinstance(v := getattr(rules, f.name), tuple) else v)
-            for f in dataclasses.fields(rules) if f.name != "sources"}
-
-
-def rules_from(fields_: dict[str, object]) -> RuleSet:
-    """The rule set that ``rules_fields`` wrote (its preset's sources back)."""
-    base = preset(str(fields_["name"])) if str(fields_["name"]) in preset_names() else RuleSet()
-    changes = {k: (tuple(v) if isinstance(v, list) else v) for k, v in fields_.items()}
-    return base.replace(**changes)
 
 
 # --- the abstraction ------------------------------------------------------------------------------
@@ -118,7 +105,7 @@ class StoredSolution:
 
 def _record(stored: StoredSolution) -> dict[str, object]:
     """The metadata of a solution file (format ``STORE_FORMAT``)."""
-    return {"format": STORE_FORMAT, "rules": rules_fields(stored.rules),
+    return {"format": STORE_FORMAT, "rules": stored.rules.to_dict(),
             "settings": {"pre_buckets": stored.settings[0], "final_buckets": stored.settings[1],
                          "rounds": stored.settings[2]},
             "abstraction": {"pre_draw_buckets": stored.pre_draw_buckets, "final_buckets": stored.final_buckets},
@@ -252,9 +239,9 @@ def check_metadata(meta: object, path: str | Path) -> StoredSolution:
             and _near(abstraction.get("final_buckets"), sizes[1])):
         raise unusable(path, "its bucket counts do not fit its bucket settings")
     try:
-        rule_set = rules_from(rules)
+        rule_set = RuleSet.from_dict(rules)
         check_rules(rule_set)
-    except (ValueError, TypeError, KeyError) as exc:
+    except (RuleError, ValueError, TypeError, KeyError) as exc:
         raise unusable(path, "its rules are not a game the solver plays") from exc
     assert isinstance(value, list) and isinstance(curve, list) and isinstance(abstraction, dict)
     return StoredSolution(rule_set, (sizes[0], sizes[1], sizes[2]), int(abstraction["pre_draw_buckets"]),
