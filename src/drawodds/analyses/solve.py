@@ -69,6 +69,31 @@ SLAB = 1 << 21                          # subset x bucket bins per bincount in b
 SLAB_HANDS = 8 * BLOCK                  # hands per chunk of a slab in bucket_counts
 BINOM = np.array([[comb(c, j) for j in range(6)] for c in range(N_CARDS + 1)], dtype=np.int64)
 
+
+@dataclass(frozen=True)
+class SolverSettings:
+    """What a solve of one game is asked for: the pre-draw and final bucket budgets, the field's
+    fixed-point rounds, and the exploitability (antes per deal, abstract game) where CFR stops.
+    Equal settings make the same solve, so they name its files in the cache (``key``)."""
+
+    pre_buckets: int = 1024
+    final_buckets: int = 512
+    rounds: int = 2
+    exploitability: float = 0.001
+
+    @property
+    def abstraction(self) -> tuple[int, int, int]:
+        """The part that shapes the abstraction: (pre-draw buckets, final buckets, field rounds)."""
+        return (self.pre_buckets, self.final_buckets, self.rounds)
+
+    def key(self, rules: RuleSet, solution: bool = True) -> str:
+        """The cache name of the solution (or, ``solution=False``, of the abstraction) for ``rules``."""
+        extra: dict[str, object] = {"exploitability": self.exploitability} if solution else {}
+        return _settings_key(rules, pre=self.pre_buckets, final=self.final_buckets, rounds=self.rounds, **extra)
+
+
+DEFAULT_SETTINGS = SolverSettings()      # the default solve: the cached equilibrium every tool reads
+
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 Shelved = npt.NDArray | str             # an array a chunk reads: itself, or the .npy file that holds it
@@ -380,7 +405,7 @@ class Abstraction:
     final_of_strength: Ints = field(repr=False)             # strength -> final bucket
     final_mass: Floats = field(repr=False)                  # reference mass of each final bucket
     seconds: float = 0.0
-    settings: tuple[int, int, int] = (1024, 512, 2)         # the bucket budgets and field rounds asked for
+    settings: tuple[int, int, int] = DEFAULT_SETTINGS.abstraction     # the bucket budgets and field rounds asked for
 
     @property
     def pre_buckets(self) -> int:
@@ -748,8 +773,9 @@ def _no_stage(stage: str, done: float) -> None:
     return None
 
 
-def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: int = 512,
-                      rounds: int = 2, stage: Stage = _no_stage, *, workers: int | None = 1,
+def build_abstraction(rules: RuleSet, pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
+                      final_buckets: int = DEFAULT_SETTINGS.final_buckets,
+                      rounds: int = DEFAULT_SETTINGS.rounds, stage: Stage = _no_stage, *, workers: int | None = 1,
                       scheduler: str | None = None, runner: Runner | None = None) -> Abstraction:
     """Buckets and exact transitions for heads-up play under ``rules`` (pure; a few tens of s).
 
@@ -1352,10 +1378,11 @@ def hand_kinds(deals: npt.NDArray[np.integer], natural_draw: Ints) -> npt.NDArra
     return kind
 
 
-def solve(rules: RuleSet, *, pre_buckets: int = 1024, final_buckets: int = 512, iterations: int = 2000,
+def solve(rules: RuleSet, *, pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
+          final_buckets: int = DEFAULT_SETTINGS.final_buckets, iterations: int = 2000,
           exploitability: float | None = None, seconds: float | None = None, schedule: str = "dcfr",
           raises: int | None = None, abstraction: Abstraction | None = None,
-          progress: cfr.Progress | None = None, rounds: int = 2, cache: bool = False,
+          progress: cfr.Progress | None = None, rounds: int = DEFAULT_SETTINGS.rounds, cache: bool = False,
           stage: Stage | None = None, workers: int | None = 1, scheduler: str | None = None,
           runner: Runner | None = None) -> DrawSolution:
     """Solve heads-up draw under ``rules`` in the abstract game.
@@ -1388,7 +1415,7 @@ def solve(rules: RuleSet, *, pre_buckets: int = 1024, final_buckets: int = 512, 
 # --- storing solutions ---------------------------------------------------------------------------
 
 SOLUTION_FORMAT = 2          # bump when the stored layout or the abstraction changes; older files are refused
-DEFAULT_EXPLOITABILITY = 0.001   # the cached equilibrium's stopping point: 1 milli-ante per deal
+DEFAULT_EXPLOITABILITY = DEFAULT_SETTINGS.exploitability   # the cached equilibrium's stopping point
 
 
 def cache_directory() -> Path:
@@ -1459,7 +1486,8 @@ def _store_in_cache(path: Path, write: Callable[[Path], object]) -> None:
                                       f"{gone.path.name}"), stacklevel=3)
 
 
-def cached_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: int = 512, rounds: int = 2,
+def cached_abstraction(rules: RuleSet, pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
+                       final_buckets: int = DEFAULT_SETTINGS.final_buckets, rounds: int = DEFAULT_SETTINGS.rounds,
                        *, directory: Path | None = None, stage: Stage = _no_stage, workers: int | None = 1,
                        scheduler: str | None = None, runner: Runner | None = None) -> Abstraction:
     """``build_abstraction``, kept on disk: the first call builds and stores it (tens of seconds,
@@ -1467,7 +1495,7 @@ def cached_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: i
     it back (a second). Where it was built does not change it, so it is not part of the key.
     A damaged stored file is built again, with a ``paths.CacheNote`` warning."""
     folder = directory or cache_directory()
-    path = folder / f"abstraction-{_settings_key(rules, pre=pre_buckets, final=final_buckets, rounds=rounds)}.npz"
+    path = folder / f"abstraction-{SolverSettings(pre_buckets, final_buckets, rounds).key(rules, solution=False)}.npz"
     if path.exists():
         stored = _read_abstraction(path, rules, (pre_buckets, final_buckets, rounds))
         if stored is not None:
@@ -1573,7 +1601,8 @@ def load_solution(path: str | Path, *, directory: Path | None = None) -> DrawSol
 
 
 def equilibrium_solution(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY,
-                         pre_buckets: int = 1024, final_buckets: int = 512, rounds: int = 2,
+                         pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
+                         final_buckets: int = DEFAULT_SETTINGS.final_buckets, rounds: int = DEFAULT_SETTINGS.rounds,
                          directory: Path | None = None, progress: cfr.Progress | None = None,
                          stage: Stage = _no_stage, workers: int | None = 1, scheduler: str | None = None,
                          runner: Runner | None = None) -> DrawSolution:
@@ -1625,15 +1654,19 @@ def store_equilibrium(solution: DrawSolution, *, exploitability: float = DEFAULT
     return path
 
 
-def equilibrium_path(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY, pre_buckets: int = 1024,
-                     final_buckets: int = 512, rounds: int = 2, directory: Path | None = None) -> Path:
+def equilibrium_path(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY,
+                     pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
+                     final_buckets: int = DEFAULT_SETTINGS.final_buckets, rounds: int = DEFAULT_SETTINGS.rounds,
+                     directory: Path | None = None) -> Path:
     """The file in which ``equilibrium_solution`` keeps (or will keep) the solution of these settings."""
-    key = _settings_key(rules, pre=pre_buckets, final=final_buckets, rounds=rounds, exploitability=exploitability)
+    key = SolverSettings(pre_buckets, final_buckets, rounds, exploitability).key(rules)
     return (directory or cache_directory()) / f"solution-{key}.parquet"
 
 
-def equilibrium_cached(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY, pre_buckets: int = 1024,
-                       final_buckets: int = 512, rounds: int = 2, directory: Path | None = None) -> bool:
+def equilibrium_cached(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY,
+                       pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
+                       final_buckets: int = DEFAULT_SETTINGS.final_buckets, rounds: int = DEFAULT_SETTINGS.rounds,
+                       directory: Path | None = None) -> bool:
     """Whether ``equilibrium_solution`` with these settings would read a stored file (no solve)."""
     return equilibrium_path(rules, exploitability=exploitability, pre_buckets=pre_buckets,
                             final_buckets=final_buckets, rounds=rounds, directory=directory).exists()
