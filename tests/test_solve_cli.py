@@ -138,8 +138,7 @@ def test_the_commands_defaults_are_the_librarys_default_solve():
     import typer
 
     from drawodds.analyses.solve import DEFAULT_SETTINGS
-    from drawodds.cli import app
-    from drawodds.cli import commands
+    from drawodds.cli import app, commands
 
     params = {p.name: p.default for p in typer.main.get_command(app).commands["solve"].params}
     assert params["buckets"] == f"{DEFAULT_SETTINGS.pre_buckets},{DEFAULT_SETTINGS.final_buckets}"
