@@ -76,10 +76,10 @@ class SolverSettings:
     fixed-point rounds, and the exploitability (antes per deal, abstract game) where CFR stops.
     Equal settings make the same solve, so they name its files in the cache (``key``)."""
 
-    pre_buckets: int = 1024
+    pre_buckets: int = 4096
     final_buckets: int = 512
     rounds: int = 2
-    exploitability: float = 0.001
+    exploitability: float = 0.0003
 
     @property
     def abstraction(self) -> tuple[int, int, int]:
