@@ -10,8 +10,8 @@ solve is measured by the real game's best response. On the default game it moved
 exploitability by a few hundredths of a milli-ante (see docs/benchmarks.md), so the product
 keeps the field's holds.
 
-    PYTHONPATH=src python benchmarks/bench_own_holds.py [--pre 1024] [--milli-antes 1] [--rounds 2]
-        [--floor 1.0]
+    PYTHONPATH=src python benchmarks/bench_own_holds.py [--pre 1024] [--final 512] [--field-rounds 2]
+        [--milli-antes 1] [--rounds 2] [--floor 1.0]
 """
 
 from __future__ import annotations
@@ -132,12 +132,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="morkpoker")
     parser.add_argument("--pre", type=int, default=1024)
+    parser.add_argument("--final", type=int, default=512)
+    parser.add_argument("--field-rounds", type=int, default=2)
     parser.add_argument("--milli-antes", type=float, default=1.0)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--floor", type=float, default=1.0)
     args = parser.parse_args()
     rules = preset(args.rules)
-    a = cached_abstraction(rules, args.pre, 512, 2, workers=2)
+    a = cached_abstraction(rules, args.pre, args.final, args.field_rounds, workers=2)
     for r in range(args.rounds + 1):
         start = time.perf_counter()
         sol = solve(rules, abstraction=a, exploitability=args.milli_antes / 1000, iterations=100_000)
