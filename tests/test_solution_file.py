@@ -15,11 +15,13 @@ import pytest
 from drawodds import paths
 from drawodds.cli import run
 from drawodds.errors import RequestError
+from drawodds.rules import preset
 from drawodds.solver import cache as cache_mod
 from drawodds.solver import solution as solution_mod
 from drawodds.solver import solve as solve_mod
 from drawodds.solver import store
 from drawodds.solver.cache import cached_abstraction, equilibrium_path
+from drawodds.solver.settings import DEFAULT_SETTINGS, SolverSettings
 from drawodds.solver.solution import load_solution
 from drawodds.solver.solve import equilibrium_solution, store_equilibrium
 from drawodds.solver.store import SolutionFileError
@@ -160,6 +162,20 @@ def test_solve_keeps_its_result_as_the_cached_equilibrium(small_solution, tmp_pa
     read = equilibrium_solution(rules, exploitability=loose, pre_buckets=24, final_buckets=12, rounds=1,
                                 directory=tmp_path)
     assert read.value == small_solution.value and read.iterations == small_solution.iterations
+
+
+def test_the_solver_settings_name_the_cache_files(tmp_path):
+    """One settings object keys the cache: the stopping point names the solution, not the abstraction,
+    and the functions' defaults are the default settings."""
+    rules = preset("morkpoker")
+    s = SolverSettings(24, 12, 1, 0.01)
+    assert equilibrium_path(rules, exploitability=0.01, pre_buckets=24, final_buckets=12, rounds=1,
+                            directory=tmp_path) == tmp_path / f"solution-{s.key(rules)}.parquet"
+    looser = SolverSettings(24, 12, 1, 0.02)
+    assert s.key(rules) != looser.key(rules)
+    assert s.key(rules, solution=False) == looser.key(rules, solution=False) != s.key(rules)
+    assert SolverSettings(48, 12, 1, 0.01).key(rules, solution=False) != s.key(rules, solution=False)
+    assert equilibrium_path(rules, directory=tmp_path) == tmp_path / f"solution-{DEFAULT_SETTINGS.key(rules)}.parquet"
 
 
 def _file(folder: Path, name: str, size: int, age: float) -> Path:

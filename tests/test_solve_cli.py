@@ -132,3 +132,16 @@ def test_the_lesson_adds_the_equilibrium_beside_todays_numbers(small_solution):
     assert lesson.equilibrium["iterations"] == small_solution.iterations
     assert "What unexploitable play does" in lesson.to_markdown()
     json.dumps(lesson.to_dict(), allow_nan=False)
+
+
+def test_the_commands_defaults_are_the_librarys_default_solve():
+    """`drawodds solve` with no sizes or limits asks for the default settings, the cached equilibrium's."""
+    import typer
+
+    from drawodds.cli import app, commands
+    from drawodds.solver.settings import DEFAULT_SETTINGS
+
+    params = {p.name: p.default for p in typer.main.get_command(app).commands["solve"].params}
+    assert params["buckets"] == f"{DEFAULT_SETTINGS.pre_buckets},{DEFAULT_SETTINGS.final_buckets}"
+    assert params["field_rounds"] == DEFAULT_SETTINGS.rounds
+    assert commands.SOLVE_DEFAULT_MA == pytest.approx(1000 * DEFAULT_SETTINGS.exploitability)

@@ -315,7 +315,8 @@ def _equilibrium(rules: RuleSet, quiet: bool, stopped: str = "the equilibrium wa
     """The cached equilibrium of ``rules``; the first time, solved with a note and progress (Ctrl-C
     then ends the command with ``stopped``)."""
     from drawodds.render.solve import solve_progress
-    from drawodds.solver.cache import DEFAULT_EXPLOITABILITY, equilibrium_cached
+    from drawodds.solver.cache import equilibrium_cached
+    from drawodds.solver.settings import DEFAULT_EXPLOITABILITY
     from drawodds.solver.solve import equilibrium_solution
 
     if equilibrium_cached(rules):
@@ -946,7 +947,7 @@ SOLVE_ITERATIONS = Bound("--iterations", 1, 1_000_000)
 PRE_BUCKETS = Bound("--buckets PRE", 1, 4096)
 FINAL_BUCKETS = Bound("--buckets FINAL", 1, 2048)
 FIELD_ROUNDS = Bound("--field-rounds", 1, 5)
-SOLVE_DEFAULT_MA = 1.0          # no limit given: stop at 1 milli-ante per deal
+SOLVE_DEFAULT_MA = 0.3          # no limit given: the default solve's stopping point (DEFAULT_SETTINGS)
 SOLVE_MAX_ITERATIONS = 100_000  # the iteration limit when only --exploitability is given
 
 
@@ -981,12 +982,12 @@ def solve_cmd(
         "first."))] = None,
     exploitability: Annotated[float | None, typer.Option("--exploitability", "-e", help=(
         "Stop once the exploitability is at most this many MILLI-antes per deal (1 = 0.001 antes per "
-        "deal). Neither limit given: 1."))] = None,
+        "deal). Neither limit given: 0.3."))] = None,
     seconds: Annotated[float | None, typer.Option(
         "--seconds", help="Also stop after this many seconds of CFR.")] = None,
     buckets: Annotated[str, typer.Option("--buckets", help=(
         "Abstraction size: pre-draw and final-hand buckets, PRE,FINAL (1-4,096 and 1-2,048; "
-        "default 1024,512). Smaller solves faster and coarser."))] = "1024,512",
+        "default 4096,512). Smaller solves faster and coarser."))] = "4096,512",
     field_rounds: Annotated[int, typer.Option("--field-rounds", help=FIELD_ROUNDS.help(
         "Fixed-point passes of the field the holds are chosen against", "2"))] = 2,
     schedule: Annotated[str, typer.Option(

@@ -18,6 +18,7 @@ from drawodds.execution import Runner, Stage
 from drawodds.rules import RuleError, RuleSet
 from drawodds.solver.classes import class_hold_cards, deal_classes
 from drawodds.solver.clustering import predraw_buckets
+from drawodds.solver.settings import DEFAULT_SETTINGS
 from drawodds.solver.spread import Shelved, Spread, _open
 from drawodds.solver.subsets import (
     CLASS_BLOCK,
@@ -66,7 +67,7 @@ class Abstraction:
     final_of_strength: Ints = field(repr=False)             # strength -> final bucket
     final_mass: Floats = field(repr=False)                  # reference mass of each final bucket
     seconds: float = 0.0
-    settings: tuple[int, int, int] = (1024, 512, 2)         # the bucket budgets and field rounds asked for
+    settings: tuple[int, int, int] = DEFAULT_SETTINGS.abstraction     # the bucket budgets and field rounds asked for
 
     @property
     def pre_buckets(self) -> int:
@@ -326,8 +327,9 @@ def _no_stage(stage: str, done: float) -> None:
     return None
 
 
-def build_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: int = 512,
-                      rounds: int = 2, stage: Stage = _no_stage, *, workers: int | None = 1,
+def build_abstraction(rules: RuleSet, pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
+                      final_buckets: int = DEFAULT_SETTINGS.final_buckets,
+                      rounds: int = DEFAULT_SETTINGS.rounds, stage: Stage = _no_stage, *, workers: int | None = 1,
                       scheduler: str | None = None, runner: Runner | None = None) -> Abstraction:
     """Buckets and exact transitions for heads-up play under ``rules`` (pure; a few tens of s).
 

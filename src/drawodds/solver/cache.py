@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -13,26 +11,12 @@ from drawodds.execution import Runner, Stage
 from drawodds.rules import RuleSet
 from drawodds.solver import store
 from drawodds.solver.abstraction import Abstraction, _no_stage, build_abstraction
-
-DEFAULT_EXPLOITABILITY = 0.001   # the cached equilibrium's stopping point: 1 milli-ante per deal
+from drawodds.solver.settings import DEFAULT_EXPLOITABILITY, DEFAULT_SETTINGS, SolverSettings
 
 
 def cache_directory() -> Path:
     """Where solutions and abstractions are kept between runs (``drawodds.paths.cache_dir``)."""
     return paths.cache_dir()
-
-
-# The options that shape the heads-up game the solver plays; the table size, stacks and session
-# length do not, so rule sets that differ only there share one stored solution.
-GAME_OPTIONS = ("game", "joker", "draws", "blinds", "ante", "small_bet", "big_bet", "max_raises", "opener",
-                "first_after_draw", "all_check_redeal", "max_draw")
-
-
-def settings_key(rules: RuleSet, **settings: object) -> str:
-    """A short stable name for a rule set and solver settings (file names in the cache)."""
-    game = {k: v for k, v in rules.to_dict().items() if k in GAME_OPTIONS}
-    text = json.dumps({"format": store.STORE_FORMAT, "rules": game, **settings}, sort_keys=True)
-    return f"{rules.name}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
 def store_in_cache(path: Path, write: Callable[[Path], object]) -> None:
@@ -43,7 +27,8 @@ def store_in_cache(path: Path, write: Callable[[Path], object]) -> None:
                                       f"{gone.path.name}"), stacklevel=3)
 
 
-def cached_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: int = 512, rounds: int = 2,
+def cached_abstraction(rules: RuleSet, pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
+                       final_buckets: int = DEFAULT_SETTINGS.final_buckets, rounds: int = DEFAULT_SETTINGS.rounds,
                        *, directory: Path | None = None, stage: Stage = _no_stage, workers: int | None = 1,
                        scheduler: str | None = None, runner: Runner | None = None) -> Abstraction:
     """``build_abstraction``, kept on disk: the first call builds and stores it (tens of seconds,
@@ -51,7 +36,7 @@ def cached_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: i
     it back (a second). Where it was built does not change it, so it is not part of the key.
     A damaged stored file is built again, with a ``paths.CacheNote`` warning."""
     folder = directory or cache_directory()
-    path = folder / f"abstraction-{settings_key(rules, pre=pre_buckets, final=final_buckets, rounds=rounds)}.npz"
+    path = folder / f"abstraction-{SolverSettings(pre_buckets, final_buckets, rounds).key(rules, solution=False)}.npz"
     if path.exists():
         stored = store.read_abstraction(path, rules, (pre_buckets, final_buckets, rounds))
         if stored is not None:
@@ -63,15 +48,19 @@ def cached_abstraction(rules: RuleSet, pre_buckets: int = 1024, final_buckets: i
     return a
 
 
-def equilibrium_path(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY, pre_buckets: int = 1024,
-                     final_buckets: int = 512, rounds: int = 2, directory: Path | None = None) -> Path:
+def equilibrium_path(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY,
+                     pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
+                     final_buckets: int = DEFAULT_SETTINGS.final_buckets, rounds: int = DEFAULT_SETTINGS.rounds,
+                     directory: Path | None = None) -> Path:
     """The file in which ``equilibrium_solution`` keeps (or will keep) the solution of these settings."""
-    key = settings_key(rules, pre=pre_buckets, final=final_buckets, rounds=rounds, exploitability=exploitability)
+    key = SolverSettings(pre_buckets, final_buckets, rounds, exploitability).key(rules)
     return (directory or cache_directory()) / f"solution-{key}.parquet"
 
 
-def equilibrium_cached(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY, pre_buckets: int = 1024,
-                       final_buckets: int = 512, rounds: int = 2, directory: Path | None = None) -> bool:
+def equilibrium_cached(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY,
+                       pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
+                       final_buckets: int = DEFAULT_SETTINGS.final_buckets, rounds: int = DEFAULT_SETTINGS.rounds,
+                       directory: Path | None = None) -> bool:
     """Whether ``equilibrium_solution`` with these settings would read a stored file (no solve)."""
     return equilibrium_path(rules, exploitability=exploitability, pre_buckets=pre_buckets,
                             final_buckets=final_buckets, rounds=rounds, directory=directory).exists()

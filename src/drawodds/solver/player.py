@@ -30,10 +30,11 @@ from drawodds.evaluate import jacks_or_better_floor
 from drawodds.execution import Stage
 from drawodds.rules import RuleSet
 from drawodds.solver.abstraction import check_rules
-from drawodds.solver.cache import DEFAULT_EXPLOITABILITY, GAME_OPTIONS, equilibrium_path
+from drawodds.solver.cache import equilibrium_path
 from drawodds.solver.cfr import Checkpoint
 from drawodds.solver.classes import class_keys
 from drawodds.solver.game import betting_round
+from drawodds.solver.settings import DEFAULT_EXPLOITABILITY, GAME_OPTIONS
 from drawodds.solver.solution import DrawSolution, load_solution
 from drawodds.solver.solve import equilibrium_solution
 

@@ -13,19 +13,20 @@ from drawodds.rules import RuleSet
 from drawodds.solver import cfr, store
 from drawodds.solver.abstraction import Abstraction, _no_stage, build_abstraction, check_rules
 from drawodds.solver.cache import (
-    DEFAULT_EXPLOITABILITY,
     cached_abstraction,
     equilibrium_path,
     store_in_cache,
 )
 from drawodds.solver.game import build_game
+from drawodds.solver.settings import DEFAULT_EXPLOITABILITY, DEFAULT_SETTINGS
 from drawodds.solver.solution import DrawSolution, load_solution, save_solution
 
 
-def solve(rules: RuleSet, *, pre_buckets: int = 1024, final_buckets: int = 512, iterations: int = 2000,
+def solve(rules: RuleSet, *, pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
+          final_buckets: int = DEFAULT_SETTINGS.final_buckets, iterations: int = 2000,
           exploitability: float | None = None, seconds: float | None = None, schedule: str = "dcfr",
           raises: int | None = None, abstraction: Abstraction | None = None,
-          progress: cfr.Progress | None = None, rounds: int = 2, cache: bool = False,
+          progress: cfr.Progress | None = None, rounds: int = DEFAULT_SETTINGS.rounds, cache: bool = False,
           stage: Stage | None = None, workers: int | None = 1, scheduler: str | None = None,
           runner: Runner | None = None) -> DrawSolution:
     """Solve heads-up draw under ``rules`` in the abstract game.
@@ -56,7 +57,8 @@ def solve(rules: RuleSet, *, pre_buckets: int = 1024, final_buckets: int = 512, 
 
 
 def equilibrium_solution(rules: RuleSet, *, exploitability: float = DEFAULT_EXPLOITABILITY,
-                         pre_buckets: int = 1024, final_buckets: int = 512, rounds: int = 2,
+                         pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
+                         final_buckets: int = DEFAULT_SETTINGS.final_buckets, rounds: int = DEFAULT_SETTINGS.rounds,
                          directory: Path | None = None, progress: cfr.Progress | None = None,
                          stage: Stage = _no_stage, workers: int | None = 1, scheduler: str | None = None,
                          runner: Runner | None = None) -> DrawSolution:

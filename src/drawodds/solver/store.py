@@ -21,9 +21,9 @@ from drawodds.rules import RuleError, RuleSet
 from drawodds.solver import cfr
 from drawodds.solver.abstraction import Abstraction, check_rules
 from drawodds.solver.game import GameTree
+from drawodds.solver.settings import STORE_FORMAT
 from drawodds.solver.subsets import N_STRENGTHS, Floats
 
-STORE_FORMAT = 3            # bump when a stored layout or the abstraction changes; older files are refused
 MAX_PRE_BUCKETS = 4096      # the solver's bounds (the CLI's --buckets and --field-rounds)
 MAX_FINAL_BUCKETS = 2048
 MAX_ROUNDS = 5
