@@ -204,7 +204,8 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
                              draw_counts=vs or (None,) * opponents, our_cards=cards)
         except RequestError as exc:
             raise RequestError(f"{exc} (our hand {' '.join(format_cards(cards))})") from None
-    by = by or ("points" if points_game else "equity" if opponents else "field")
+    if by is None:
+        by = "points" if points_game else "equity" if opponents else "field"
     if by not in RANK_COLUMNS:
         raise RequestError(f"{{by}} must be one of {', '.join(RANK_COLUMNS)}, got {by!r}", "by")
     if by == "equity" and (opponents == 0 or points_game):

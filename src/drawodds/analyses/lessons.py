@@ -230,7 +230,7 @@ def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "
             lines.append(LineResult(opp_name, line, int(three.sum()), mean, se, gain, gain_se))
     if progress is not None and not interrupted:
         progress(total, total)
-    return PatLesson(rules=base.name, hand=format_cards(hand), fill_probability=4 / 47,
+    return PatLesson(rules=rs.name, hand=format_cards(hand), fill_probability=4 / 47,
                      equity_draw=float(eq.equity[0]), equity_draw_se=float(eq.equity_se[0]),
                      equity_pat=float(eq.equity[1]), equity_pat_se=float(eq.equity_se[1]),
                      equity_gap_se=gap_se, equity_trials=eq.trials, dealt=played, seed=seed,

@@ -787,8 +787,8 @@ def default_objective(rules: RuleSet) -> str:
     values the final hand alone, so they have no default: ``keep`` plays their tricks out."""
     if rules.game != "draw":
         raise RequestError(f"{rules.name} scores the last trick as well as the best hand, and a strategy table "
-                           f"values the final hand alone: keep a hand under {rules.name} to play its tricks "
-                           "out, or set {objective} to points for the table of hand points alone", "objective")
+                           "values the final hand alone: use {keep} for a hand, or {objective} points for the "
+                           "table of hand points alone", "objective", "keep")
     return "equity"
 
 

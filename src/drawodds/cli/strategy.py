@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from drawodds.cli.errors import interrupted, refuse, scheduler, writable_file
+from drawodds.cli.errors import flag_names, interrupted, refuse, scheduler, writable_file
 from drawodds.cli.options import DaskOpt, JokerAceOpt, JokerOpt, JsonOpt, MaxDrawOpt, SchedulerOpt, SeedOpt, WorkersOpt
 from drawodds.errors import CHECK_REMOVAL, LINES, MC_TRIALS, STRATEGY_OPPONENTS
 from drawodds.render.console import show, stage_bar
@@ -71,6 +71,7 @@ def strategy_cmd(
 
         return equity_table_cmd(objective, rules_name, overrides, opponents, policy, mc, out_path, resume, memory,
                                 limit, workers, scheduler(scheduler_address, dask), seed, json_out)
+    flag_names(keep=f"`drawodds keep HAND --rules {rules_name}`")     # a points game has no strategy table
     if resume or limit is not None:
         raise refuse("--resume and --limit go with --mc (the Monte Carlo table)")
     writable_file(out_path, "--out")
