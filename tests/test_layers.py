@@ -2,8 +2,9 @@
 
 From the bottom: core (cards, evaluator, combinatorics, rule sets, holds, results, execution) -> models (hand
 patterns, draw policies) -> sim (sampling, equity, ranges) -> engine -> points games -> analyses
--> render -> charts -> cli. A module may import its own layer or any layer below it; imports inside
-functions count too, and only the CLI may defer an import of the package's own modules.
+-> trainer (drills built on the keep and read analyses) -> render -> charts -> cli. A module may import its
+own layer or any layer below it; imports inside functions count too, and only the CLI may defer an import
+of the package's own modules.
 
 The package root loads its public names at first use (a table of name -> module): a lower layer
 that reached a higher one through the root, or through ``importlib``, would hide an upward import
@@ -29,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("drawodds.engine",),
     ("drawodds.points",),
     ("drawodds.analyses",),
+    ("drawodds.trainer",),
     ("drawodds.render",),
     ("drawodds.charts",),
     ("drawodds.cli", "drawodds.__main__"),

@@ -8,7 +8,7 @@ import pytest
 
 from drawodds import paths
 from drawodds.analyses.solve import cache_directory
-from drawodds.analyses.train import HISTORY_FILE, default_history_path
+from drawodds.trainer.history import HISTORY_FILE, default_history_path
 
 VARS = ("DRAWODDS_CACHE", "XDG_CACHE_HOME", "XDG_DATA_HOME", "LOCALAPPDATA", "APPDATA")
 

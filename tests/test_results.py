@@ -152,7 +152,7 @@ def _command_samples() -> dict[str, Any]:
 
 
 def _train_samples() -> dict[str, Any]:
-    from drawodds.analyses import train as tr
+    from drawodds import trainer as tr
 
     setup = tr.train_setup("morkpoker", objective="jacks", drill="keep")
     pos = tr.position(setup, drawodds.parse_hand("AsAhKs7s3s"), 1, 1)

@@ -11,9 +11,12 @@ import threading
 import numpy as np
 import pytest
 
-from drawodds.analyses import train as tr
+from drawodds import trainer as tr
+from drawodds.analyses.keep import ranking
 from drawodds.cli import main
+from drawodds.errors import RequestError
 from drawodds.rules import preset
+from drawodds.trainer import dealing, whylines
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 
@@ -144,7 +147,7 @@ def test_history_resumes_and_changes_the_weighting(capsys, monkeypatch, tmp_path
     assert all(p["weight"] > 1 for p in second["patterns"] if p["pattern"] in missed)
     # The recorded mistakes move the deal weights.
     setup = tr.train_setup("morkpoker", objective="jacks", drill="keep")
-    deals = tr._random_deals(np.random.default_rng(0), 256, 52)
+    deals = dealing._random_deals(np.random.default_rng(0), 256, 52)
     fresh, _ = tr.candidate_weights(setup, deals, {})
     weighted, _ = tr.candidate_weights(setup, deals, tr.pattern_weights(tr.load_history(history), setup))
     assert not np.allclose(fresh, weighted)
@@ -271,30 +274,30 @@ def test_odd_cases_fall_back_and_every_line_fits_two_terminal_lines():
     for hand in ("8s 4d 2s 2d 2c", "As Ks Qs 4d 4c", "Kh Qh Jh Th 2c", "7d 6c 5c 4s 3c"):
         pos = tr.position(setup, np.array([code(c) for c in hand.split()]), 1, 1)
         rows = pos.result.rows()
-        value = tr.ranking(pos.result).value
+        value = ranking(pos.result).value
         facts = [tr.hold_facts(pos, k, rows[k], float(value[k])) for k in range(len(rows))]
         for other in facts[1:]:
             assert len(tr.why(facts[0], other, "jacks")) <= 140
     # Trips with one kicker or another end alike: no rule fits, the fallback says so.
     pos = tr.position(setup, np.array([code(c) for c in "8s 4d 2s 2d 2c".split()]), 1, 1)
     rows = pos.result.rows()
-    value = tr.ranking(pos.result).value
+    value = ranking(pos.result).value
     k8, k4 = (next(k for k, r in enumerate(rows) if sorted(r["keep"]) == sorted(h)) for h in
               (["8s", "2s", "2d", "2c"], ["4d", "2s", "2d", "2c"]))
     a, b = (tr.hold_facts(pos, k, rows[k], float(value[k])) for k in (k8, k4))
     assert all(rule(a, b, "jacks") is None for rule in tr.WHY_RULES)
-    assert tr.why(a, b, "jacks") == tr._why_compare(a, b, "jacks") and "end alike" in tr.why(a, b, "jacks")
+    assert tr.why(a, b, "jacks") == whylines._why_compare(a, b, "jacks") and "end alike" in tr.why(a, b, "jacks")
 
 
 def test_a_hold_with_the_joker_is_explained_by_the_fallback():
     setup = tr.train_setup(preset("morkpoker", joker=True), objective="jacks")
     pos = tr.position(setup, np.array([52, code("7s"), code("7h"), code("4s"), code("Ac")]), 1, 1)
     rows = pos.result.rows()
-    value = tr.ranking(pos.result).value
+    value = ranking(pos.result).value
     best = tr.hold_facts(pos, 0, rows[0], float(value[0]))
     for k in range(1, len(rows)):
         other = tr.hold_facts(pos, k, rows[k], float(value[k]))
-        assert tr.why(best, other, "jacks") == tr._why_compare(best, other, "jacks")
+        assert tr.why(best, other, "jacks") == whylines._why_compare(best, other, "jacks")
 
 
 # --- the history, --answers, the library's session loop and the JSON --------------------------------
@@ -420,7 +423,7 @@ def test_every_focus_is_dealt_or_refused_up_front(rules, objective):
     for focus in tr.PATTERNS:
         try:
             setup = tr.train_setup(rules, objective=objective, focus=focus, drill="keep")
-        except tr.RequestError as exc:
+        except RequestError as exc:
             assert focus in str(exc) and "\n" not in str(exc)
             continue
         deal = tr.choose_deal(setup, {}, rng)

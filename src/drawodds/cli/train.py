@@ -68,7 +68,7 @@ def train_cmd(
 
       drawodds train --answers answers.txt --seed 1 --hands 2 --json
     """
-    from drawodds.analyses import train as tr
+    from drawodds import trainer as tr
     from drawodds.render import train as view
     from drawodds.render.console import page_width
 

@@ -8,7 +8,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from drawodds.analyses.train import (
+from drawodds.render.console import pretty_cards
+from drawodds.trainer import (
     HELP,
     PROMPTS,
     READ_EVERY,
@@ -25,7 +26,6 @@ from drawodds.analyses.train import (
     Welcome,
     plural,
 )
-from drawodds.render.console import pretty_cards
 
 
 def value_text(value: float, objective: str) -> str:
@@ -159,7 +159,7 @@ def render_bad(console: Console, message: str) -> None:
 
 
 def render_item(console: Console, item: object) -> None:
-    """Whatever a session shows (``drawodds.analyses.train.run_session``): the welcome, a question,
+    """Whatever a session shows (``drawodds.trainer.run_session``): the welcome, a question,
     a bad answer, help, the score or a graded answer."""
     if isinstance(item, Welcome):
         render_welcome(console, item.setup, item.records, item.session, item.seed)

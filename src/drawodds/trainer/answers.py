@@ -1,0 +1,118 @@
+"""Answers: a line typed by the player read as a hold, a reading or a command."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+from drawodds.cards import CardError, card_str, format_cards, parse_cards
+from drawodds.errors import DrawoddsError
+from drawodds.rules import RuleSet
+from drawodds.trainer.questions import Position, Question, ReadQuestion
+
+# Reading answers: the posterior's labels grouped into classes a player can name.
+READ_CLASSES = ("pair", "two pair", "trips", "four flush", "open-ended", "inside straight", "high cards",
+                "straight", "flush", "full house", "four of a kind", "straight flush", "bluff", "broken pat")
+_READ_ALIASES: dict[str, str] = {
+    "pair": "pair", "one pair": "pair", "a pair": "pair", "1p": "pair",
+    "two pair": "two pair", "2 pair": "two pair", "twopair": "two pair", "2p": "two pair",
+    "trips": "trips", "three of a kind": "trips", "set": "trips", "3k": "trips",
+    "four flush": "four flush", "4 flush": "four flush", "flush draw": "four flush", "4f": "four flush",
+    "open ended": "open-ended", "open": "open-ended", "straight draw": "open-ended", "oesd": "open-ended",
+    "inside straight": "inside straight", "inside": "inside straight", "gutshot": "inside straight",
+    "high cards": "high cards", "high card": "high cards", "high": "high cards", "nothing": "high cards",
+    "straight": "straight", "flush": "flush", "full house": "full house", "full": "full house",
+    "boat": "full house", "four of a kind": "four of a kind", "quads": "four of a kind",
+    "straight flush": "straight flush", "royal flush": "straight flush", "bluff": "bluff", "snow": "bluff",
+    "broken pat": "broken pat", "broken": "broken pat",
+}
+HELP = ("Answer a keep question with the cards to keep (As Ah, or AsAh), the cards to throw after "
+        "'throw' or '-' (throw 7s 3s, -7s3s), a draw count (3: the best hold that draws three), or "
+        "'pat'. Answer a reading with a class and your equity in percent (two pair 55). Also: "
+        "'score' for the running score, 'help', 'quit'.")
+
+
+class AnswerError(DrawoddsError):
+    """An answer the trainer cannot grade (not in the hand, an illegal hold): say why, ask again."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A parsed answer: a hold (kept cards), a reading, or a command (quit, help, score)."""
+
+    kind: Literal["hold", "read", "quit", "help", "score"]
+    text: str
+    keep: tuple[str, ...] = ()
+    how: str = ""                   # hold: cards, throw, draw or pat
+    read_class: str | None = None
+    read_equity: float | None = None
+
+
+_COMMANDS = {"q": "quit", "quit": "quit", "exit": "quit", "?": "help", "h": "help", "help": "help",
+             "score": "score"}
+
+
+def parse_answer(text: str, question: Question, rules: RuleSet) -> Answer:
+    """Read one answer line for ``question``; a bad one raises ``AnswerError`` (one line)."""
+    raw = " ".join(text.split())
+    low = raw.lower()
+    if low in _COMMANDS:
+        return Answer(_COMMANDS[low], raw)  # type: ignore[arg-type]
+    if not low:
+        raise AnswerError("no answer: " + ("cards to keep, throw CARDS, a draw count or pat"
+                                           if question.kind == "keep" else "a class and an equity, e.g. pair 60"))
+    if isinstance(question, ReadQuestion):
+        return _parse_read(raw)
+    return _parse_hold(raw, question, rules)
+
+
+def _parse_hold(raw: str, question: Position, rules: RuleSet) -> Answer:
+    hand = format_cards(question.hand)
+    low = raw.lower()
+    rows = question.result.rows()
+    if low in ("pat", "stand", "stand pat") or low.isdigit():
+        count = 0 if not low.isdigit() else int(low)
+        drawing = [r for r in rows if r["draw"] == count]
+        if not drawing:
+            most = max(r["draw"] for r in rows)
+            raise AnswerError(f"no legal hold draws {count} under {rules.name}: draw 0-{most} "
+                              f"(max draw {rules.max_draw})")
+        return Answer("hold", raw, tuple(drawing[0]["keep"]), "pat" if count == 0 else "draw")
+    throw = low.startswith(("throw", "discard", "-"))
+    body = raw.lstrip("-").strip()
+    for word in ("throw", "discard", "keep", "hold"):
+        if body.lower().startswith(word):
+            body = body[len(word):]
+    try:
+        cards = [card_str(c) for c in parse_cards(body.replace("-", " "), joker=rules.joker)]
+    except CardError as exc:
+        raise AnswerError(f"{exc} (answer with cards from your hand, a draw count, pat, or help)") from None
+    stray = [c for c in cards if c not in hand]
+    if stray:
+        raise AnswerError(f"{stray[0]} is not in your hand ({' '.join(hand)})")
+    if throw and not cards:
+        raise AnswerError("throw which cards? e.g. throw 7s 3s")
+    kept = [c for c in hand if (c not in cards) == throw]
+    match = next((r for r in rows if sorted(r["keep"]) == sorted(kept)), None)
+    if match is None:
+        limit = rules.draw_limit_for(parse_cards(kept, joker=rules.joker))
+        raise AnswerError(f"that draws {5 - len(kept)}; under {rules.name} you may draw at most {limit}"
+                          + (" (4 when you keep an ace)" if rules.max_draw == "4-ace" else ""))
+    return Answer("hold", raw, tuple(match["keep"]), "throw" if throw else "cards")
+
+
+def _parse_read(raw: str) -> Answer:
+    words = raw.lower().replace(",", " ").replace("%", " ").split()
+    number = words[-1] if words else ""
+    try:
+        equity = float(number)
+    except ValueError:
+        raise AnswerError("give a class and your equity in percent, e.g. two pair 45") from None
+    if not (math.isfinite(equity) and 0 <= equity <= 100):
+        raise AnswerError(f"equity is a percentage from 0 to 100, got {number}")
+    name = " ".join(words[:-1]).replace("-", " ").strip()
+    cls = _READ_ALIASES.get(name)
+    if cls is None:
+        raise AnswerError(f"unknown class {name!r}; classes: {', '.join(READ_CLASSES)}")
+    return Answer("read", raw, read_class=cls, read_equity=equity / 100)

@@ -1,0 +1,125 @@
+"""What a session drills: the objectives, the hold patterns, and the set-up checked before any dealing."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from drawodds.analyses.strategy import Solver, make_solver, parse_objective, suit_classes
+from drawodds.errors import RequestError
+from drawodds.patterns import HOLD_TYPES, hold_pattern_codes, hold_type
+from drawodds.results import Result, shown_as
+from drawodds.rules import RuleSet, preset
+
+OBJECTIVES = ("equity", "jacks", "points")
+TRIALS = 20_000           # Monte Carlo trials per keep question (equity against opponents)
+POINTS_TRIALS = 5_000     # the same in Poengpoker and Chicago, where every trial plays out five tricks
+DRILLS = ("mixed", "keep", "read")
+UNITS = {"equity": "points of equity", "jacks": "percentage points", "points": "points"}
+
+# The patterns drilled and tallied: the type of the best hold (``drawodds.patterns.HOLD_TYPES``).
+PATTERNS: dict[str, int] = {"pat": 0, "made": 1, "pair": 2, "kicker": 3, "flush-draw": 4, "straight-draw": 5,
+                            "sf-draw": 6, "two-cards": 7, "one-card": 8, "draw-five": 9, "other": 10}
+PATTERN_NAMES: dict[str, str] = {slug: HOLD_TYPES[i] for slug, i in PATTERNS.items()}
+_PATTERN_KEEPS = {"one-card": 1, "draw-five": 0}    # cards kept: these need a draw of 4 or 5
+
+Objective = Literal["equity", "jacks", "points"]
+
+
+# --- the set-up -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True, repr=False)
+class TrainSetup(Result):
+    """What a session drills: rule set, objective, opponents, trials, the drill and its focus."""
+
+    rules: RuleSet = field(metadata=shown_as(lambda r: r.name))
+    objective: str
+    opponents: int
+    trials: int
+    drill: str
+    focus: str | None = None
+    policy: str = "standard"
+
+    @property
+    def unit(self) -> str:
+        return UNITS[self.objective]
+
+
+def focus_names() -> str:
+    return ", ".join(PATTERNS)
+
+
+def resolve_pattern(name: str) -> str:
+    """A pattern's short name from its short or long name ('flush-draw', 'flush draw')."""
+    key = name.strip().lower().replace("_", "-")
+    for slug, long in PATTERN_NAMES.items():
+        if key in (slug, long, long.replace(" ", "-")):
+            return slug
+    raise RequestError(f"unknown pattern {name!r}; patterns: {focus_names()}")
+
+
+def train_setup(rules: str | RuleSet = "morkpoker", *, objective: str | None = None, opponents: int | None = None,
+                trials: int | None = None, drill: str = "mixed", focus: str | None = None,
+                policy: str = "standard") -> TrainSetup:
+    """Check a session's options before any dealing; an impossible combination raises ``RequestError``.
+
+    In Poengpoker and Chicago the points objective is what ``keep --rules poengpoker`` ranks by:
+    the points this deal, best hand plus last trick, by Monte Carlo against the other players
+    (``trials`` default POINTS_TRIALS there, TRIALS elsewhere)."""
+    rs = preset(rules) if isinstance(rules, str) else rules.validate()
+    points_game = rs.game != "draw"
+    objective = (objective or ("points" if points_game else "equity")).strip().lower()
+    if objective not in OBJECTIVES:
+        raise RequestError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    sampled = objective == "equity" or (points_game and objective == "points")
+    if objective == "equity" and points_game:
+        raise RequestError(f"{rs.name} scores points, not a showdown: use --objective points (or jacks)")
+    if sampled:
+        opponents = min(rs.players - 1, 5) if opponents is None else opponents
+        if not 1 <= opponents <= 5:
+            raise RequestError(f"--opponents must be 1-5 for the {objective} objective, got {opponents}")
+    elif opponents:
+        raise RequestError(f"--opponents goes with --objective equity (or points in Poengpoker and Chicago); "
+                           f"{objective} is exact for your hand alone")
+    trials = trials if trials is not None else (POINTS_TRIALS if points_game else TRIALS)
+    if trials < 2:
+        raise RequestError(f"--trials must be at least 2 (a standard error needs two), got {trials}")
+    drill = drill.strip().lower()
+    if drill not in DRILLS:
+        raise RequestError(f"--drill must be one of {', '.join(DRILLS)}, got {drill!r}")
+    if points_game and drill == "read":
+        raise RequestError(f"reading a draw count is about the betting game; {rs.name} has no betting")
+    if focus is not None:
+        if drill == "read":
+            raise RequestError("--focus drills holds: use --drill keep or mixed")
+        focus = resolve_pattern(focus)
+        kept = _PATTERN_KEEPS.get(focus)
+        if kept is not None and 5 - kept > rs.max_draw_cards:
+            raise RequestError(f"'{focus}' draws {5 - kept} cards, more than {rs.name} allows "
+                               f"(max draw {rs.max_draw})")
+        possible = best_patterns(rs, objective, opponents or 0, policy)
+        if focus not in possible:
+            raise RequestError(f"'{focus}' is the best hold of no deal under {rs.name} and the {objective} "
+                               f"objective: choose one of {', '.join(p for p in PATTERNS if p in possible)}")
+    return TrainSetup(rs, objective, opponents or 0, trials, drill, focus, policy)
+
+
+@functools.cache
+def best_patterns(rules: RuleSet, objective: str, opponents: int, policy: str) -> frozenset[str]:
+    """The patterns that are the best hold of some deal in the exact strategy table the deals are
+    chosen by (every suit class; a few seconds, once per set-up): the focuses that can be drilled."""
+    deals, _ = suit_classes(rules.joker)
+    hv = _solver(rules, objective, opponents, policy).hold_values(deals)
+    codes = hold_pattern_codes(hv.deals, rules.joker)[np.arange(len(deals)), hv.best.astype(np.int64)]
+    slugs = list(PATTERNS)
+    return frozenset(slugs[t] for t in np.unique(hold_type(codes)))
+
+
+@functools.cache
+def _solver(rules: RuleSet, objective: str, opponents: int, policy: str) -> Solver:
+    """The exact strategy-table solver that weighs candidate deals (one draw; no card removal)."""
+    rs = rules if rules.draws == 1 else rules.replace(draws=1)
+    return make_solver(parse_objective(objective, rs, opponents=max(opponents, 1), policy=policy), rs)
