@@ -24,7 +24,15 @@ if TYPE_CHECKING:
 
 from drawodds.analyses.strategy import equity_values, field_distribution
 from drawodds.cards import CardError, as_hand, format_cards, parse_hand
-from drawodds.errors import KEEP_OPPONENTS, KEEP_TRIALS, POINTS_TRIALS, RequestError, check_fraction, check_name, check_seed
+from drawodds.errors import (
+    KEEP_OPPONENTS,
+    KEEP_TRIALS,
+    POINTS_TRIALS,
+    RequestError,
+    check_fraction,
+    check_name,
+    check_seed,
+)
 from drawodds.evaluate import CATEGORIES, describe, evaluate, jacks_or_better_floor
 from drawodds.execution import Progress, resolve_workers
 from drawodds.handrange import parse_range

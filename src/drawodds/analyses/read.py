@@ -109,6 +109,7 @@ def read_draw(draw: int, *, policy: DrawPolicy | str | SolvedPlay = "standard", 
         if rs.opener != "jacks":
             raise RequestError("{opener} needs Jacks or Better rules (e.g. jackpot): otherwise any hand may open",
                                "opener")
+        assert pol is not None        # a solved range with an opener was refused above
         pol = draw_policy(pol.name, **{k: v for k, v in pol.to_dict().items() if k != "name"} | {"min_hand": "jacks"})
     equity_trials = trials if equity_trials is None else equity_trials
     READ_TRIALS.check(trials)
@@ -117,7 +118,7 @@ def read_draw(draw: int, *, policy: DrawPolicy | str | SolvedPlay = "standard", 
     typed = None if hand_range is None else parse_range(hand_range, joker=rs.joker).text
     ours = None if hand is None else as_hand(hand, joker=rs.joker)
     known = () if ours is None else tuple(sorted(int(c) for c in ours))
-    source = as_source(pol if pol is not None else policy, typed)   # type: ignore[arg-type]
+    source = as_source(pol if pol is not None else policy, typed)
     held = source_holdings(source, rs, known)
     if typed is not None and not held.weight.any():
         raise RequestError(f"no hand of the range {typed} is left"

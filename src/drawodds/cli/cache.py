@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -11,7 +11,7 @@ from drawodds.cli.options import JsonOpt
 from drawodds.render.console import emit_json
 
 
-class CacheAction(str, Enum):
+class CacheAction(StrEnum):
     """What `drawodds cache` does."""
 
     LIST = "list"

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -43,7 +43,7 @@ def openers_cmd(
     from drawodds.analyses import openers as op
     from drawodds.render.openers import render_openers, render_somebody_else
 
-    count = {"deals": deals} if deals else {}      # 0, like no --deals, means the default
+    count: dict[str, Any] = {"deals": deals} if deals else {}      # 0, like no --deals, means the default
     if hand is not None:
         sizes = op.table_sizes(players)
         if len(sizes) != 1:

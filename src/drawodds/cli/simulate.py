@@ -72,7 +72,7 @@ def simulate_cmd(
     rule_set = build_rules(rules, players=players, joker=joker, max_draw=max_draw, draws=draws,
                            joker_is_ace_for_draw=joker_ace)
     cluster = scheduler(scheduler_address, dask)
-    count = {"deals": deals} if deals is not None else {}
+    count: dict[str, Any] = {"deals": deals} if deals is not None else {}
     if rule_set.game != "draw":
         if deals is not None:
             raise refuse(f"{rule_set.name} is played in games to {rule_set.target_points} points: "
@@ -111,7 +111,7 @@ def _points(rule_set: Any, games: int | None, seed: int, seats: list[str] | None
     from drawodds.points.games import simulate_points
     from drawodds.render.simulate import points_summary, render_points_simulation
 
-    count = {"games": games} if games is not None else {}
+    count: dict[str, Any] = {"games": games} if games is not None else {}
     seats = seats or ["sensible"]
     with progress_bar("playing", "games", enabled=not json_out) as update:
         result = simulate_points(rule_set, **count, seed=seed, progress=update,

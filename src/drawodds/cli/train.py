@@ -9,13 +9,10 @@ import typer
 from rich.console import Console
 
 from drawodds.cli.answers import answer_lines, ask
-from drawodds.cli.errors import interrupted, refuse, writable_file, writable_folder
+from drawodds.cli.errors import interrupted, writable_file, writable_folder
 from drawodds.cli.options import RulesOpt
-from drawodds.errors import STANDARD_ERROR, Bound, check_seed
+from drawodds.errors import TRAIN_HANDS, TRAIN_TRIALS
 from drawodds.render.console import emit_json, spinner
-
-TRAIN_TRIALS = Bound("trials", 2, 1_000_000, STANDARD_ERROR)
-TRAIN_HANDS = Bound("hands", 1, 100_000)
 
 
 def train_cmd(
@@ -72,12 +69,6 @@ def train_cmd(
     from drawodds.render import train as view
     from drawodds.render.console import page_width
 
-    TRAIN_TRIALS.check(trials)
-    TRAIN_HANDS.check(hands)
-    if objective is not None and not objective.strip():
-        raise refuse("--objective needs a name, e.g. equity, jacks or points")
-    if seed is not None:
-        check_seed(seed)
     setup = tr.train_setup(rules, objective=objective, opponents=opponents, trials=trials, drill=drill,
                            focus=focus)
     path = Path(history) if history else tr.default_history_path()

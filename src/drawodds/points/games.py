@@ -567,7 +567,7 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
     _check_points_game(rules)
     if trials < 2:
         raise RequestError("trials must be at least 2")
-    cards = as_hand(hand)      # text parsed, card codes checked as they are
+    cards = as_hand(hand)      # type: ignore[arg-type]  # text parsed, card codes checked as they are
     if rules.players != opponents + 1:
         rules = rules.replace(players=opponents + 1)
     masks = legal_holds(cards, rules)
