@@ -26,7 +26,7 @@ from drawodds.cli.options import (
     build_rules,
 )
 from drawodds.cli.solved import check_options, solved_range
-from drawodds.errors import KEEP_TRIALS, Bound
+from drawodds.errors import KEEP_OPPONENTS, KEEP_TRIALS, Bound
 from drawodds.paths import write_text
 from drawodds.render.console import emit_json, progress_bar
 
@@ -119,7 +119,9 @@ def keep_cmd(
     cards: Any = " ".join(hand)
     player: Any = policy
     quiet = json_out or csv == "-"
-    if solved:
+    if solved:       # the sizes refused before the equilibrium is solved (the library refuses them too)
+        KEEP_TRIALS.check(trials)
+        KEEP_OPPONENTS.check(opponents)
         cards = parse_hand(cards, joker=rule_set.joker)
         player = solved_range(rule_set, solution, line, "first", None, cards, quiet)
     with progress_bar("simulating", "trials", enabled=not quiet and opponents != 0) as update:

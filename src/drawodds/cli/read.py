@@ -85,7 +85,11 @@ def read_cmd(
                                                  "--opponent-dealer": not opponent_first})
     cards: Any = hand
     player: Any = policy
-    if solved:
+    if solved:       # refused before the equilibrium is solved (the library refuses them too)
+        if snow or break_rate or opener:
+            raise refuse("--snow, --break-rate and --opener shape a draw policy; the equilibrium plays its own "
+                         "strategy (its betting --line says who opened)")
+        READ_TRIALS.check(trials)
         if not opponent_first and our_draw is None:
             raise refuse("--opponent-dealer: the dealer drew after us; say how many cards we drew (--our-draw)")
         cards = None if hand is None else as_hand(hand, joker=rs.joker)    # parsed once, for the range and the read

@@ -86,6 +86,7 @@ def simulate_cmd(
 
     if games is not None:
         raise refuse("--games is for Poengpoker and Chicago; the draw game counts --deals")
+    DEALS.check(deals)      # before the equilibrium is solved (simulate refuses it too)
     writable_file(history, "--history")
     factories: dict[str, Any] = {}
     if solution is not None or solved:
