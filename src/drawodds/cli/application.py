@@ -13,44 +13,27 @@ import difflib
 import os
 import sys
 import warnings
-from typing import Annotated
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any
 
 import typer
 
 from drawodds import __version__
-from drawodds.cli.cache import cache_cmd
-from drawodds.cli.charts import charts_cmd
 from drawodds.cli.errors import INTERRUPTED, Interrupted, flag_names, message
-from drawodds.cli.eval import eval_cmd
-from drawodds.cli.keep import keep_cmd
-from drawodds.cli.lesson import lesson_cmd
-from drawodds.cli.openers import openers_cmd
-from drawodds.cli.policies import policies_cmd
-from drawodds.cli.read import read_cmd
-from drawodds.cli.report import report_cmd
-from drawodds.cli.rules import rules_cmd
-from drawodds.cli.simulate import simulate_cmd
-from drawodds.cli.solve import solve_cmd
-from drawodds.cli.strategy import strategy_cmd
-from drawodds.cli.train import train_cmd
 from drawodds.errors import DrawoddsError
 from drawodds.paths import CacheNote
 from drawodds.render.console import note
 
-app = typer.Typer(
-    name="drawodds",
-    help=(
-        "Odds and strategy for five-card draw as played in Scandinavian homes "
-        "(Mørkpoker, Jackpott, Poengpoker, Chicago).\n\n"
-        "Examples:\n\n"
-        "  drawodds keep As Ah Ks 7s 3s\n\n"
-        '  drawodds eval "A♠A♥K♠7♠3♠" --json\n\n'
-        "  drawodds rules jackpot"
-    ),
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode="rich",
+# The commands in the order of `drawodds --help`; each is a module of its own, imported when it runs.
+COMMANDS = ("eval", "rules", "keep", "simulate", "read", "policies", "strategy", "lesson", "openers", "solve",
+            "charts", "train", "cache", "report")
+HELP = (
+    "Odds and strategy for five-card draw as played in Scandinavian homes "
+    "(Mørkpoker, Jackpott, Poengpoker, Chicago).\n\n"
+    "Examples:\n\n"
+    "  drawodds keep As Ah Ks 7s 3s\n\n"
+    '  drawodds eval "A♠A♥K♠7♠3♠" --json\n\n'
+    "  drawodds rules jackpot"
 )
 
 
@@ -60,7 +43,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Show the version and exit.")] = False,
@@ -68,12 +50,53 @@ def _root(
     """Odds and strategy for five-card draw."""
 
 
-# The commands in the order of `drawodds --help`.
-for _name, _command in (("eval", eval_cmd), ("rules", rules_cmd), ("keep", keep_cmd), ("simulate", simulate_cmd),
-                        ("read", read_cmd), ("policies", policies_cmd), ("strategy", strategy_cmd),
-                        ("lesson", lesson_cmd), ("openers", openers_cmd), ("solve", solve_cmd),
-                        ("charts", charts_cmd), ("train", train_cmd), ("cache", cache_cmd), ("report", report_cmd)):
-    app.command(_name)(_command)
+def command(name: str) -> Callable[..., None]:
+    """The function of command ``name``, its module loaded now."""
+    if name == "eval":
+        from drawodds.cli.eval import eval_cmd as found
+    elif name == "rules":
+        from drawodds.cli.rules import rules_cmd as found
+    elif name == "keep":
+        from drawodds.cli.keep import keep_cmd as found
+    elif name == "simulate":
+        from drawodds.cli.simulate import simulate_cmd as found
+    elif name == "read":
+        from drawodds.cli.read import read_cmd as found
+    elif name == "policies":
+        from drawodds.cli.policies import policies_cmd as found
+    elif name == "strategy":
+        from drawodds.cli.strategy import strategy_cmd as found
+    elif name == "lesson":
+        from drawodds.cli.lesson import lesson_cmd as found
+    elif name == "openers":
+        from drawodds.cli.openers import openers_cmd as found
+    elif name == "solve":
+        from drawodds.cli.solve import solve_cmd as found
+    elif name == "charts":
+        from drawodds.cli.charts import charts_cmd as found
+    elif name == "train":
+        from drawodds.cli.train import train_cmd as found
+    elif name == "cache":
+        from drawodds.cli.cache import cache_cmd as found
+    else:
+        from drawodds.cli.report import report_cmd as found
+    return found
+
+
+def build_app(names: Sequence[str] = COMMANDS) -> typer.Typer:
+    """The typer application with the commands ``names`` (all of them by default)."""
+    built = typer.Typer(name="drawodds", help=HELP, no_args_is_help=True, add_completion=False,
+                        pretty_exceptions_enable=False, rich_markup_mode="rich")
+    built.callback()(_root)
+    for name in names:
+        built.command(name)(command(name))
+    return built
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":              # the whole application, for typer's test runner and documentation tools
+        return build_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # typer may bundle its own click: take its exception classes from the ones typer raises.
@@ -122,7 +145,10 @@ def run(argv: list[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("always", CacheNote)
             warnings.showwarning = _cache_note
-            code = app(args=argv, standalone_mode=False, prog_name="drawodds")
+            args = sys.argv[1:] if argv is None else list(argv)
+            name = next((a for a in args if not a.startswith("-")), None)     # only the command that runs is loaded
+            code = build_app((name,) if name in COMMANDS else COMMANDS)(args=args, standalone_mode=False,
+                                                                       prog_name="drawodds")
     except typer.Exit as exc:
         return exc.exit_code
     except Interrupted:
