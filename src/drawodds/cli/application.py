@@ -53,34 +53,47 @@ def _root(
 def command(name: str) -> Callable[..., None]:
     """The function of command ``name``, its module loaded now."""
     if name == "eval":
-        from drawodds.cli.eval import eval_cmd as found
+        from drawodds.cli.eval import eval_cmd
+        return eval_cmd
     elif name == "rules":
-        from drawodds.cli.rules import rules_cmd as found
+        from drawodds.cli.rules import rules_cmd
+        return rules_cmd
     elif name == "keep":
-        from drawodds.cli.keep import keep_cmd as found
+        from drawodds.cli.keep import keep_cmd
+        return keep_cmd
     elif name == "simulate":
-        from drawodds.cli.simulate import simulate_cmd as found
+        from drawodds.cli.simulate import simulate_cmd
+        return simulate_cmd
     elif name == "read":
-        from drawodds.cli.read import read_cmd as found
+        from drawodds.cli.read import read_cmd
+        return read_cmd
     elif name == "policies":
-        from drawodds.cli.policies import policies_cmd as found
+        from drawodds.cli.policies import policies_cmd
+        return policies_cmd
     elif name == "strategy":
-        from drawodds.cli.strategy import strategy_cmd as found
+        from drawodds.cli.strategy import strategy_cmd
+        return strategy_cmd
     elif name == "lesson":
-        from drawodds.cli.lesson import lesson_cmd as found
+        from drawodds.cli.lesson import lesson_cmd
+        return lesson_cmd
     elif name == "openers":
-        from drawodds.cli.openers import openers_cmd as found
+        from drawodds.cli.openers import openers_cmd
+        return openers_cmd
     elif name == "solve":
-        from drawodds.cli.solve import solve_cmd as found
+        from drawodds.cli.solve import solve_cmd
+        return solve_cmd
     elif name == "charts":
-        from drawodds.cli.charts import charts_cmd as found
+        from drawodds.cli.charts import charts_cmd
+        return charts_cmd
     elif name == "train":
-        from drawodds.cli.train import train_cmd as found
+        from drawodds.cli.train import train_cmd
+        return train_cmd
     elif name == "cache":
-        from drawodds.cli.cache import cache_cmd as found
-    else:
-        from drawodds.cli.report import report_cmd as found
-    return found
+        from drawodds.cli.cache import cache_cmd
+        return cache_cmd
+    from drawodds.cli.report import report_cmd
+
+    return report_cmd
 
 
 def build_app(names: Sequence[str] = COMMANDS) -> typer.Typer:
