@@ -508,7 +508,7 @@ def strategy_report(objective: str | None = None, rules: RuleSet | str | None = 
     if rules.draws != 1:
         raise RequestError(f"strategy tables cover one draw; {rules.name} has {rules.draws} draws")
     if check_removal and objective.lower() != "equity":
-        raise RequestError("{check_removal} measures the equity objective: set {objective} to equity",
+        raise RequestError("{check_removal} measures the equity objective: ask for it with {objective} equity",
                            "check_removal", "objective")
     if out is not None and not out.endswith((".parquet", ".csv")):
         raise RequestError(f"{{out}} must end in .parquet or .csv, got {out!r}", "out")
