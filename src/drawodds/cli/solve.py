@@ -3,6 +3,7 @@ best response and the leaks."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
@@ -13,6 +14,13 @@ from drawodds.cli.options import DaskOpt, DrawsOpt, JokerOpt, JsonOpt, MaxDrawOp
 from drawodds.errors import FIELD_ROUNDS, check_positive
 from drawodds.execution import available_cores
 from drawodds.render.console import emit_json, note, spinner
+
+
+class Schedule(StrEnum):
+    """The CFR variants the solver runs."""
+
+    DCFR = "dcfr"
+    CFR_PLUS = "cfr+"
 
 
 def bucket_sizes(text: str) -> tuple[int, int]:
@@ -45,8 +53,8 @@ def solve_cmd(
         "default 1024,512). Smaller solves faster and coarser."))] = "1024,512",
     field_rounds: Annotated[int, typer.Option("--field-rounds", help=FIELD_ROUNDS.help(
         "Fixed-point passes of the field the holds are chosen against", "2"))] = 2,
-    schedule: Annotated[str, typer.Option(
-        "--schedule", help="CFR variant: dcfr (discounted CFR, the default) or cfr+.")] = "dcfr",
+    schedule: Annotated[Schedule, typer.Option(
+        "--schedule", help="CFR variant: dcfr (discounted CFR, the default) or cfr+.")] = Schedule.DCFR,
     workers: Annotated[int | None, typer.Option("--workers", "-w", help=(
         f"Processes for the abstraction build: 1 to the cores available ({available_cores()} here; "
         "the default is all of them). The abstraction is the same on any number."))] = None,
@@ -101,8 +109,8 @@ def solve_cmd(
     shown_target = DEFAULT_EXPLOITABILITY if iterations is None and target is None else target   # solve's default
     with solve_progress(iterations or MAX_ITERATIONS, shown_target, enabled=not json_out) as (stage, checkpoint):
         solution = solve(rule_set, pre_buckets=pre, final_buckets=final, iterations=iterations, exploitability=target,
-                         seconds=seconds, schedule=schedule, rounds=field_rounds, stage=stage, progress=checkpoint,
-                         workers=workers, scheduler=cluster)
+                         seconds=seconds, schedule=schedule.value, rounds=field_rounds, stage=stage,
+                         progress=checkpoint, workers=workers, scheduler=cluster)
     if out:
         solution.save(out)
     if store_equilibrium(solution) is not None and not json_out:
