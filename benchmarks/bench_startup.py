@@ -1,17 +1,27 @@
-"""Start-up: wall time of a fresh process for `drawodds --version`, `import drawodds` and the main job.
+"""Start-up: wall and CPU time of a fresh process for `drawodds --version`, `import drawodds` and the main job.
 
 Each command runs in a new interpreter (the same Python as this script, with this environment), N
-times; the median and the fastest run are printed. No `-X importtime`: this is the time a user waits.
+times; the median and the fastest wall time are printed, with the median user CPU seconds (what the
+command costs whatever else the machine runs) and the load average before and after. No
+`-X importtime`: this is the time a user waits. As after an installation (pip compiles the package),
+the commands run with compiled bytecode, kept in a temporary folder; `--no-bytecode` keeps the
+environment's setting instead (PYTHONDONTWRITEBYTECODE makes every start compile the package again).
 
-    PYTHONPATH=src python benchmarks/bench_startup.py [--runs 11]
+    PYTHONPATH=src python benchmarks/bench_startup.py [--runs 11] [--no-bytecode]
+
+To compare versions under the same load, give each one's import path: the runs alternate between them.
+
+    python benchmarks/bench_startup.py --runs 7 --path OLD/src --path src
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 COMMANDS: dict[str, list[str]] = {
@@ -22,26 +32,49 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
-def wall(command: list[str]) -> float:
-    """Seconds from starting ``command`` to its exit (it must succeed)."""
+def run(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall seconds from starting ``command`` to its exit (it must succeed), and its user CPU seconds."""
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    return elapsed, usage.ru_utime
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=11, help="runs of each command (the median is printed)")
+    parser.add_argument("--no-bytecode", action="store_true", help="keep the environment's bytecode setting")
+    parser.add_argument("--path", action="append", default=[],
+                        help="PYTHONPATH of a version to time (repeat to compare; default: the environment's)")
     args = parser.parse_args()
-    for command in COMMANDS.values():    # warm the file cache and any compiled bytecode once
-        wall(command)
-    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    for _ in range(args.runs):           # interleaved, so every command sees the same machine load
-        for name, command in COMMANDS.items():
-            times[name].append(wall(command))
-    print(f"{'command':<28} {'median':>8} {'fastest':>8}  ({args.runs} runs each)")
+    with tempfile.TemporaryDirectory() as cache:
+        envs: dict[str, dict[str, str]] = {}
+        for path in args.path or [None]:
+            env = dict(os.environ) if path is None else dict(os.environ, PYTHONPATH=path)
+            if not args.no_bytecode:
+                env.pop("PYTHONDONTWRITEBYTECODE", None)
+                env["PYTHONPYCACHEPREFIX"] = cache
+            envs["" if path is None else f" [{path}]"] = env
+        jobs = {name + label: (command, env) for name, command in COMMANDS.items() for label, env in envs.items()}
+        for command, env in jobs.values():   # warm the file cache and write the bytecode once
+            run(command, env)
+        load = os.getloadavg()[0]
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in jobs}
+        for _ in range(args.runs):           # interleaved, so every command sees the same machine load
+            for name, (command, env) in jobs.items():
+                times[name].append(run(command, env))
+    width = max(28, *map(len, times))
+    print(f"{'command':<{width}} {'median':>8} {'fastest':>8} {'user CPU':>9}  ({args.runs} runs each; "
+          f"load {load:.2f} before, {os.getloadavg()[0]:.2f} after; "
+          f"{'environment bytecode' if args.no_bytecode else 'compiled bytecode'})")
     for name, runs in times.items():
-        print(f"{name:<28} {statistics.median(runs):>7.3f}s {min(runs):>7.3f}s")
+        walls = [w for w, _ in runs]
+        cpu = statistics.median(u for _, u in runs)
+        print(f"{name:<{width}} {statistics.median(walls):>7.3f}s {min(walls):>7.3f}s {cpu:>8.3f}s")
 
 
 if __name__ == "__main__":

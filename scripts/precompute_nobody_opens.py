@@ -2,7 +2,7 @@
 
 Usage:  PYTHONPATH=src python scripts/precompute_nobody_opens.py [MAX_PLAYERS]
 
-Runs drawodds.analyses.openers.count_no_openers for 2..MAX_PLAYERS players (default 7) and writes
+Runs drawodds.analyses.nobody_opens.count_no_openers for 2..MAX_PLAYERS players (default 7) and writes
 src/drawodds/data/nobody_opens.json: for each table size the number of labelled deals where
 nobody holds openers and the number of all deals (exact integers, as strings). The small sizes
 are recomputed by tests/test_openers.py; the large ones take minutes, so they are shipped.
@@ -15,7 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-from drawodds.analyses.openers import DATA_FILE, count_deals, count_no_openers
+from drawodds.analyses.nobody_opens import count_deals, count_no_openers
+from drawodds.analyses.openers import DATA_FILE
 
 
 def main(max_players: int = 7) -> None:

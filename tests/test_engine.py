@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from drawodds.cards import parse_cards
 from drawodds.engine.deal import (
-    _LIMITS,
     BET,
     CALL,
     CHECK,
@@ -33,6 +32,7 @@ from drawodds.engine.invariants import soak, violations
 from drawodds.engine.players import CallingStation, RandomLegal, RuleBased
 from drawodds.engine.pots import side_pots, uncalled_excess
 from drawodds.engine.session import DeckSupply, Session, simulate
+from drawodds.engine.table import _LIMITS
 from drawodds.errors import DrawoddsError, RequestError
 from drawodds.evaluate import evaluate
 from drawodds.rules import RuleSet, preset
@@ -511,14 +511,15 @@ def test_simulated_histories_keep_every_invariant(tmp_path) -> None:
     from typer.testing import CliRunner
 
     from drawodds.cli import app
-    from drawodds.engine.history import read_history, replay_deal, rules_from_dict
+    from drawodds.engine.history import read_history, replay_deal
+    from drawodds.rules import RuleSet
 
     path = tmp_path / "h.jsonl"
     out = CliRunner().invoke(app, ["simulate", "--players", "4", "--deals", "660", "--seed", "1",
                                    "--policy", "random", "--history", str(path)])
     assert out.exit_code == 0, out.output
     header, deals = read_history(path)
-    rules = rules_from_dict(header["rules"])
+    rules = RuleSet.from_dict(header["rules"])
     for record in deals:
         state = replay_deal(rules, record)
         assert violations(state) == [], (record["deal"], violations(state))

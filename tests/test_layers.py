@@ -1,10 +1,10 @@
 """The package's layers import only downward, with no import circles.
 
-From the bottom: core (cards, evaluator, combinatorics, rule sets, holds, results, execution) -> models (hand
-patterns, draw policies) -> sim (sampling, equity, ranges) -> engine -> points games -> analyses
--> trainer (drills built on the keep and read analyses) -> render -> charts -> cli. A module may import its
-own layer or any layer below it; imports inside functions count too, and only the CLI may defer an import
-of the package's own modules.
+From the bottom: core (cards, evaluator, combinatorics, rule sets, holds, results, execution, kinds of
+hands) -> models (hand patterns, draw policies) -> sim (sampling, equity, ranges) -> engine -> points games
+-> analyses -> trainer (drills built on the keep and read analyses) -> render -> charts -> cli. A module may
+import its own layer or any layer below it; imports inside functions count too, and only the CLI may defer
+an import of the package's own modules.
 
 The package root loads its public names at first use (a table of name -> module): a lower layer
 that reached a higher one through the root, or through ``importlib``, would hide an upward import
@@ -24,7 +24,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "drawodds"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("drawodds.cards", "drawodds.evaluate", "drawodds.combinatorics", "drawodds.rules", "drawodds.holds",
-     "drawodds.results", "drawodds.execution", "drawodds.errors", "drawodds.paths"),
+     "drawodds.results", "drawodds.execution", "drawodds.errors", "drawodds.paths", "drawodds.kinds"),
     ("drawodds.patterns", "drawodds.policies", "drawodds.handrange"),
     ("drawodds.sim",),
     ("drawodds.engine",),
@@ -181,7 +181,8 @@ def test_importing_each_layer_loads_nothing_above_it() -> None:
     assert not upward, "\n".join(upward)
 
 
-_HEAVY = ("pandas", "polars", "matplotlib", "dask", "drawodds.analyses", "drawodds.engine", "drawodds.charts")
+_HEAVY = ("pandas", "polars", "matplotlib", "dask", "drawodds.analyses", "drawodds.trainer", "drawodds.engine",
+          "drawodds.charts")
 
 
 def test_import_drawodds_and_the_command_line_load_no_analysis() -> None:

@@ -42,3 +42,21 @@ def test_small_samples_and_shares():
     assert float(proportion_se(0.5, 100)) == pytest.approx(0.05)
     r = ratio_se(np.array([1.0, 2.0, 3.0]), np.array([2.0, 4.0, 6.0]))
     assert r.value == pytest.approx(0.5) and r.se == pytest.approx(0.0)
+
+
+def test_an_estimate_is_written_with_the_digits_its_error_earns():
+    e = Estimate(0.52912, 0.00041)
+    assert e.percent() == "52.91% ± 0.04%"                   # one significant digit of the error
+    assert Estimate(0.5291, 0.012).percent() == "52.9% ± 1.2%"
+    assert Estimate(0.5, 0.0).percent() == "50.0% ± 0.0%"    # an exact figure: one decimal
+    assert Estimate(0.5, 1e-9).percent() == "50.000% ± 0.000%"  # never more than three
+    assert e.percent(2, unit="") == "52.91 ± 0.04"           # under a header that says %
+    assert e.text(3) == "0.529 ± 0.000" and Estimate(-0.25, 0.05).text(2, signed=True) == "-0.25 ± 0.05"
+    assert Estimate(0.25, 0.05).text(2, signed=True) == "+0.25 ± 0.05"
+    assert Estimate(0.1234, 0.0012).text(4, sep="±") == "0.1234±0.0012"
+    assert Estimate(1.5, 0.06).text() == "1.50 ± 0.06" and Estimate(42.0, 3.0).text() == "42.0 ± 3.0"
+    # The other rule: start at the figure's own decimals, widened only until the error shows.
+    assert Estimate(0.5, 0.0006).visible_decimals(1, scale=100) == 1          # 0.06% rounds to 0.1
+    assert Estimate(0.5, 0.0004).visible_decimals(1, scale=100) == 2          # 0.04% would round to 0.0
+    assert Estimate(0.5, 0.0006).decimals(scale=100) == 2
+    assert Estimate(0.5, 1e-7).visible_decimals(1, scale=100) == 3

@@ -102,7 +102,21 @@ def parse_cards(text: str | Iterable[str], *, joker: bool = False) -> list[int]:
 
 
 def parse_hand(text: str | Iterable[str], *, joker: bool = False, size: int = 5) -> Hand:
-    """Parse a hand of exactly ``size`` distinct cards into an int8 array of shape (size,)."""
+    """Parse a hand of exactly ``size`` distinct cards into an int8 array of shape (size,).
+
+    >>> parse_hand("AsAhKs7s3s").tolist()
+    [51, 50, 47, 23, 7]
+    >>> parse_hand("10h j♠ Q♦ kc jk", joker=True).tolist()
+    [34, 39, 41, 44, 52]
+    >>> parse_hand("As Ah Ks 7s 1s")
+    Traceback (most recent call last):
+    ...
+    drawodds.cards.CardError: card 5 '1s': no rank '1'; did you mean 10s or As?
+    >>> parse_hand("As Ah As 7s 3s")
+    Traceback (most recent call last):
+    ...
+    drawodds.cards.CardError: card 3 'As': duplicate of card 1
+    """
     cards = parse_cards(text, joker=joker)
     if len(cards) != size:
         raise CardError(f"a hand has {size} cards; got {len(cards)}"
@@ -148,7 +162,13 @@ def format_cards(cards: Sequence[int] | npt.NDArray[np.integer], *, pretty: bool
 
 
 def format_hand(cards: Sequence[int] | npt.NDArray[np.integer], *, pretty: bool = False) -> str:
-    """A hand as ``As Ah Ks 7s 3s`` (or ``A♠ A♥ K♠ 7♠ 3♠`` with ``pretty``)."""
+    """A hand as ``As Ah Ks 7s 3s`` (or ``A♠ A♥ K♠ 7♠ 3♠`` with ``pretty``).
+
+    >>> format_hand([51, 50, 47, 23, 7])
+    'As Ah Ks 7s 3s'
+    >>> format_hand([51, 52], pretty=True)
+    'A♠ 🃏'
+    """
     return " ".join(format_cards(cards, pretty=pretty))
 
 

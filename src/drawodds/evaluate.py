@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import itertools
 from array import array
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -56,81 +55,99 @@ class _Tables:
     pair_keys: npt.NDArray[np.uint32]   # 65,536: key(a) + key(b) at the uint16 made of bytes (a, b)
     strength: npt.NDArray[np.int16]     # index -> strength
     category_floor: npt.NDArray[np.int16]  # lowest strength of each category (10)
-    # For descriptions: strength -> (category, ranks high to low as they break ties)
-    decode: tuple[tuple[int, tuple[int, ...]], ...]
+    category: npt.NDArray[np.int8]      # strength -> category (-1 for strength 0)
+    classes: npt.NDArray[np.int64]      # class code (see _class_codes) of strengths 1..7462, weakest first
 
 
-def _classify(rank_multiset: tuple[int, ...], flush: bool) -> tuple[int, tuple[int, ...]]:
-    """Category and tie-break ranks of five ranks (rank 0 = deuce ... 12 = ace)."""
-    counts = Counter(rank_multiset)
-    order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
-    shape = sorted(counts.values(), reverse=True)
-    distinct = sorted(counts, reverse=True)
-    straight_top = None
-    if len(distinct) == 5:
-        if distinct[0] - distinct[4] == 4:
-            straight_top = distinct[0]
-        elif distinct == [12, 3, 2, 1, 0]:  # the wheel, A-2-3-4-5: five high
-            straight_top = 3
-    if shape[0] == 5:
-        return FIVE_ACES, (rank_multiset[0],)
-    if straight_top is not None:
-        return (STRAIGHT_FLUSH if flush else STRAIGHT), (straight_top,)
+# Tie-break ranks per category, as many as break ties (a class is coded as one integer below).
+_TIE_LENGTHS = (5, 4, 3, 3, 1, 5, 2, 2, 1, 1)
+_DIGIT = 13 ** np.arange(4, -1, -1)   # base-13 places of up to five tie ranks, high to low
+
+
+def _class_codes(ranks: npt.NDArray[np.int64], flush: bool) -> npt.NDArray[np.int64]:
+    """Class of each row of five ranks (0 = deuce ... 12 = ace), coded as one integer.
+
+    The code is ``category * 13**5`` plus the tie-break ranks, high to low, as base-13 digits
+    (unused places 0): codes order hands exactly as the game does, category first.
+    """
+    counts = (ranks[:, :, None] == np.arange(13)).sum(axis=1)          # (n, 13)
+    # Ranks by (count, rank), high to low: the groups first, then the kickers.
+    order = np.argsort(-(counts * 16 + np.arange(13)), axis=1, kind="stable")[:, :5]
+    distinct = (counts > 0).sum(axis=1)
+    order = np.where(np.arange(5) < distinct[:, None], order, 0)
+    top = counts.max(axis=1)
+    category = np.select(
+        [top == 4, (top == 3) & (distinct == 2), top == 3, (top == 2) & (distinct == 3), top == 2],
+        [QUADS, FULL_HOUSE, TRIPS, TWO_PAIR, ONE_PAIR], HIGH_CARD)
+    tie = order @ _DIGIT
+    high, low = ranks.max(axis=1), ranks.min(axis=1)
+    wheel = (distinct == 5) & (high == 12) & (np.sort(ranks, axis=1)[:, 3] == 3)
+    straight = (distinct == 5) & ((high - low == 4) | wheel)
+    straight_top = np.where(wheel, 3, high)
     if flush:
-        return FLUSH, tuple(distinct)
-    category = {(4, 1): QUADS, (3, 2): FULL_HOUSE, (3, 1, 1): TRIPS, (2, 2, 1): TWO_PAIR,
-                (2, 1, 1, 1): ONE_PAIR, (1, 1, 1, 1, 1): HIGH_CARD}[tuple(shape)]
-    return category, tuple(order)
+        category = np.where(straight, STRAIGHT_FLUSH, FLUSH)
+    else:
+        category = np.where(straight, STRAIGHT, category)
+    tie = np.where(straight, straight_top * _DIGIT[0], tie)
+    return category * 13 ** 5 + tie
+
+
+def _decode(strength: int) -> tuple[int, tuple[int, ...]]:
+    """(category, tie-break ranks high to low) of a strength."""
+    classes = _tables().classes
+    if not 1 <= strength <= len(classes) + 1:
+        raise ValueError(f"no hand has strength {strength}")
+    if strength == len(classes) + 1:
+        return FIVE_ACES, (12,)
+    category, rest = divmod(int(classes[strength - 1]), 13 ** 5)
+    digits = [rest // int(d) % 13 for d in _DIGIT]
+    return category, tuple(digits[:_TIE_LENGTHS[category]])
 
 
 @functools.cache
 def _tables() -> _Tables:
-    """Build the lookup tables once (a few tens of ms); a pure function of the constants above."""
-    five: list[tuple[int, ...]] = [m for m in itertools.combinations_with_replacement(range(13), 5)
-                                   if max(Counter(m).values()) <= 4]
-    plain: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {m: _classify(m, False) for m in five}
-    suited: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {
-        m: _classify(m, True) for m in itertools.combinations(range(13), 5)}
-    ordered = sorted(set(plain.values()) | set(suited.values()))
-    value = {c: i + 1 for i, c in enumerate(ordered)}
+    """Build the lookup tables once (a few ms, numpy throughout); a pure function of the constants above."""
+    keys = np.array(RANK_KEYS, dtype=np.int64)
+    multisets = np.array(list(itertools.combinations_with_replacement(range(13), 5)), dtype=np.int64)
+    plain = multisets[~(multisets[:, :1] == multisets[:, 4:]).ravel()]        # no five of a kind
+    suited = np.array(list(itertools.combinations(range(13), 5)), dtype=np.int64)
+    plain_codes, suited_codes = _class_codes(plain, False), _class_codes(suited, True)
+    ordered = np.sort(np.concatenate([plain_codes, suited_codes]))
+    ordered = ordered[np.r_[True, ordered[1:] != ordered[:-1]]]            # every class once, weakest first
     five_aces = len(ordered) + 1
-    decode = ((HIGH_CARD, ()), *ordered, (FIVE_ACES, (12,)))
 
     table = np.zeros(_TABLE_SIZE, dtype=np.int16)
-
-    def index(ranks_: tuple[int, ...], joker: int, flush: int) -> int:
-        return (sum(RANK_KEYS[r] for r in ranks_) * 2 + joker) * 2 + flush
-
-    for m, c in plain.items():
-        table[index(m, 0, 0)] = value[c]
-    for m, c in suited.items():
-        table[index(m, 0, 1)] = value[c]
+    table[keys[plain].sum(axis=1) * 4] = np.searchsorted(ordered, plain_codes) + 1
+    table[keys[suited].sum(axis=1) * 4 + 1] = np.searchsorted(ordered, suited_codes) + 1
     # Joker hands: four real ranks; the joker is an ace, or any rank completing a straight
     # (unsuited) or a flush / straight flush (four suited cards).
-    for m in itertools.combinations_with_replacement(range(13), 4):
-        best = five_aces if m == (12, 12, 12, 12) else value[plain[(*m, 12)]]
-        if len(set(m)) == 4:
-            flush_best = 0
-            for r in set(range(13)) - set(m):
-                full = tuple(sorted(m + (r,)))
-                if plain[full][0] == STRAIGHT:
-                    best = max(best, value[plain[full]])
-                flush_best = max(flush_best, value[suited[full]])
-            table[index(m, 1, 1)] = max(best, flush_best)
-        table[index(m, 1, 0)] = best
+    four = np.array(list(itertools.combinations_with_replacement(range(13), 4)), dtype=np.int64)
+    four_sums = keys[four].sum(axis=1)
+    four_aces = (four == 12).all(axis=1)
+    best = np.where(four_aces, five_aces, table.take((four_sums + keys[12]) * 4, mode="clip"))
+    distinct: npt.NDArray[np.bool_] = np.asarray((np.diff(four, axis=1) > 0).all(axis=1))
+    fills = (four_sums[:, None] + keys[None, :]) * 4                         # (n, 13): each rank as the fifth
+    free = distinct[:, None] & (four[:, :, None] != np.arange(13)).all(axis=1)
+    completed = table.take(fills, mode="clip").astype(np.int64)
+    floors = np.searchsorted(ordered, np.arange(10) * 13 ** 5) + 1          # lowest strength per category
+    is_straight = (completed >= floors[STRAIGHT]) & (completed < floors[FLUSH])
+    best = np.maximum(best, np.where(free & is_straight, completed, 0).max(axis=1))
+    flush_best = np.where(free, table.take(fills + 1, mode="clip"), 0).max(axis=1)
+    table[four_sums * 4 + 2] = best
+    table[four_sums[distinct] * 4 + 3] = np.maximum(best, flush_best)[distinct]
 
     card_keys = np.zeros(53, dtype=np.uint32)
-    for card in range(52):
-        card_keys[card] = (RANK_KEYS[card // 4] << _RANK_SHIFT) | (1 << (_SUIT_SHIFT * (card % 4)))
+    card_keys[:52] = (keys[np.arange(52) // 4] << _RANK_SHIFT) | (1 << (_SUIT_SHIFT * (np.arange(52) % 4)))
     card_keys[JOKER] = _JOKER_BIT | _SUIT_ONES
-    floors = np.array([next(i for i, (c, _) in enumerate(decode) if c == cat and i > 0)
-                       for cat in range(len(CATEGORIES))], dtype=np.int16)
+    floors[FIVE_ACES] = five_aces
     codes = np.arange(53, dtype=np.uint8)
     pairs = np.stack(np.meshgrid(codes, codes, indexing="ij"), axis=-1)   # (53, 53, 2) bytes
     pair_keys = np.zeros(1 << 16, dtype=np.uint32)
     pair_keys[pairs.reshape(-1, 2).copy().view(np.uint16).ravel()] = \
         (card_keys[:, None] + card_keys[None, :]).ravel()
-    return _Tables(card_keys, pair_keys, table, floors, decode)
+    floors16 = floors.astype(np.int16)
+    category = (np.searchsorted(floors16, np.arange(N_STRENGTHS), side="right") - 1).astype(np.int8)
+    return _Tables(card_keys, pair_keys, table, floors16, category, ordered)
 
 
 def key_sums(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.uint32]:
@@ -199,6 +216,18 @@ def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
     With ``joker=True`` card 52 is the bug: an ace, or the card that completes a straight or
     a flush, whichever is best. Large inputs are processed in blocks of ``CHUNK`` hands, so
     memory stays flat however many hands come in.
+
+    >>> from drawodds.cards import parse_hand
+    >>> int(evaluate(parse_hand("AsAhKs7s3s")))
+    4094
+    >>> evaluate([parse_hand("AsKsQsJsTs"), parse_hand("7h5d4c3s2h")]).tolist()   # royal flush, the worst hand
+    [7462, 1]
+    >>> int(evaluate(parse_hand("AsAhAdAcJk", joker=True), joker=True))   # five aces
+    7463
+    >>> evaluate(parse_hand("AsAhAdAcJk", joker=True))
+    Traceback (most recent call last):
+    ...
+    drawodds.cards.CardError: card code 52 is outside the deck (the joker needs joker=True)
     """
     arr = np.asarray(hands)
     if arr.ndim == 0 or arr.shape[-1] != 5:
@@ -240,12 +269,19 @@ def evaluate_one(cards: Sequence[int]) -> int:
 
 def category_of(strengths: npt.ArrayLike) -> npt.NDArray[np.int8]:
     """Category index (0 = high card ... 8 = straight flush, 9 = five aces) of each strength."""
-    floors = _tables().category_floor
-    return (np.searchsorted(floors, np.asarray(strengths), side="right") - 1).astype(np.int8)
+    arr = np.asarray(strengths)
+    t = _tables()
+    if np.issubdtype(arr.dtype, np.integer):   # one lookup; out-of-range values clip to -1 / five aces
+        return t.category.take(arr, mode="clip")
+    return (np.searchsorted(t.category_floor, arr, side="right") - 1).astype(np.int8)
 
 
 def category_name(strength: int) -> str:
-    """Category name of one strength, e.g. ``'one_pair'``."""
+    """Category name of one strength, e.g. ``'one_pair'``.
+
+    >>> category_name(4094), category_name(7462)
+    ('one_pair', 'straight_flush')
+    """
     return CATEGORIES[int(category_of(strength))]
 
 
@@ -256,7 +292,15 @@ def category_floor(category: int) -> int:
 
 def strength_of(category: int, tie_ranks: tuple[int, ...]) -> int:
     """Strength of a hand class from its category and tie-break ranks, high to low."""
-    return _tables().decode.index((category, tuple(tie_ranks)))
+    tie = tuple(tie_ranks)
+    if category == FIVE_ACES and tie == (12,):
+        return len(_tables().classes) + 1
+    code = category * 13 ** 5 + sum(r * int(d) for r, d in zip(tie, _DIGIT, strict=False))
+    strength = int(np.searchsorted(_tables().classes, code)) + 1
+    if not 0 <= category < FIVE_ACES or len(tie) != _TIE_LENGTHS[category] or _decode(strength) != (category, tie):
+        raise ValueError(f"no hand is {CATEGORIES[category] if 0 <= category < len(CATEGORIES) else category} "
+                         f"with tie-break ranks {tie}")
+    return strength
 
 
 @functools.cache
@@ -266,8 +310,16 @@ def jacks_or_better_floor() -> int:
 
 
 def describe(strength: int) -> str:
-    """A human description of a hand class, e.g. ``'pair of aces, K-7-3'``."""
-    category, tie = _tables().decode[int(strength)]
+    """A human description of a hand class, e.g. ``'pair of aces, K-7-3'``.
+
+    >>> describe(4094), describe(1), describe(7462)
+    ('pair of aces, K-7-3', 'seven high, 5-4-3-2', 'royal flush')
+    >>> describe(9000)
+    Traceback (most recent call last):
+    ...
+    ValueError: no hand has strength 9000
+    """
+    category, tie = _decode(int(strength))
     names = [RANKS[r] for r in tie]
     if category == HIGH_CARD:
         return f"{RANK_NAMES[tie[0]]} high, {'-'.join(names[1:])}"

@@ -52,26 +52,17 @@ import numpy.typing as npt
 from drawodds.cards import RANK_PLURALS, RANKS
 from drawodds.errors import RequestError
 from drawodds.evaluate import (
-    CATEGORIES,
     FIVE_ACES,
-    FLUSH,
-    FULL_HOUSE,
     HIGH_CARD,
     ONE_PAIR,
-    QUADS,
     STRAIGHT,
-    STRAIGHT_FLUSH,
-    TRIPS,
-    TWO_PAIR,
 )
+from drawodds.kinds import Category, DrawKind
 from drawodds.patterns import DealtFeatures, dealt_features
 
-CATEGORY_TOKENS = {"HC": HIGH_CARD, "NOTHING": HIGH_CARD, "1P": ONE_PAIR, "PAIR": ONE_PAIR,
-                   "2P": TWO_PAIR, "3K": TRIPS, "TRIPS": TRIPS, "ST": STRAIGHT, "FL": FLUSH,
-                   "FH": FULL_HOUSE, "4K": QUADS, "QUADS": QUADS, "SF": STRAIGHT_FLUSH,
-                   "5K": FIVE_ACES}
-FOUR_FLUSH, OPEN_ENDED, GUTSHOT = range(3)
-DRAW_TOKENS = {"4F": FOUR_FLUSH, "OESD": OPEN_ENDED, "GS": GUTSHOT}
+CATEGORY_TOKENS = {**{c.token: c for c in Category}, "NOTHING": Category.HIGH_CARD, "PAIR": Category.ONE_PAIR,
+                   "TRIPS": Category.TRIPS, "QUADS": Category.QUADS}
+DRAW_TOKENS = {"4F": DrawKind.FOUR_FLUSH, "OESD": DrawKind.OPEN_ENDED, "GS": DrawKind.GUTSHOT}
 ACCEPTED = ("pairs (77, JJ+, 22-66), categories (HC 1P 2P 3K ST FL FH 4K SF 5K, + for that or "
             "better), draws (4F OESD GS), high cards (AK, AQ+, Kx, Kx+) or any")
 CHUNK = 1 << 18   # hands per block of dealt_features
@@ -100,13 +91,13 @@ def _term(token: str) -> Term:
     plus = token.endswith("+")
     base = token[:-1] if plus else token
     if base in CATEGORY_TOKENS:
-        c = CATEGORY_TOKENS[base]
+        c = int(CATEGORY_TOKENS[base])
         return Term("cat", c, FIVE_ACES if plus else c)
     if base in DRAW_TOKENS:
         if plus:
             raise RequestError(f"range term {token!r}: '+' follows a pair, a category or high cards, "
                                "not a draw")
-        return Term("draw", DRAW_TOKENS[base])
+        return Term("draw", int(DRAW_TOKENS[base]))
     if m := _PAIR.match(token):
         r = RANKS.index(m[1])
         return Term("pair", r, 12 if plus else r)
@@ -142,14 +133,14 @@ def _describe(term: Term) -> str:
     if term.kind == "any":
         return "any hand"
     if term.kind == "cat":
-        name = CATEGORIES[term.lo].replace("_", " ")
+        name = Category(term.lo).label
         return name + (" or better" if term.hi > term.lo else "")
     if term.kind == "pair":
         if term.lo == term.hi:
             return f"pair of {RANK_PLURALS[term.lo]}"
         return f"pair of {RANK_PLURALS[term.lo]} to {RANK_PLURALS[term.hi]}"
     if term.kind == "draw":
-        return ("four-flush", "open-ended straight draw", "gutshot")[term.lo]
+        return DrawKind(term.lo).label
     if term.lo == 0 and term.hi == 12:
         return f"{RANKS[term.top]} high" + (" or better" if term.top_hi > term.top else "")
     top = RANKS[term.top]
@@ -211,6 +202,20 @@ def parse_range(text: str, *, joker: bool = False) -> HandRange:
 
     An unknown term raises a one-line ``RequestError`` naming it and listing what is accepted;
     ``5K`` (five aces) needs ``joker=True``.
+
+    >>> jacks_up = parse_range("jj+, 2p+, 4f")
+    >>> jacks_up.text
+    'JJ+, 2P+, 4F'
+    >>> jacks_up.describe()
+    'pair of jacks to aces, two pair or better, four-flush'
+    >>> from drawodds.cards import parse_hand
+    >>> hands = [parse_hand("JsJh4c3d2s"), parse_hand("TsTh4c3d2s"), parse_hand("As9s6s2s3h")]
+    >>> jacks_up.mask(hands).tolist()
+    [True, False, True]
+    >>> parse_range("QQ, pairs")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    drawodds.errors.RequestError: unknown range term 'pairs'; use pairs (77, JJ+, 22-66), ...
     """
     typed = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
     if not typed:

@@ -6,12 +6,12 @@ Two different things are classified, so they carry different names:
   deciding a hold looks at -- the made category, pairs and their rank, a four-flush, straight
   draws (the joker counting as an ace for pairs and as any suit or rank for draws). The draw
   policies (``drawodds.policies``) choose their holds from these features, and ``starting_hand``
-  sorts deals into the coarse rows of ``STARTING_HANDS``.
+  sorts deals into the coarse rows of ``STARTING_HANDS`` (``kinds.StartingHand``).
 * a **hold**, the cards kept from a deal. ``hold_pattern_codes`` names every one of the 32 holds
   by its kept cards alone ("pair of jacks", "4 to a flush, 1 high card", "KQ suited"): code =
   kind << 8 | x << 4 | y, where the kind is a ``HoldKind`` and x and y say which ranks or how
   many high cards. Strategy tables show these and condensed strategies are lists of them;
-  ``hold_type`` groups them into the coarse ``HOLD_TYPES`` of the strategy charts.
+  ``hold_type`` groups them into the coarse ``HOLD_TYPES`` (``kinds.HoldType``) of the strategy charts.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ import numpy.typing as npt
 from drawodds.cards import JOKER, RANK_NAMES, RANK_PLURALS, RANKS
 from drawodds.combinatorics import combinations
 from drawodds.evaluate import (
-    CATEGORIES,
     ONE_PAIR,
     ROYAL_FLUSH,
     STRAIGHT,
@@ -36,6 +35,7 @@ from drawodds.evaluate import (
     evaluate,
 )
 from drawodds.holds import HOLD_POSITIONS, N_HOLDS
+from drawodds.kinds import Category, HoldType, StartingHand
 
 HIGH = 9          # jack: "high cards" are J, Q, K, A (the Jacks-or-Better paying ranks)
 TEN = 8
@@ -104,7 +104,6 @@ def straight_draw_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]
     highest ranks. Built once from the 715 four-rank (286 three-rank) subsets.
     """
     pop = _popcount_table()
-    masks = np.arange(1 << 13, dtype=np.int32)
     out_ranks = np.zeros((2, 1 << 13), dtype=np.int8)
     kept = np.zeros((2, 1 << 13), dtype=np.int32)
     for joker in (0, 1):
@@ -113,12 +112,16 @@ def straight_draw_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int32]]
         for straight in _STRAIGHTS:
             outs |= np.where((subsets & ~straight) == 0, straight & ~subsets, 0)
         n_outs = pop[outs].astype(np.int32)
-        score = np.where(n_outs > 0, n_outs * (1 << 13) + subsets, -1)
-        contained = (subsets[None, :] & ~masks[:, None]) == 0          # (8192, subsets)
-        best = np.argmax(np.where(contained, score[None, :], -1), axis=1)
-        ok = contained[masks, best] & (n_outs[best] > 0)
-        out_ranks[joker] = np.where(ok, n_outs[best], 0)
-        kept[joker] = np.where(ok, subsets[best], 0)
+        # Scores are distinct (they end in the subset's bits); each mask takes the best score of
+        # the subsets it contains: a running maximum over one rank bit at a time.
+        best = np.full(1 << 13, -1, dtype=np.int32)
+        best[subsets] = np.where(n_outs > 0, n_outs * (1 << 13) + subsets, -1)
+        for bit in range(13):
+            halves = best.reshape(-1, 2, 1 << bit)
+            np.maximum(halves[:, 1], halves[:, 0], out=halves[:, 1])
+        ok = best >= 0
+        out_ranks[joker] = np.where(ok, best >> 13, 0)
+        kept[joker] = np.where(ok, best & ((1 << 13) - 1), 0)
     out_ranks.setflags(write=False)
     kept.setflags(write=False)
     return out_ranks, kept
@@ -188,7 +191,9 @@ def dealt_features(cards: npt.NDArray[np.integer]) -> DealtFeatures:
             suit_n[j] += same
     max_count = np.maximum.reduce(rank_n)
     pairs = sum((c == 2).astype(np.int8) for c in rank_n) // 2
-    pair_rank = np.maximum.reduce([np.where(c == 2, r, -1) for c, r in zip(rank_n, rc, strict=True)])
+    pair_rank = np.where(rank_n[0] == 2, rc[0], -1)
+    for c, r in zip(rank_n[1:], rc[1:], strict=True):
+        np.maximum(pair_rank, np.where(c == 2, r, -1), out=pair_rank)
     aces = sum((r == 12).astype(np.int8) for r in rc)
 
     # Four-flush: four cards of one suit, the joker counting as any suit.
@@ -199,30 +204,30 @@ def dealt_features(cards: npt.NDArray[np.integer]) -> DealtFeatures:
     # Straight draws from the table of distinct real ranks; keep one card of each kept rank.
     bits = np.where(joker, 0, np.left_shift(1, rank, dtype=np.int32))
     out_table, kept_table = straight_draw_tables()
-    ranks_mask = or_columns(bits)
-    best_outs = out_table[jok, ranks_mask]
+    at = jok * (1 << 13) + or_columns(bits)    # flat index into the [joker, mask] tables
+    best_outs = out_table.take(at)
     first_of_rank = np.stack(first, axis=1)
-    keep_straight = (first_of_rank & ~joker & ((kept_table[jok, ranks_mask][:, None] & bits) != 0)) | joker
+    keep_straight = (first_of_rank & ~joker & ((kept_table.take(at)[:, None] & bits) != 0)) | joker
     return DealtFeatures(category, joker, jok, rank, bits, np.stack(rank_n, axis=1), max_count, pairs,
                          pair_rank, aces, has_flush4, in_flush_suit, best_outs >= 2, best_outs == 1,
                          keep_straight)
 
 
-STARTING_HANDS = ("straight or better", "three of a kind", "two pair", "pair of aces", "pair of kings",
-                  "pair of queens", "pair of jacks", "pair of tens", "pair 7s-9s", "pair 2s-6s",
-                  "four-flush", "open-ended straight draw", "ace high", "king high", "queen high or less")
+STARTING_HANDS = StartingHand.labels()   # the rows of the strategy chart, by ``StartingHand`` code
 
 
 def starting_hand(deals: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
     """Row (index into STARTING_HANDS) of each dealt hand: the best thing it starts with."""
     f = dealt_features(np.asarray(deals))
     top = f.rank.max(axis=1)
-    pair_row = np.select([f.pair_rank == r for r in (12, 11, 10, 9, 8)], [3, 4, 5, 6, 7],
-                         np.where(f.pair_rank >= 5, 8, 9))
+    S = StartingHand
+    pair_row = np.select([f.pair_rank == r for r in (12, 11, 10, 9, 8)], [S.ACES, S.KINGS, S.QUEENS, S.JACKS, S.TENS],
+                         np.where(f.pair_rank >= 5, S.SEVENS_TO_NINES, S.DEUCES_TO_SIXES))
     return np.select(
         [f.category >= STRAIGHT, f.category == TRIPS, f.category == TWO_PAIR, f.category == ONE_PAIR,
          f.has_flush4, f.open_ended, top == 12, top == 11],
-        [0, 1, 2, pair_row, 10, 11, 12, 13], 14).astype(np.int64)
+        [S.STRAIGHT_OR_BETTER, S.TRIPS, S.TWO_PAIR, pair_row, S.FOUR_FLUSH, S.OPEN_ENDED, S.ACE_HIGH, S.KING_HIGH],
+        S.QUEEN_HIGH_OR_LESS).astype(np.int64)
 
 
 # --- holds --------------------------------------------------------------------------------------
@@ -236,7 +241,7 @@ def hold_pattern_label(code: int) -> str:
     if code & JOKER_FLAG:
         rest = code & ~JOKER_FLAG
         if rest >> 8 == K.JOKER_PAT:
-            return f"{CATEGORIES[rest & 0xF].replace('_', ' ')} with the joker (stand pat)"
+            return f"{Category(rest & 0xF).label} with the joker (stand pat)"
         return "joker alone" if rest >> 8 == K.DISCARD else f"joker + {hold_pattern_label(rest)}"
     kind, x, y = code >> 8, (code >> 4) & 0xF, code & 0xF
     kicker = {12: "ace", 11: "king", 10: "queen", 9: "jack"}
@@ -446,26 +451,25 @@ def merged_label(codes: list[int]) -> str:
     return f"{', '.join(pairs[:-1])} or {pairs[-1]} {'suited' if kind == K.TWO_HIGH_SUITED else 'offsuit'}"
 
 
-HOLD_TYPES = ("stand pat", "keep trips / two pair / quads", "keep the pair", "pair + kicker",
-              "flush draw", "straight draw", "straight-flush draw", "two cards", "one card",
-              "draw five", "other")
+HOLD_TYPES = HoldType.labels()   # the coarse types of hold, by ``HoldType`` code
 
 
 @functools.cache
 def _hold_type_table() -> npt.NDArray[np.int64]:
-    table = np.full(32, len(HOLD_TYPES) - 1, dtype=np.int64)
+    H = HoldType
+    table = np.full(32, H.OTHER, dtype=np.int64)
     table[[K.QUADS_PAT, K.FULL_HOUSE, K.TRIPS_PAT, K.TWO_PAIR_PAT, K.PAIR_PAT, K.PAT_SF, K.PAT_FLUSH,
-           K.PAT_STRAIGHT, K.PAT_NOTHING, K.JOKER_PAT]] = 0
-    table[[K.QUADS, K.TRIPS, K.TRIPS_K, K.TWO_PAIR]] = 1
-    table[K.PAIR] = 2
-    table[[K.PAIR_K, K.PAIR_KK]] = 3
-    table[K.FLUSH_DRAW] = 4
-    table[K.STRAIGHT_DRAW] = 5
-    table[[K.SF_DRAW, K.ROYAL_DRAW]] = 6
-    table[[K.TWO_HIGH_SUITED, K.TWO_HIGH_OFFSUIT, K.CARD_PLUS_LOW]] = 7
-    table[K.ONE_CARD] = 8
-    table[K.DISCARD] = 9
-    table[K.UNRELATED] = 10
+           K.PAT_STRAIGHT, K.PAT_NOTHING, K.JOKER_PAT]] = H.PAT
+    table[[K.QUADS, K.TRIPS, K.TRIPS_K, K.TWO_PAIR]] = H.MADE
+    table[K.PAIR] = H.PAIR
+    table[[K.PAIR_K, K.PAIR_KK]] = H.KICKER
+    table[K.FLUSH_DRAW] = H.FLUSH_DRAW
+    table[K.STRAIGHT_DRAW] = H.STRAIGHT_DRAW
+    table[[K.SF_DRAW, K.ROYAL_DRAW]] = H.SF_DRAW
+    table[[K.TWO_HIGH_SUITED, K.TWO_HIGH_OFFSUIT, K.CARD_PLUS_LOW]] = H.TWO_CARDS
+    table[K.ONE_CARD] = H.ONE_CARD
+    table[K.DISCARD] = H.DRAW_FIVE
+    table[K.UNRELATED] = H.OTHER
     table.setflags(write=False)
     return table
 

@@ -59,21 +59,19 @@ from drawodds.evaluate import (
     jacks_or_better_floor,
 )
 from drawodds.holds import draw_limits
+from drawodds.kinds import PolicyPattern
 from drawodds.patterns import count_columns, dealt_features, or_columns, straight_draw_tables
 from drawodds.results import Result
 from drawodds.rules import RuleSet
 
-# Policy patterns: how a policy reads a dealt hand (``sim.ranges`` reports posteriors over these,
-# pairs split by rank and pat hands by category). Hold patterns, which name the kept cards, are
-# ``patterns.HoldKind``.
+# Policy patterns: how a policy reads a dealt hand (``kinds.PolicyPattern``; ``sim.ranges`` reports
+# posteriors over these, pairs split by rank and pat hands by category). Hold patterns, which name the
+# kept cards, are ``patterns.HoldKind``.
+# The codes as plain ints: numpy compares an int8 array with an IntEnum member through int64, ten times slower.
 PAT, TRIPS_P, TWO_PAIR_P, PAIR, PAIR_KICKER, FOUR_FLUSH, OPEN_ENDED, INSIDE, HIGH_CARDS, SNOW, \
-    BROKEN = range(11)
-PATTERNS = ("pat", "trips", "two_pair", "pair", "pair_with_kicker", "four_flush", "open_ended",
-            "inside_straight", "high_cards", "snow", "broken_pat")
-PATTERN_LABELS = ("made hand, stand pat", "three of a kind", "two pair", "one pair",
-                  "pair + ace kicker", "four-flush", "open-ended straight draw",
-                  "inside straight draw", "high cards only", "snow (pat bluff)",
-                  "broken straight/flush (to a straight flush)")
+    BROKEN = map(int, PolicyPattern)
+PATTERNS = PolicyPattern.slugs()
+PATTERN_LABELS = PolicyPattern.labels()
 
 SnowHands = Literal["nothing", "any"]
 MinHand = Literal["any", "pair", "jacks", "two_pair", "trips", "straight"]
@@ -222,13 +220,13 @@ def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: 
     draw_ace = rules.draw_aces(h)   # the cards that allow four under "4 with an ace"
     if policy.ace_alone and rules.draw_limit(True) >= 4:
         keep_high = np.where(count_columns(draw_ace)[:, None] > 0, draw_ace, keep_high)
-    p = pattern[:, None]
-    keep = np.select(
-        [p == PAT, p == TRIPS_P, p == TWO_PAIR_P, p == PAIR, p == PAIR_KICKER, p == FOUR_FLUSH,
-         (p == OPEN_ENDED) | (p == INSIDE)],
-        [np.ones_like(joker), card_count >= 3, card_count == 2, card_count == 2,
-         (card_count == 2) | ace_card, in_flush_suit, f.keep_straight],
-        default=keep_high)
+    # The cards each pattern keeps: one gather from the candidate holds by the pattern's option.
+    options = np.stack([keep_high, np.ones_like(joker), card_count >= 3, card_count == 2,
+                        (card_count == 2) | ace_card, in_flush_suit, f.keep_straight])
+    option = np.zeros(max(PAT, TRIPS_P, TWO_PAIR_P, PAIR, PAIR_KICKER, FOUR_FLUSH, OPEN_ENDED, INSIDE,
+                          HIGH_CARDS) + 1, dtype=np.intp)       # 0: the high cards
+    option[[PAT, TRIPS_P, TWO_PAIR_P, PAIR, PAIR_KICKER, FOUR_FLUSH, OPEN_ENDED, INSIDE]] = [1, 2, 3, 3, 4, 5, 6, 6]
+    keep = options[option.take(pattern), np.arange(n)]
     keep |= joker
     keep = _make_legal(keep, place, draw_ace, rules)
 
@@ -238,11 +236,11 @@ def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: 
         snow_ok = drawing & (max_count == 1) & np.isin(pattern, (FOUR_FLUSH, OPEN_ENDED, INSIDE, HIGH_CARDS))
     else:
         snow_ok = drawing
-    suited_mask = or_columns(np.where(in_flush_suit, bits, 0))
-    sf_outs = out_table[jok, suited_mask]
+    at = jok * (1 << 13) + or_columns(np.where(in_flush_suit, bits, 0))   # flat index into [joker, mask]
+    sf_outs = out_table.take(at)
     break_ok = pat & np.isin(category, (STRAIGHT, FLUSH)) & has_flush4 & (sf_outs >= 1)
     alt_rate = np.where(snow_ok, policy.snow, 0.0) + np.where(break_ok, policy.break_rate, 0.0)
-    keep_sf = (in_flush_suit & ((kept_table[jok, suited_mask][:, None] & bits) != 0)) | joker
+    keep_sf = (in_flush_suit & ((kept_table.take(at)[:, None] & bits) != 0)) | joker
     alt_keep = np.where(break_ok[:, None], keep_sf, True)
     alt_pattern = np.where(break_ok, BROKEN, SNOW).astype(np.int8)
     return HoldPlan(pattern, category, keep, alt_keep, alt_rate, alt_pattern, pair_rank)
@@ -256,11 +254,15 @@ def _make_legal(keep: npt.NDArray[np.bool_], place: npt.NDArray[np.int8], ace_ca
     """
     limit = draw_limits(count_columns(keep & ace_card) > 0, rules)
     deficit = (5 - limit) - count_columns(keep)
-    if not (deficit > 0).any():
+    short = np.flatnonzero(deficit > 0)
+    if not len(short):
         return keep
-    # Place of each unkept card among the unkept ones, highest first.
-    order = _places(np.where(keep, -1, -place.astype(np.int16)))
-    return keep | (~keep & (order < deficit[:, None]))
+    # Place of each unkept card among the unkept ones, highest first (only the rows that draw too many).
+    kept = keep[short]
+    order = _places(np.where(kept, -1, -place[short].astype(np.int16)))
+    keep = keep.copy()
+    keep[short] = kept | (~kept & (order < deficit[short, None]))
+    return keep
 
 
 def choose_holds(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet,

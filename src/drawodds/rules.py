@@ -127,6 +127,42 @@ class RuleSet:
         """Cards a player may draw while keeping these cards (a scalar ``draw_limit``)."""
         return self.draw_limit(any(self.draw_aces(c) for c in kept))
 
+    def to_dict(self) -> dict[str, Any]:
+        """Every option, JSON-ready (tuples as lists), in declaration order; ``from_dict`` reads it back.
+
+        >>> preset("jackpot").to_dict()["opener"]
+        'jacks'
+        >>> RuleSet.from_dict(preset("jackpot", joker=True).to_dict()) == preset("jackpot", joker=True)
+        True
+        """
+        return {name: list(v) if isinstance(v := getattr(self, name), tuple) else v for name in _OPTION_KINDS}
+
+    @classmethod
+    def from_dict(cls, values: Any) -> RuleSet:
+        """The rule set of a ``to_dict`` dict, validated; an option it lacks takes the value of the
+        preset it names (the defaults for any other name). Bad input raises ``RuleError``.
+
+        >>> RuleSet.from_dict({"name": "svensk"}) == preset("svensk")
+        True
+        >>> RuleSet.from_dict({"name": "morkpoker", "players": "4"})
+        Traceback (most recent call last):
+        ...
+        drawodds.rules.RuleError: players must be a whole number, got '4'
+        """
+        if not isinstance(values, dict):
+            raise RuleError(f"a rule set is read from a dict of options, got {type(values).__name__}")
+        unknown = sorted(str(k) for k in values if k not in _OPTION_KINDS)
+        if unknown:
+            raise RuleError(f"unknown rule option {unknown[0]!r}; options are: {', '.join(sorted(_OPTION_KINDS))}")
+        name = values.get("name", cls.name)
+        if not isinstance(name, str):
+            raise RuleError(f"name must be text, got {name!r}")
+        base = _PRESETS.get(name, cls())
+        changes: dict[str, Any] = {
+            k: tuple(v) if isinstance(v, list) and typing.get_origin(_OPTION_KINDS[k]) is tuple else v
+            for k, v in values.items()}
+        return dataclasses.replace(base, **changes).validate()
+
     def replace(self, **changes: object) -> RuleSet:
         """A copy with some options changed, validated; unknown option names are refused."""
         known = {f.name for f in dataclasses.fields(self)}
@@ -364,7 +400,22 @@ def preset_names() -> tuple[str, ...]:
 
 
 def preset(name: str = "morkpoker", **overrides: object) -> RuleSet:
-    """A named preset, optionally with single options overridden (validated)."""
+    """A named preset, optionally with single options overridden (validated).
+
+    >>> rules = preset("jackpot", joker=True)
+    >>> rules.opener, rules.ante, rules.deck_size
+    ('jacks', 5, 53)
+    >>> preset("Mørkpoker") == preset()   # any spelling of a name, aliases too
+    True
+    >>> preset("morkpoker", players=9)
+    Traceback (most recent call last):
+    ...
+    drawodds.rules.RuleError: the draw game is for 2-8 players, got 9
+    >>> preset("texas")
+    Traceback (most recent call last):
+    ...
+    drawodds.rules.RuleError: unknown rule set 'texas'; choose one of: morkpoker, svensk, jackpot, poengpoker, chicago
+    """
     if not isinstance(name, str):
         raise RuleError(f"a rule set is named by text, one of: {', '.join(_PRESETS)}; got {name!r}")
     key = name.lower().replace("ø", "o").replace("ö", "o")

@@ -24,7 +24,7 @@ from drawodds.evaluate import TRIPS, TWO_PAIR, category_floor, evaluate
 from drawodds.results import Result
 from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
-from drawodds.sim.stats import mean_se
+from drawodds.sim.stats import Estimate, mean_se
 
 LESSON_HAND = "QsQd5h5c9s"
 
@@ -65,8 +65,9 @@ class PatLesson(Result):
         """The lesson as a short page for reports/ (numbers from this run)."""
         gap = self.equity_draw - self.equity_pat
         rows = "\n".join(
-            f"| {r.opponent} | {r.line} | {r.deals:,} | {r.net_per_deal:+.3f} ± {r.net_per_deal_se:.3f} | "
-            + ("—" if r.line == "draw one" else f"{r.gain_vs_drawing:+.3f} ± {r.gain_vs_drawing_se:.3f}")
+            f"| {r.opponent} | {r.line} | {r.deals:,} | "
+            f"{Estimate(r.net_per_deal, r.net_per_deal_se).text(3, signed=True)} | "
+            + ("—" if r.line == "draw one" else Estimate(r.gain_vs_drawing, r.gain_vs_drawing_se).text(3, signed=True))
             + " |" for r in self.lines)
         return f"""# Standing pat is a move
 
@@ -82,10 +83,10 @@ With two pair ({' '.join(self.hand)}) drawing one card fills a full house
 
 | line | showdown equity |
 |---|---|
-| draw one | {self.equity_draw:.2%} ± {self.equity_draw_se:.2%} |
-| stand pat | {self.equity_pat:.2%} ± {self.equity_pat_se:.2%} |
+| draw one | {Estimate(self.equity_draw, self.equity_draw_se).percent(2)} |
+| stand pat | {Estimate(self.equity_pat, self.equity_pat_se).percent(2)} |
 
-Drawing gains only {gap:.2%} ± {self.equity_gap_se:.2%} of the pot at the showdown
+Drawing gains only {Estimate(gap, self.equity_gap_se).percent(2)} of the pot at the showdown
 ({self.equity_trials:,} trials, common random numbers).
 
 ## What the pat is worth
@@ -133,8 +134,9 @@ time, bet {bet['nothing']:.0%} of the time after): the pat is a move when the be
         gain = {r.opponent: r for r in self.lines if r.line == "stand pat"}
         reader, rule = gain["reader"], gain["rule"]
         return (f"Against the player who reads draws, standing pat changes our result by "
-                f"{reader.gain_vs_drawing:+.2f} ± {reader.gain_vs_drawing_se:.2f} chips per deal; against the "
-                f"one who ignores draw counts, by {rule.gain_vs_drawing:+.2f} ± {rule.gain_vs_drawing_se:.2f}. "
+                f"{Estimate(reader.gain_vs_drawing, reader.gain_vs_drawing_se).text(2, signed=True)} chips per deal; "
+                "against the one who ignores draw counts, by "
+                f"{Estimate(rule.gain_vs_drawing, rule.gain_vs_drawing_se).text(2, signed=True)}. "
                 "The card is worth about one percent of the pot either way: whatever the pat earns, "
                 "it earns through what it tells the other player.")
 

@@ -9,11 +9,12 @@ from matplotlib.figure import Figure
 from drawodds.analyses.read import DrawReading, read_draw
 from drawodds.charts.output import save
 from drawodds.errors import RequestError
-from drawodds.evaluate import CATEGORIES
+from drawodds.kinds import Category
 from drawodds.rules import RuleSet, preset
 
 _COLOURS = ("#d9d9d9", "#9ecae1", "#4292c6", "#08519c", "#fdae6b", "#e6550d", "#a63603", "#54278f",
-            "#000000", "#e7298a")
+            "#000000", "#e7298a")   # one per Category
+_DARK = (Category.TRIPS, Category.QUADS, Category.STRAIGHT_FLUSH)   # written on in white
 
 
 def plot_read_draws(path: str | Path = "reports/read_draws.png", *, rules: RuleSet | str = "morkpoker",
@@ -39,19 +40,18 @@ def plot_read_draws(path: str | Path = "reports/read_draws.png", *, rules: RuleS
 
 def draw_read_draws(readings: list[DrawReading], path: str | Path, subtitle: str) -> Path:
     """Draw readings already made (one per draw count) as the stacked bars of ``plot_read_draws``."""
-    names = [c for c in CATEGORIES if any(r.final.get(c, 0) > 0 for r in readings)]
+    kinds = [c for c in Category if any(r.final.get(c.slug, 0) > 0 for r in readings)]
     fig = Figure(figsize=(9, 5.5))
     ax = fig.subplots()
     x = range(len(readings))
     bottom = [0.0] * len(readings)
-    for name in names:
-        vals = [100 * r.final.get(name, 0.0) for r in readings]
-        ax.bar(x, vals, bottom=bottom, color=_COLOURS[CATEGORIES.index(name)], edgecolor="white",
-               linewidth=0.5, label=name.replace("_", " "))
+    for kind in kinds:
+        vals = [100 * r.final.get(kind.slug, 0.0) for r in readings]
+        ax.bar(x, vals, bottom=bottom, color=_COLOURS[kind], edgecolor="white", linewidth=0.5, label=kind.label)
         for i, v in enumerate(vals):
             if v >= 4:
                 ax.text(i, bottom[i] + v / 2, f"{v:.0f}%", ha="center", va="center", fontsize=8,
-                        color="white" if CATEGORIES.index(name) in (3, 7, 8) else "black")
+                        color="white" if kind in _DARK else "black")
         bottom = [b + v for b, v in zip(bottom, vals, strict=False)]
     ax.set_xticks(list(x), [f"drew {r.draw}\n({100 * r.p_draw:.1f}% of deals)" for r in readings])
     ax.set_ylabel("final hand after the draw (%)")

@@ -26,31 +26,31 @@ from drawodds.analyses.best_holds import Dilemma, HoldGrid, best_hold_grid, dile
 from drawodds.analyses.condensed import CondensedStrategy, condense
 from drawodds.analyses.strategy import paytable_objective, solve
 from drawodds.charts.output import save
-from drawodds.patterns import HOLD_TYPES, STARTING_HANDS
+from drawodds.kinds import HoldType, StartingHand
 from drawodds.rules import RuleSet, preset
 
 HOLD_COLOURS = ("#1b9e77", "#66a61e", "#7570b3", "#a6761d", "#e7298a", "#e6ab02", "#d95f02",
-                "#1f78b4", "#a6cee3", "#bdbdbd", "#666666")   # one per HOLD_TYPES entry
+                "#1f78b4", "#a6cee3", "#bdbdbd", "#666666")   # one per HoldType
 
 
 def plot_hold_heatmap(grid: HoldGrid, path: Path, policy: str) -> None:
     fig = Figure(figsize=(9.5, 8))
     ax = fig.subplots()
-    ax.imshow(grid.hold, cmap=ListedColormap(HOLD_COLOURS), vmin=-0.5, vmax=len(HOLD_TYPES) - 0.5,
+    ax.imshow(grid.hold, cmap=ListedColormap(HOLD_COLOURS), vmin=-0.5, vmax=len(HoldType) - 0.5,
               aspect="auto")
     for i in range(grid.hold.shape[0]):
         for j in range(grid.hold.shape[1]):
             ax.text(j, i, f"{100 * grid.share[i, j]:.0f}%", ha="center", va="center", fontsize=8,
-                    color="white" if grid.hold[i, j] not in (8, 9) else "black")
+                    color="white" if grid.hold[i, j] not in (HoldType.ONE_CARD, HoldType.DRAW_FIVE) else "black")
     ax.set_xticks(range(len(grid.opponents)), [str(n) for n in grid.opponents])
-    ax.set_yticks(range(len(STARTING_HANDS)), STARTING_HANDS)
+    ax.set_yticks(range(len(StartingHand)), StartingHand.labels())
     ax.set_xlabel(f"opponents (each draws by the '{policy}' policy)")
     ax.set_ylabel("starting hand (five cards dealt)")
     ax.set_title("Best hold for showdown equity, by starting hand and number of opponents\n"
                  "colour = most common optimal hold type; number = share of those deals playing it",
                  fontsize=11)
     used = sorted(set(grid.hold.ravel().tolist()))
-    ax.legend(handles=[Patch(color=HOLD_COLOURS[k], label=HOLD_TYPES[k]) for k in used],
+    ax.legend(handles=[Patch(color=HOLD_COLOURS[k], label=HoldType(k).label) for k in used],
               loc="upper left", bbox_to_anchor=(1.01, 1.0), title="best hold")
     fig.tight_layout()
     save(fig, path, dpi=130)

@@ -8,7 +8,6 @@ plays each deal again from those and checks that it ends exactly as recorded.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -92,7 +91,7 @@ class HistoryWriter:
         self.json = self.path.suffix.lower() in (".jsonl", ".json", ".ndjson")
         self.file: IO[str] = self.path.open("w", encoding="utf-8")
         if self.json:
-            header = {"format": FORMAT, "rules": rules_to_dict(rules),
+            header = {"format": FORMAT, "rules": rules.to_dict(),
                       "players": len(players) or rules.players, "seed": seed, "policies": list(players)}
             self.file.write(json.dumps(header, ensure_ascii=False) + "\n")
         else:
@@ -114,18 +113,6 @@ class HistoryWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
-    """Every option of a rule set, JSON-ready."""
-    return {f.name: (list(v) if isinstance(v := getattr(rules, f.name), tuple) else v)
-            for f in dataclasses.fields(rules) if f.name != "sources"}
-
-
-def rules_from_dict(values: dict[str, Any]) -> RuleSet:
-    """The rule set written by ``rules_to_dict``."""
-    fixed: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
-    return RuleSet(**fixed).validate()
 
 
 def read_history(path: str | Path) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
@@ -184,7 +171,7 @@ def replay_deal(rules: RuleSet, record: dict[str, Any]) -> DealState:
 def replay(path: str | Path) -> list[DealResult]:
     """Replay every deal of a JSON history; raise ValueError at the first deal that ends differently."""
     header, deals = read_history(path)
-    rules = rules_from_dict(header["rules"])
+    rules = RuleSet.from_dict(header["rules"])
     results = []
     for record in deals:
         state = replay_deal(rules, record)
@@ -198,5 +185,4 @@ def replay(path: str | Path) -> list[DealResult]:
     return results
 
 
-__all__ = ["HistoryWriter", "deal_record", "read_history", "replay", "replay_deal",
-           "rules_from_dict", "rules_to_dict", "text_log"]
+__all__ = ["HistoryWriter", "deal_record", "read_history", "replay", "replay_deal", "text_log"]

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from drawodds.engine.deal import DealResult, DealState, Player, play
-from drawodds.engine.history import HistoryWriter, rules_to_dict
+from drawodds.engine.history import HistoryWriter
 from drawodds.engine.players import PLAYER_NAMES, build_tables, make_player
 from drawodds.errors import DEALS, RequestError, check_seed
 from drawodds.execution import Runner, chunk_sizes
@@ -167,7 +167,7 @@ class SimulationResult(Result):
     interrupted: bool = False     # stopped by Ctrl-C: the figures cover the deals played
 
     def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), "rule_set": rules_to_dict(self.rules)}
+        return {**super().to_dict(), "rule_set": self.rules.to_dict()}
 
 
 def parse_players(players: Sequence[str] | str, seats: int) -> list[str]:

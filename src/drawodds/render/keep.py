@@ -9,7 +9,6 @@ on the page.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import floor, log10
 from typing import Any
 
 from rich.console import Console, JustifyMethod
@@ -17,11 +16,11 @@ from rich.table import Table
 
 from drawodds.analyses.keep import HoldRanking, KeepResult, dealt_description, ranking
 from drawodds.cards import format_hand
+from drawodds.kinds import Category
 from drawodds.render.console import fits, natural_width, pct, pretty_cards, pretty_hand, stdout
+from drawodds.sim.stats import Estimate
 
-SHORT = {"high_card": "HC", "one_pair": "1P", "two_pair": "2P", "three_of_a_kind": "3K",
-         "straight": "St", "flush": "Fl", "full_house": "FH", "four_of_a_kind": "4K",
-         "straight_flush": "SF", "five_of_a_kind": "5A"}
+SHORT = {c.slug: c.abbreviation for c in Category}   # the final-hand columns, by category
 MEASURE_WORDS = {"jacks": "chance of at least a pair of jacks", "improve": "chance to improve",
                  "points": "expected table points"}
 EXACT_HEADERS = ("final hand % (exact)", "J+ %", "improve %", "pts", "table pts")
@@ -60,11 +59,6 @@ def render_keep(result: KeepResult, top: int | None = None, wide: bool = False) 
 
 # --- the verdict ----------------------------------------------------------------------------------
 
-def _decimals(se: float) -> int:
-    """Decimals that show a standard error to one significant digit (1 to 3)."""
-    return 1 if not se > 0 else min(3, max(1, -floor(log10(se))))
-
-
 def _hold_words(row: Row) -> str:
     """What to do with a hold: ``Keep A♠ A♥, draw 3``, ``Stand pat`` or ``Draw five new cards``."""
     if row["draw"] == 0:
@@ -101,12 +95,9 @@ def verdict(result: KeepResult, rank: HoldRanking, rows: list[Row]) -> str:
     """One line a player can act on: the best hold, its value, and what the runner-up costs."""
     best = rows[0]
     if rank.sampled and rank.measure == "equity":
-        d = _decimals(100 * rank.value_se[0])
-        value = (f"{100 * rank.value[0]:.{d}f}% ± {100 * rank.value_se[0]:.{d}f}% equity against "
-                 f"{_opponents(result)}")
+        value = f"{Estimate(rank.value[0], rank.value_se[0]).percent()} equity against {_opponents(result)}"
     elif rank.sampled:
-        value = (f"{rank.value[0]:.3f} ± {rank.value_se[0]:.3f} points this deal against "
-                 f"{_opponents(result)}")
+        value = f"{Estimate(rank.value[0], rank.value_se[0]).text(3)} points this deal against {_opponents(result)}"
     elif rank.measure == "points":
         value = f"{rank.value[0]:.3f} {MEASURE_WORDS['points']} (exact)"
     elif rank.measure == "field":
@@ -130,8 +121,8 @@ def _cost(rank: HoldRanking) -> str:
         return f"costs {100 * gap:.2f} points of equity" if rank.measure == "field" else \
             f"costs {100 * gap:.1f} percentage points"
     scale, unit = (100.0, " points of equity") if rank.measure == "equity" else (1.0, " points")
-    d = _decimals(scale * se) if rank.measure == "equity" else 3
-    text = f"costs {scale * gap:.{d}f} ± {scale * se:.{d}f}{unit}"
+    cost = Estimate(gap, se)
+    text = f"costs {cost.text(None if rank.measure == 'equity' else 3, scale=scale)}{unit}"
     return text + (" (within two standard errors: a near tie)" if rank.near_best[1] else "")
 
 
@@ -167,7 +158,7 @@ def _gap_cell(rank: HoldRanking, i: int) -> str:
             return f"{100 * gap:.2f}"
         return f"{gap:.3f}" if rank.measure == "points" else pct(gap)
     scale, d = (100.0, 2) if rank.measure == "equity" else (1.0, 3)
-    return f"{'≈ ' if rank.near_best[i] else ''}{scale * gap:.{d}f} ± {scale * se:.{d}f}"
+    return f"{'≈ ' if rank.near_best[i] else ''}{Estimate(gap, se).text(d, scale=scale)}"
 
 
 def _columns(result: KeepResult, rank: HoldRanking, rows: list[Row]) -> list[Column]:
@@ -205,10 +196,10 @@ def _columns(result: KeepResult, rank: HoldRanking, rows: list[Row]) -> list[Col
                            legend="field eq exact showdown equity against the field, dealt from "
                                   "the cards we do not hold"))
     if result.opponents and not points_mc:
-        cols.append(Column("equity % ± se", [f"{100 * r['equity']:.2f} ± {100 * r['equity_se']:.2f}" for r in rows],
+        cols.append(Column("equity % ± se", [Estimate(r["equity"], r["equity_se"]).percent(2, unit="") for r in rows],
                            drop=0 if by == "equity" else 1))
     if points_mc:
-        cols.append(Column("points ± se", [f"{r['points']:.3f} ± {r['points_se']:.3f}" for r in rows]))
+        cols.append(Column("points ± se", [Estimate(r["points"], r["points_se"]).text(3) for r in rows]))
     cols.append(Column("behind best ± se" if rank.sampled else "behind best", [_gap_cell(rank, i) for i in range(n)]))
     return cols
 

@@ -17,6 +17,7 @@ from drawodds.analyses.openers import (
 )
 from drawodds.cards import format_cards
 from drawodds.render.console import fits, fmt, folded, stdout
+from drawodds.sim.stats import Estimate
 
 JACKPOTT_PLAY = (("passed out", "passed_out"), ("uncontested", "uncontested"), ("showdown", "showdown"),
                  ("dead opener", "dead_opener"))
@@ -52,7 +53,7 @@ def _passouts(console: Console, result: OpenersTable) -> None:
     for r in result.rows:
         mc = r.p_nobody_opens_mc
         nobody = (fmt(r.p_nobody_opens) if r.p_nobody_opens is not None or mc is None
-                  else f"{mc.value:.4f}±{mc.se:.4f} MC")
+                  else f"{mc.text(4, sep='±')} MC")
         mark = "" if r.exact else " MC"
         rows.append([str(r.n), nobody, fmt(r.p_nobody_opens_independent),
                      fmt(r.expected_deals_per_opened_pot, 3) + mark, fmt(r.expected_pot, 2) + mark])
@@ -112,4 +113,4 @@ def _share(d: dict[str, object], key: str) -> str:
     value, se = d.get(key), d.get(f"{key}_se")
     if not isinstance(value, float | int) or not isinstance(se, float | int):
         return "n/a"
-    return f"{value:.3f} ± {se:.3f}"
+    return Estimate(value, se).text(3)

@@ -7,6 +7,7 @@ from rich.table import Table
 
 from drawodds.analyses.read import DrawReading
 from drawodds.render.console import pct, pretty_cards, stdout
+from drawodds.sim.stats import Estimate
 
 BAR = 40   # characters of the longest bar in the holding table
 
@@ -57,7 +58,7 @@ def _final(console: Console, result: DrawReading) -> None:
     table.add_column("%" if exact else "% ± se", justify="right")
     for name, p in result.final.items():
         se = result.final_se[name]
-        table.add_row(name.replace("_", " "), f"{100 * p:.2f}" if exact else f"{100 * p:.2f} ± {100 * se:.2f}")
+        table.add_row(name.replace("_", " "), f"{100 * p:.2f}" if exact else Estimate(p, se).percent(2, unit=""))
     console.print(table)
     console.print("[dim]" + ("Exact: every holding and every draw enumerated." if exact else
                              f"Sampled from the exact posterior: {result.trials or 0:,} trials, seed {result.seed}; "
@@ -68,7 +69,7 @@ def _equity(console: Console, result: DrawReading) -> None:
     """Our holds against the opponent, best first."""
     best = result.equity[0]
     console.print(f"[bold]Keep {pretty_cards(best.keep) or 'nothing'}, draw {best.draw}[/bold]: "
-                  f"{100 * best.equity:.2f}% ± {100 * best.equity_se:.2f}% equity against them.")
+                  f"{Estimate(best.equity, best.equity_se).percent(2)} equity against them.")
     table = Table(title=f"Our holds from {pretty_cards(result.hand or [])} against them "
                         f"({result.equity_trials or 0:,} trials, seed {result.seed})", title_justify="left")
     table.add_column("#", justify="right")
@@ -78,6 +79,6 @@ def _equity(console: Console, result: DrawReading) -> None:
     table.add_column("equity % ± se", justify="right", no_wrap=True)
     for i, e in enumerate(result.equity):
         table.add_row(str(i + 1), pretty_cards(e.keep) or "(nothing)", pretty_cards(e.discard) or "-", str(e.draw),
-                      f"{100 * e.equity:.2f} ± {100 * e.equity_se:.2f}", style="bold green" if i == 0 else None)
+                      Estimate(e.equity, e.equity_se).percent(2, unit=""), style="bold green" if i == 0 else None)
     console.print(table)
     console.print("[dim]± one standard error; every hold meets the same deals.[/dim]")

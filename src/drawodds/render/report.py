@@ -23,8 +23,10 @@ from drawodds.analyses.report import (
     KeepSection,
     Report,
 )
+from drawodds.kinds import FinalGroup
 from drawodds.render.console import pretty_hand, stdout
 from drawodds.rules import preset
+from drawodds.sim.stats import Estimate
 
 # Files of the guide beside README.md (the cheat sheets are named by CheatSheet.key).
 GUIDE = "README.md"
@@ -56,13 +58,12 @@ def _pct_se(p: float, se: float | None, digits: int = 1) -> str:
     """``12.3% ± 0.4%``; without the ± when the figure is exact."""
     if not se:
         return _pct(p, digits)
-    while round(100 * se, digits) == 0 and digits < 3:     # the error shows at least one digit
-        digits += 1
-    return f"{100 * p:.{digits}f}% ± {100 * se:.{digits}f}%"
+    e = Estimate(p, se)
+    return e.percent(e.visible_decimals(digits, scale=100))   # the error shows at least one digit
 
 
 def _num_se(x: float, se: float, digits: int = 2) -> str:
-    return f"{x:.{digits}f} ± {se:.{digits}f}"
+    return Estimate(x, se).text(digits)
 
 
 def _table(head: Sequence[str], rows: Iterable[Sequence[str]], align: str = "") -> str:
@@ -322,9 +323,7 @@ def _reading_summary(readings: Sequence[DrawReading]) -> str:
     return " ".join(said)
 
 
-FINAL_GROUPS = (("high card", ("high_card",)), ("one pair", ("one_pair",)), ("two pair", ("two_pair",)),
-                ("three of a kind", ("three_of_a_kind",)), ("straight or flush", ("straight", "flush")),
-                ("full house or better", ("full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind")))
+FINAL_GROUPS = tuple((g.label, tuple(c.slug for c in g.categories)) for g in FinalGroup)   # (column, categories)
 
 
 def _reading_table(readings: Sequence[DrawReading]) -> str:

@@ -7,8 +7,9 @@ from typing import Any
 from rich.table import Table
 
 from drawodds.engine.session import SimulationResult
-from drawodds.points.games import Estimate, PointsSimulationResult
+from drawodds.points.games import PointsSimulationResult
 from drawodds.render.console import stdout
+from drawodds.sim.stats import Estimate
 
 TIMING = "seconds"   # wall-clock time: left out, so that a seed gives byte-identical output
 
@@ -31,7 +32,7 @@ def render_simulation(r: SimulationResult) -> None:
         table.add_row("opener without openers (of opened)", f"{100 * r.dead_opener:.2f}",
                       f"{100 * r.dead_opener_se:.2f}")
     console.print(table)
-    console.print(f"average pot when a deal ends: {r.average_pot:.2f} ± {r.average_pot_se:.2f} chips; "
+    console.print(f"average pot when a deal ends: {Estimate(r.average_pot, r.average_pot_se).text(2)} chips; "
                   f"left on the table at the end: {r.pot_carried_at_end}")
     seats = Table(title="chips won", title_justify="left")
     seats.add_column("seat", justify="right")
@@ -56,7 +57,7 @@ def points_summary(result: PointsSimulationResult) -> dict[str, Any]:
 
 
 def _estimate(e: Estimate, digits: int = 3) -> str:
-    return f"{e.value:.{digits}f} ± {e.se:.{digits}f}"
+    return e.text(digits)
 
 
 def render_points_simulation(result: PointsSimulationResult) -> None:

@@ -7,6 +7,7 @@ from rich.table import Table
 from drawodds.analyses.condensed import HandCheck, StrategyReport
 from drawodds.analyses.equity_table import EquityTableRun
 from drawodds.render.console import pretty_cards, stdout
+from drawodds.sim.stats import Estimate
 
 
 def headline(report: StrategyReport) -> str:
@@ -41,9 +42,10 @@ def render_strategy(report: StrategyReport) -> None:
         removal = report.removal
         if removal is not None:
             n = report.removal_deals
+            error = Estimate(removal.mean_error, removal.mean_error_se).text(4, signed=True)
             console.print(f"Measured on {n} random deals by Monte Carlo ({removal.trials} trials "
-                          f"each, seed {report.seed}): table - simulation = {removal.mean_error:+.4f} "
-                          f"± {removal.mean_error_se:.4f}; per-deal RMS error {removal.rms_error:.4f} "
+                          f"each, seed {report.seed}): table - simulation = {error}; per-deal RMS error "
+                          f"{removal.rms_error:.4f} "
                           f"(simulation noise removed); best-minus-runner-up gap RMS error "
                           f"{removal.gap_error_rms:.4f}; decisions reversed beyond 2 SE: "
                           f"{removal.flips} of {n}")

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from drawodds.render.console import pretty_cards
+from drawodds.sim.stats import Estimate
 from drawodds.trainer import (
     HELP,
     PROMPTS,
@@ -38,9 +39,9 @@ def value_text(value: float, objective: str) -> str:
 def cost_text(cost: float, se: float, objective: str, exact: bool) -> str:
     """A cost in the objective's unit, with its standard error when sampled."""
     if objective == "points":
-        number = f"{cost:.3f}" + ("" if exact else f" ± {se:.3f}")
+        number = f"{cost:.3f}" if exact else Estimate(cost, se).text(3)
         return f"{number} points"
-    number = f"{100 * cost:.2f}" + ("" if exact else f" ± {100 * se:.2f}")
+    number = f"{100 * cost:.2f}" if exact else Estimate(cost, se).percent(2, unit="")
     return f"{number} {'points of equity' if objective == 'equity' else 'percentage points'}"
 
 
@@ -123,7 +124,7 @@ def render_read_grade(console: Console, g: ReadGrade) -> None:
     ok = {True: "[green]✓[/green]", False: "[red]✗[/red]"}
     console.print(f"  Likeliest: {g.likely} ({100 * g.likely_p:.1f}%)  you said {g.answer_class} "
                   f"{ok[g.class_right]}", highlight=False)
-    console.print(f"  Equity: {100 * g.equity:.1f}% ± {100 * g.equity_se:.1f}% keeping "
+    console.print(f"  Equity: {Estimate(g.equity, g.equity_se).percent(1)} keeping "
                   f"{pretty_cards(g.best) or 'nothing'}  you said {100 * g.answer_equity:.0f}% "
                   f"(±{100 * g.band:.0f} counts) {ok[g.equity_right]}", highlight=False)
     _why(console, g.why)

@@ -39,6 +39,7 @@ from drawodds.evaluate import (
 )
 from drawodds.handrange import parse_range
 from drawodds.holds import final_strengths
+from drawodds.kinds import Category, PolicyPattern
 from drawodds.patterns import dealt_features
 from drawodds.policies import (
     FOUR_FLUSH,
@@ -63,16 +64,17 @@ EXACT_BUDGET = 30_000_000   # most five-card evaluations an exact final-hand enu
 FINAL_TRIALS = 200_000      # Monte Carlo samples of the final hand when enumeration is too big
 MAX_ROUNDS = 20_000         # redraw rounds before sample_conditioned gives up
 
-# Posterior labels: 13 pair sizes, 13 pair + ace kicker sizes, then the other patterns.
+# Posterior labels: 13 pair sizes, 13 pair + ace kicker sizes, then the other policy patterns, the made
+# hands by category, and the two deviations (the slugs of ``kinds.PolicyPattern`` and ``kinds.Category``).
 _PAIR_LABELS = tuple(f"pair_of_{p}" for p in RANK_PLURALS)
 _KICKER_LABELS = tuple(f"pair_of_{p}_ace_kicker" for p in RANK_PLURALS)
-_OTHER = {TWO_PAIR_P: "two_pair", TRIPS_P: "trips", FOUR_FLUSH: "four_flush", OPEN_ENDED: "open_ended",
-          INSIDE: "inside_straight", HIGH_CARDS: "high_cards"}
-_PAT_LABELS = tuple(f"pat_{c}" for c in CATEGORIES)        # indexed by category
-LABELS = (*_PAIR_LABELS, *_KICKER_LABELS, *_OTHER.values(), *_PAT_LABELS, "snow", "broken_pat")
+_OTHER = (TWO_PAIR_P, TRIPS_P, FOUR_FLUSH, OPEN_ENDED, INSIDE, HIGH_CARDS)
+_PAT_LABELS = tuple(f"{PolicyPattern.PAT.slug}_{c.slug}" for c in Category)        # indexed by category
+LABELS = (*_PAIR_LABELS, *_KICKER_LABELS, *(PolicyPattern(p).slug for p in _OTHER), *_PAT_LABELS,
+          PolicyPattern.SNOW.slug, PolicyPattern.BROKEN.slug)
 _OTHER_BASE = 26
 _PAT_BASE = _OTHER_BASE + len(_OTHER)
-_SNOW_LABEL = _PAT_BASE + len(CATEGORIES)
+_SNOW_LABEL = _PAT_BASE + len(Category)
 _BROKEN_LABEL = _SNOW_LABEL + 1
 
 

@@ -31,6 +31,31 @@ class Estimate(Result):
         yield self.value
         yield self.se
 
+    def decimals(self, scale: float = 1.0) -> int:
+        """Decimals that show the standard error (times ``scale``) to one significant digit, 1 to 3."""
+        se = scale * self.se
+        return 1 if not se > 0 else min(3, max(1, -math.floor(math.log10(se))))
+
+    def visible_decimals(self, digits: int, scale: float = 1.0) -> int:
+        """``digits``, or more (up to 3) until the standard error (times ``scale``) rounds to a
+        non-zero digit."""
+        while round(scale * self.se, digits) == 0 and digits < 3:
+            digits += 1
+        return digits
+
+    def text(self, digits: int | None = None, *, scale: float = 1.0, unit: str = "", signed: bool = False,
+             sep: str = " ± ") -> str:
+        """``0.123 ± 0.004``: value and standard error times ``scale``, to ``digits`` decimals (None:
+        ``decimals``), each followed by ``unit``; ``signed`` writes the value's sign (``+0.123``)."""
+        d = self.decimals(scale) if digits is None else digits
+        sign = "+" if signed else ""
+        return f"{scale * self.value:{sign}.{d}f}{unit}{sep}{scale * self.se:.{d}f}{unit}"
+
+    def percent(self, digits: int | None = None, *, unit: str = "%") -> str:
+        """``12.3% ± 0.4%``: the estimate of a share as a percentage (``unit=""`` under a header
+        that already says %); ``digits`` as in ``text``."""
+        return self.text(digits, scale=100.0, unit=unit)
+
 
 def se_of_mean(samples: npt.ArrayLike, axis: int = -1) -> npt.NDArray[np.float64]:
     """Standard error of the mean along ``axis`` (sample standard deviation / sqrt(n))."""

@@ -8,12 +8,13 @@ from typing import Literal
 
 from drawodds.cards import CardError, card_str, format_cards, parse_cards
 from drawodds.errors import DrawoddsError
+from drawodds.kinds import ReadClass
 from drawodds.rules import RuleSet
 from drawodds.trainer.questions import Position, Question, ReadQuestion
 
-# Reading answers: the posterior's labels grouped into classes a player can name.
-READ_CLASSES = ("pair", "two pair", "trips", "four flush", "open-ended", "inside straight", "high cards",
-                "straight", "flush", "full house", "four of a kind", "straight flush", "bluff", "broken pat")
+# Reading answers: the posterior's labels grouped into classes a player can name (``kinds.ReadClass``),
+# and the words a player may type for each.
+READ_CLASSES = ReadClass.slugs()
 _READ_ALIASES: dict[str, str] = {
     "pair": "pair", "one pair": "pair", "a pair": "pair", "1p": "pair",
     "two pair": "two pair", "2 pair": "two pair", "twopair": "two pair", "2p": "two pair",
@@ -26,6 +27,7 @@ _READ_ALIASES: dict[str, str] = {
     "boat": "full house", "four of a kind": "four of a kind", "quads": "four of a kind",
     "straight flush": "straight flush", "royal flush": "straight flush", "bluff": "bluff", "snow": "bluff",
     "broken pat": "broken pat", "broken": "broken pat",
+    "five of a kind": "five of a kind", "five aces": "five of a kind", "5k": "five of a kind",
 }
 HELP = ("Answer a keep question with the cards to keep (As Ah, or AsAh), the cards to throw after "
         "'throw' or '-' (throw 7s 3s, -7s3s), a draw count (3: the best hold that draws three), or "

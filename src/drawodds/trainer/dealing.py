@@ -9,8 +9,9 @@ import numpy as np
 import numpy.typing as npt
 
 from drawodds.errors import RequestError
+from drawodds.kinds import HoldType
 from drawodds.patterns import hold_pattern_codes, hold_type
-from drawodds.trainer.drills import PATTERNS, TrainSetup, _solver
+from drawodds.trainer.drills import TrainSetup, _solver
 
 BATCH = 256               # candidate deals weighed for each keep question
 FOCUS_BATCHES = 64        # batches searched for a deal of the focus pattern before giving up
@@ -30,8 +31,7 @@ def candidate_weights(setup: TrainSetup, deals: npt.NDArray[np.int8],
     hv = _solver(setup.rules, setup.objective, setup.opponents, setup.policy).hold_values(deals)
     gap = hv.best_value - hv.runner_up_value
     codes = hold_pattern_codes(hv.deals, setup.rules.joker)[np.arange(len(deals)), hv.best.astype(np.int64)]
-    slugs = list(PATTERNS)
-    patterns = [slugs[t] for t in hold_type(codes)]
+    patterns = [HoldType(int(t)).slug for t in hold_type(codes)]
     close = 1.0 + CLOSE_WEIGHT * np.exp(-np.nan_to_num(gap, nan=1.0) / CLOSE_SCALE[setup.objective])
     missed = np.array([weights.get(p, 1.0) for p in patterns])
     # Variety: a pattern's deals weigh less the more common it is (no batch of junk hands alone).

@@ -10,7 +10,8 @@ import numpy as np
 
 from drawodds.analyses.strategy import Solver, make_solver, parse_objective, suit_classes
 from drawodds.errors import TRAIN_TRIALS, RequestError, check_name
-from drawodds.patterns import HOLD_TYPES, hold_pattern_codes, hold_type
+from drawodds.kinds import HoldType
+from drawodds.patterns import hold_pattern_codes, hold_type
 from drawodds.results import Result, shown_as
 from drawodds.rules import RuleSet, preset
 
@@ -20,11 +21,10 @@ POINTS_TRIALS = 5_000     # the same in Poengpoker and Chicago, where every tria
 DRILLS = ("mixed", "keep", "read")
 UNITS = {"equity": "points of equity", "jacks": "percentage points", "points": "points"}
 
-# The patterns drilled and tallied: the type of the best hold (``drawodds.patterns.HOLD_TYPES``).
-PATTERNS: dict[str, int] = {"pat": 0, "made": 1, "pair": 2, "kicker": 3, "flush-draw": 4, "straight-draw": 5,
-                            "sf-draw": 6, "two-cards": 7, "one-card": 8, "draw-five": 9, "other": 10}
-PATTERN_NAMES: dict[str, str] = {slug: HOLD_TYPES[i] for slug, i in PATTERNS.items()}
-_PATTERN_KEEPS = {"one-card": 1, "draw-five": 0}    # cards kept: these need a draw of 4 or 5
+# The patterns drilled and tallied: the type of the best hold (``kinds.HoldType``), by slug.
+PATTERNS: dict[str, HoldType] = {t.slug: t for t in HoldType}
+PATTERN_NAMES: dict[str, str] = {t.slug: t.label for t in HoldType}
+_PATTERN_KEEPS = {HoldType.ONE_CARD.slug: 1, HoldType.DRAW_FIVE.slug: 0}    # cards kept: need a draw of 4 or 5
 
 Objective = Literal["equity", "jacks", "points"]
 
@@ -115,8 +115,7 @@ def best_patterns(rules: RuleSet, objective: str, opponents: int, policy: str) -
     deals, _ = suit_classes(rules.joker)
     hv = _solver(rules, objective, opponents, policy).hold_values(deals)
     codes = hold_pattern_codes(hv.deals, rules.joker)[np.arange(len(deals)), hv.best.astype(np.int64)]
-    slugs = list(PATTERNS)
-    return frozenset(slugs[t] for t in np.unique(hold_type(codes)))
+    return frozenset(HoldType(int(t)).slug for t in np.unique(hold_type(codes)))
 
 
 @functools.cache

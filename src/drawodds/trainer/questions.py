@@ -14,10 +14,11 @@ from drawodds.analyses.read import DrawReading, read_draw
 from drawodds.cards import card_str, format_cards
 from drawodds.errors import RequestError
 from drawodds.evaluate import describe, evaluate
+from drawodds.kinds import Category, HoldType, PolicyPattern, ReadClass
 from drawodds.patterns import hold_pattern_codes, hold_type
 from drawodds.results import HIDDEN, Result, shown_as
 from drawodds.trainer.dealing import _random_deals, choose_deal
-from drawodds.trainer.drills import PATTERNS, TrainSetup
+from drawodds.trainer.drills import TrainSetup
 from drawodds.trainer.history import pattern_weights
 
 READ_EVERY = 4            # mixed drill: every fourth question is a reading
@@ -82,7 +83,7 @@ def position(setup: TrainSetup, hand: npt.NDArray[np.integer], index: int, seed:
     if result.interrupted:      # a table cut short by Ctrl-C grades nothing: the session ends here
         raise KeyboardInterrupt
     codes = hold_codes(cards, list(result.columns["keep"]), setup.rules.joker)
-    pattern = list(PATTERNS)[int(hold_type(codes[0]))]
+    pattern = HoldType(int(hold_type(codes[0]))).slug
     return Position(index, cards, setup.objective, result, pattern, tuple(codes),
                     seed if setup.opponents else None)
 
@@ -96,13 +97,14 @@ def hold_codes(hand: npt.NDArray[np.integer], holds: Sequence[Sequence[str]], jo
 
 
 def read_class(label: str) -> str:
-    """A posterior label of ``drawodds.sim.ranges`` as an answer class ('pair_of_kings' -> 'pair')."""
+    """A posterior label of ``drawodds.sim.ranges`` as an answer class (a ``kinds.ReadClass`` slug:
+    'pair_of_kings' -> 'pair', 'open_ended' -> 'open-ended', 'pat_flush' -> 'flush')."""
     if label.startswith("pair_of_"):
-        return "pair"
-    if label.startswith("pat_"):
-        name = label[4:].replace("_", " ")
-        return {"three of a kind": "trips", "one pair": "pair", "high card": "high cards"}.get(name, name)
-    return {"snow": "bluff", "broken_pat": "broken pat"}.get(label, label.replace("_", " "))
+        return ReadClass.PAIR.slug
+    pat = f"{PolicyPattern.PAT.slug}_"
+    if label.startswith(pat):
+        return ReadClass.of_pattern(PolicyPattern.PAT, Category.from_slug(label[len(pat):])).slug
+    return ReadClass.of_pattern(PolicyPattern.from_slug(label)).slug
 
 
 def read_question(setup: TrainSetup, rng: np.random.Generator, index: int) -> ReadQuestion:
