@@ -125,7 +125,7 @@ def test_pat_overview_agrees_with_the_draw_summary(small_solution):
 def test_the_lesson_adds_the_equilibrium_beside_todays_numbers(small_solution):
     from drawodds.analyses.lessons import standing_pat
 
-    lesson = standing_pat(deals=30, seed=3, equity_trials=1000, equilibrium=small_solution)
+    lesson = standing_pat(deals=100, seed=3, equity_trials=1000, equilibrium=small_solution)
     plain = dataclasses.replace(lesson, equilibrium=None)
     assert "unexploitable" not in plain.to_markdown() and plain.to_markdown() in lesson.to_markdown()
     assert lesson.equilibrium["iterations"] == small_solution.iterations

@@ -45,7 +45,7 @@ from drawodds import paths
 from drawodds.analyses import cfr, solution_file
 from drawodds.cards import RANKS
 from drawodds.combinatorics import combinations
-from drawodds.errors import RequestError
+from drawodds.errors import FIELD_ROUNDS, FINAL_BUCKETS, PRE_BUCKETS, SOLVE_ITERATIONS, RequestError, check_positive
 from drawodds.evaluate import (
     FLUSH,
     HIGH_CARD,
@@ -1352,24 +1352,34 @@ def hand_kinds(deals: npt.NDArray[np.integer], natural_draw: Ints) -> npt.NDArra
     return kind
 
 
-def solve(rules: RuleSet, *, pre_buckets: int = 1024, final_buckets: int = 512, iterations: int = 2000,
+def solve(rules: RuleSet, *, pre_buckets: int = 1024, final_buckets: int = 512, iterations: int | None = None,
           exploitability: float | None = None, seconds: float | None = None, schedule: str = "dcfr",
           raises: int | None = None, abstraction: Abstraction | None = None,
-          progress: cfr.Progress | None = None, rounds: int = 2, cache: bool = False,
-          stage: Stage | None = None, workers: int | None = 1, scheduler: str | None = None,
+          progress: cfr.Progress | None = None, rounds: int = 2, cache: bool = True,
+          stage: Stage | None = None, workers: int | None = None, scheduler: str | None = None,
           runner: Runner | None = None) -> DrawSolution:
     """Solve heads-up draw under ``rules`` in the abstract game.
 
-    Runs CFR (``schedule`` "cfr+" or "dcfr") for at most ``iterations``, stopping early once the
-    exploitability is at most ``exploitability`` antes per deal or after ``seconds`` (or at
-    Ctrl-C, with what it has: ``interrupted``). An ``abstraction`` built earlier for the same
-    rules can be passed in to skip building it; ``cache`` keeps the one built here in the cache
-    directory (``cached_abstraction``). ``stage`` hears the steps of the abstraction build, whose
-    heavy passes run on ``workers``, ``scheduler`` or ``runner`` (``build_abstraction``; CFR runs
-    here).
+    Runs CFR (``schedule`` "cfr+" or "dcfr") for at most ``iterations`` (default 100,000),
+    stopping early once the exploitability is at most ``exploitability`` antes per deal (with
+    neither limit given, 0.001: one milli-ante) or after ``seconds`` (or at Ctrl-C, with what it
+    has: ``interrupted``). An ``abstraction`` built earlier for the same rules can be passed in to
+    skip building it; ``cache`` keeps the one built here in the cache directory
+    (``cached_abstraction``) and reads it from there next time. ``stage`` hears the steps of the
+    abstraction build, whose heavy passes run on ``workers`` (None: every core), ``scheduler`` or
+    ``runner`` (``build_abstraction``; CFR runs here).
     """
     if schedule not in cfr.SCHEDULES:
-        raise ValueError(f"schedule must be one of {', '.join(cfr.SCHEDULES)}, got {schedule!r}")
+        raise RequestError(f"{{schedule}} must be one of {', '.join(cfr.SCHEDULES)}, got {schedule!r}", "schedule")
+    SOLVE_ITERATIONS.check(iterations)
+    check_positive(exploitability, "exploitability")
+    check_positive(seconds, "seconds")
+    PRE_BUCKETS.check(pre_buckets)
+    FINAL_BUCKETS.check(final_buckets)
+    FIELD_ROUNDS.check(rounds)
+    if iterations is None and exploitability is None:
+        exploitability = DEFAULT_EXPLOITABILITY
+    iterations = MAX_ITERATIONS if iterations is None else iterations
     check_rules(rules)
     if abstraction is None:
         build = cached_abstraction if cache else build_abstraction
@@ -1387,6 +1397,7 @@ def solve(rules: RuleSet, *, pre_buckets: int = 1024, final_buckets: int = 512, 
 
 # --- storing solutions ---------------------------------------------------------------------------
 
+MAX_ITERATIONS = 100_000      # the iteration limit when only an exploitability is given
 SOLUTION_FORMAT = 2          # bump when the stored layout or the abstraction changes; older files are refused
 DEFAULT_EXPLOITABILITY = 0.001   # the cached equilibrium's stopping point: 1 milli-ante per deal
 
