@@ -33,11 +33,10 @@ OBJECTIVES = ("vp96", "points", "equity")
 
 
 @pytest.fixture(scope="module")
-def plans() -> dict[str, tuple[StrategyTable, CondensedStrategy]]:
-    out = {}
-    for name in OBJECTIVES:
-        rules = preset("morkpoker", max_draw="any") if name == "vp96" else preset(
-            "poengpoker" if name == "points" else "morkpoker")
+def plans(nine_six_plan) -> dict[str, tuple[StrategyTable, CondensedStrategy]]:
+    out = {"vp96": nine_six_plan}
+    for name in OBJECTIVES[1:]:
+        rules = preset("poengpoker" if name == "points" else "morkpoker")
         table = solve(parse_objective(name, rules, opponents=3), rules)
         out[name] = (table, condense(table))
     return out
