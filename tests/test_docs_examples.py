@@ -34,6 +34,7 @@ import math
 import os
 import queue
 import re
+import select
 import shlex
 import subprocess
 import sys
@@ -187,6 +188,9 @@ class Runner:
         assert self.process.stdin and self.process.stdout
         self.process.stdin.write(json.dumps([_split(command)[1], workdir]) + "\n")
         self.process.stdin.flush()
+        if not select.select([self.process.stdout], [], [], timeout)[0]:     # one reply line per command
+            self.process.kill()
+            raise subprocess.TimeoutExpired(command, timeout)
         reply = self.process.stdout.readline()
         assert reply, f"the runner stopped at {command!r}"
         code, *printed = json.loads(reply)
