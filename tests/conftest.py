@@ -79,3 +79,15 @@ def hands_all():
     from drawodds.combinatorics import all_hands
 
     return all_hands()
+
+
+@pytest.fixture(scope="session")
+def nine_six_plan():
+    """The exact 9/6 Jacks-or-Better table (any number of cards drawn) and its printed list,
+    condensed once per session (a few seconds)."""
+    from drawodds.analyses.condensed import condense
+    from drawodds.analyses.strategy import paytable_objective, solve
+    from drawodds.rules import preset
+
+    table = solve(paytable_objective(), preset("morkpoker", max_draw="any"))
+    return table, condense(table)

@@ -100,8 +100,10 @@ def test_the_command_line_package_answers_version_alone_and_lends_the_apps_names
     src = str(Path(__file__).resolve().parents[1] / "src")
     code = ("import sys, io, contextlib\nimport drawodds.cli as cli\nout = io.StringIO()\n"
             "with contextlib.redirect_stdout(out):\n    code = cli.run(['--version'])\n"
-            "print(code, out.getvalue().strip(), 'numpy' in sys.modules, 'drawodds.cli.commands' in sys.modules)\n"
-            "from drawodds.cli import app, commands\nprint(app is commands.app, cli.UserError is commands.UserError)")
+            "print(code, out.getvalue().strip(), 'numpy' in sys.modules, 'drawodds.cli.application' in sys.modules)\n"
+            "from drawodds.cli import app, application\n"
+            "print(len(app.registered_commands) == len(application.COMMANDS),\n"
+            "      cli.Interrupted is application.Interrupted)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           env={"PYTHONPATH": src, "PATH": ""})
     first, second = done.stdout.strip().splitlines()

@@ -32,7 +32,9 @@ from __future__ import annotations
 import json
 import math
 import os
+import queue
 import re
+import select
 import shlex
 import subprocess
 import sys
@@ -104,23 +106,106 @@ def examples(page: Path) -> list[Example]:
     return found
 
 
-def _drawodds(command: str, workdir: str, timeout: float) -> subprocess.CompletedProcess[str]:
-    """Run one documented command (``NAME=value`` settings first) the way a user would."""
+def _split(command: str) -> tuple[dict[str, str], list[str]]:
+    """A documented command's ``NAME=value`` settings and its arguments after ``drawodds``."""
     words = shlex.split(command)
-    # The package of this checkout, whatever is installed and wherever the example runs.
-    env = {**os.environ, **DEFAULT_ENV,
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))}
+    settings = {}
     while words and SETTING.match(words[0]):
         name, _, value = words.pop(0).partition("=")
-        env[name] = value
+        settings[name] = value
     assert words and words[0] == "drawodds", f"an example must run drawodds: {command!r}"
-    return subprocess.run([sys.executable, "-m", "drawodds", *words[1:]], capture_output=True,
-                          text=True, env=env, cwd=workdir, timeout=timeout)
+    return settings, words[1:]
 
 
-def run(command: str, workdir: str) -> str:
+def _environment() -> dict[str, str]:
+    """The environment every example runs in: the package of this checkout (whatever is installed
+    and wherever the example runs), piped to a wide terminal."""
+    return {**os.environ, **DEFAULT_ENV,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))}
+
+
+def _drawodds(command: str, workdir: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    """Run one documented command (``NAME=value`` settings first) the way a user would."""
+    settings, args = _split(command)
+    return subprocess.run([sys.executable, "-m", "drawodds", *args], capture_output=True,
+                          text=True, env={**_environment(), **settings}, cwd=workdir, timeout=timeout)
+
+
+# A command that asks nothing of its process (no settings, no help or version, which read the
+# terminal and the start-up) prints the same bytes and exits with the same code when a process
+# that already loaded the package runs it: the command line reads its environment and folder
+# when it runs, and its caches hold pure tables. Such commands run one after another in a few
+# long-lived processes, each command with its own standard output and error (file descriptors 1
+# and 2, as a process of its own has) and its own folder.
+RUNNER = """
+import json, os, sys, tempfile, warnings
+from drawodds.cli import run
+requests = os.fdopen(os.dup(0), encoding="utf-8")
+reply = os.fdopen(os.dup(1), "w", encoding="utf-8")
+os.dup2(os.open(os.devnull, os.O_RDONLY), 0)       # a command reads no standard input
+filters = warnings.filters[:]
+for request in requests:
+    args, workdir = json.loads(request)
+    os.chdir(workdir)
+    warnings.filters[:] = filters                      # a warning shows again, as in a new process
+    warnings.onceregistry.clear()
+    warnings._filters_mutated()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        os.dup2(out.fileno(), 1)
+        os.dup2(err.fileno(), 2)
+        try:
+            code = run(args)
+        except SystemExit as exc:
+            code = exc.code
+        sys.stdout.flush()
+        sys.stderr.flush()
+        printed = []
+        for f in (out, err):
+            f.seek(0)
+            printed.append(f.read().decode(sys.stdout.encoding))
+    reply.write(json.dumps([code, *printed]) + "\\n")
+    reply.flush()
+"""
+
+
+def in_process(command: str) -> bool:
+    """Whether a command may run in a process that ran others before (see ``RUNNER``)."""
+    settings, args = _split(command)
+    return bool(args) and not settings and not {"--help", "-h", "--version"} & set(args)
+
+
+class Runner:
+    """One long-lived process running documented commands one after another (see ``RUNNER``)."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, "-c", RUNNER], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, encoding="utf-8",
+                                        env=_environment())
+
+    def __call__(self, command: str, workdir: str, timeout: float) -> subprocess.CompletedProcess[str]:
+        if not in_process(command):
+            return _drawodds(command, workdir, timeout)
+        assert self.process.stdin and self.process.stdout
+        self.process.stdin.write(json.dumps([_split(command)[1], workdir]) + "\n")
+        self.process.stdin.flush()
+        if not select.select([self.process.stdout], [], [], timeout)[0]:     # one reply line per command
+            self.process.kill()
+            raise subprocess.TimeoutExpired(command, timeout)
+        reply = self.process.stdout.readline()
+        assert reply, f"the runner stopped at {command!r}"
+        code, *printed = json.loads(reply)
+        out, err = (text.replace("\r\n", "\n").replace("\r", "\n") for text in printed)   # as text=True reads a pipe
+        return subprocess.CompletedProcess(command, code, out, err)
+
+    def close(self) -> None:
+        assert self.process.stdin
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+
+
+def run(command: str, workdir: str, execute=_drawodds) -> str:
     """Run one documented command the way a user would, and return what it prints."""
-    done = _drawodds(command, workdir, 120)
+    done = execute(command, workdir, 120)
     printed = (done.stdout + done.stderr).rstrip("\n")
     return "\n".join(line.rstrip() for line in printed.splitlines())
 
@@ -243,9 +328,9 @@ def differences(example: Example, printed: str) -> list[str]:
     return [] if numbers(printed) == numbers(example.output) else ["the numbers differ"]
 
 
-def stdout_of(command: str, workdir: str) -> str:
+def stdout_of(command: str, workdir: str, execute=_drawodds) -> str:
     """What a JSON example prints on standard output alone."""
-    done = _drawodds(command, workdir, 600)
+    done = execute(command, workdir, 600)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -253,18 +338,18 @@ def stdout_of(command: str, workdir: str) -> str:
 CAT = re.compile(r"^(.*\S)\s*;\s*cat\s+(\S+)$")   # "drawodds ... --history deals.txt; cat deals.txt"
 
 
-def runs(example: Example, workdir: str) -> str:
+def runs(example: Example, workdir: str, execute=_drawodds) -> str:
     """An example's output: standard output for JSON, what a terminal shows otherwise, or the file
     it wrote (``...; cat FILE``). The files of docs/examples are at hand in the folder it runs in."""
     for source in (ROOT / "docs" / "examples").glob("*"):
         if source.is_file():
             (Path(workdir) / source.name).write_bytes(source.read_bytes())
     if example.kind == "json":
-        return stdout_of(example.command, workdir)
+        return stdout_of(example.command, workdir, execute)
     if m := CAT.match(example.command):
-        run(m.group(1), workdir)
+        run(m.group(1), workdir, execute)
         return (Path(workdir) / m.group(2)).read_text(encoding="utf-8")
-    return run(example.command, workdir)
+    return run(example.command, workdir, execute)
 
 
 ALL = [example for page in pages() for example in examples(page)]
@@ -274,13 +359,30 @@ RUN = [e for e in ALL if SLOW_DOCS or not e.slow]
 @pytest.fixture(scope="module")
 def printed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """The output of every example selected (``-k``), the commands run side by side on every core
-    (each in its own folder)."""
+    (each in its own folder): a runner per core takes the next command (see ``RUNNER``)."""
     chosen = {getattr(item, "callspec", None) and item.callspec.params.get("example") for item in request.session.items}
     todo = [e for e in RUN if e in chosen]
     folders = [str(tmp_path_factory.mktemp("example")) for _ in todo]
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        outputs = pool.map(runs, todo, folders)
-        return {e.id: out for e, out in zip(todo, outputs, strict=True)}
+    runners = queue.SimpleQueue[Runner]()
+    cores = min(os.cpu_count() or 1, max(1, len(todo)))
+    started = [Runner() for _ in range(cores)]
+    for runner in started:
+        runners.put(runner)
+
+    def one(example: Example, folder: str) -> str:
+        runner = runners.get()
+        try:
+            return runs(example, folder, runner)
+        finally:
+            runners.put(runner)
+
+    try:
+        with ThreadPoolExecutor(max_workers=cores) as pool:
+            outputs = list(pool.map(one, todo, folders))
+    finally:
+        for runner in started:
+            runner.close()
+    return {e.id: out for e, out in zip(todo, outputs, strict=True)}
 
 
 @pytest.mark.parametrize("example", ALL, ids=[e.id for e in ALL])

@@ -106,8 +106,8 @@ def test_jacks_or_better_opener_shows_split_openers():
 
 @pytest.mark.parametrize("kwargs, error, message", [
     ({"hand": "AsAsKs7s3s", "opponents": 0}, CardError, "duplicate"),
-    ({"hand": "AsAhKs7s3s", "opponents": 9}, RequestError, "opponents must be 0-5"),
-    ({"hand": "AsAhKs7s3s", "opponents": 0, "by": "luck"}, RequestError, "--by must be one of"),
+    ({"hand": "AsAhKs7s3s", "opponents": 9}, RequestError, "^opponents can be at most 5"),
+    ({"hand": "AsAhKs7s3s", "opponents": 0, "by": "luck"}, RequestError, "^by must be one of"),
     ({"hand": "AsAhKs7s3s", "opponents": 1, "workers": 0}, ExecutionError, "at least 1"),
     ({"hand": "AsAhKs7s3s", "vs": [4]}, RuleError, "cannot draw 4"),
     ({"hand": "AsAhKs7s3s", "against": ["AsKdQdJd9c"]}, CardError, "in two hands"),

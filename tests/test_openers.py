@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
-import sys
 from fractions import Fraction
 from itertools import combinations as icomb
 from math import comb
@@ -135,7 +136,13 @@ def test_bad_input() -> None:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "drawodds", *args], capture_output=True, text=True, timeout=120)
+    """The command line run in this process (its start-up is tested in test_cli*), output captured."""
+    from drawodds.cli import run
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = run(list(args))
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def test_cli_json_contract() -> None:

@@ -173,7 +173,7 @@ def test_cli_read_json_contract_and_errors(capsys):
     assert sum(payload["holding"].values()) == pytest.approx(1.0)
     code, _, err = _run(["read", "5"], capsys)
     assert code == 2 and err.count("\n") == 1
-    with pytest.raises(ValueError, match="five distinct cards"):
+    with pytest.raises(ValueError, match="52 is not a card number"):
         read_draw(1, hand=[0, 1, 2, 3, 52])
     code, _, err = _run(["read", "1", "--opener"], capsys)
     assert code == 2 and "Jacks or Better" in err

@@ -10,6 +10,7 @@ bytes, checked by hand across processes; too slow to draw everything twice here.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import os
@@ -23,14 +24,19 @@ import pytest
 from drawodds.analyses import report as guide_module
 from drawodds.cli import main
 
-SCALE = 0.02        # of the quick run's sizes; the strategy lists come from 2% of the deal classes
+SCALE = 0.02        # of the quick run's sizes
+# Smaller still where the tests look at files, links and bytes, not figures: the strategy lists
+# come from 0.5% of the deal classes, and card removal simulates 100 deals per close class.
+SIZES = {"classes": 0.005, "removal_trials": 100, "dilemma_trials": 200}
 
 
 SECOND_RUN = f"""
-import sys
-from drawodds.analyses.report import guide
+import dataclasses, sys
+from drawodds.analyses import report
+from drawodds.analyses.report import QUICK, guide
 from drawodds.render.report import guide_files, guide_markdown
-data = guide(quick=True, scale={SCALE}, workers=1)
+report.QUICK = dataclasses.replace(QUICK.scaled({SCALE}), **{SIZES!r})
+data = guide(quick=True, workers=1)
 sys.stdout.buffer.write(guide_markdown(data, guide_files(data)).encode())
 """
 
@@ -42,7 +48,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, str]:
     again = subprocess.Popen([sys.executable, "-c", SECOND_RUN], stdout=subprocess.PIPE)
     out, folder = io.StringIO(), tmp_path_factory.mktemp("guide")
     with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out):
-        mp.setattr(guide_module, "QUICK", guide_module.QUICK.scaled(SCALE))
+        mp.setattr(guide_module, "QUICK", dataclasses.replace(guide_module.QUICK.scaled(SCALE), **SIZES))
         with pytest.raises(SystemExit) as exc:
             main(["report", "--quick", "--out", str(folder), "--json", "--workers", "1"])
     markdown, _ = again.communicate(timeout=600)

@@ -126,7 +126,7 @@ def test_pat_overview_agrees_with_the_draw_summary(small_solution):
 def test_the_lesson_adds_the_equilibrium_beside_todays_numbers(small_solution):
     from drawodds.analyses.lessons import standing_pat
 
-    lesson = standing_pat(deals=30, seed=3, equity_trials=1000, equilibrium=small_solution)
+    lesson = standing_pat(deals=100, seed=3, equity_trials=1000, equilibrium=small_solution)
     plain = dataclasses.replace(lesson, equilibrium=None)
     assert "unexploitable" not in plain.to_markdown() and plain.to_markdown() in lesson.to_markdown()
     assert lesson.equilibrium["iterations"] == small_solution.iterations
@@ -136,12 +136,16 @@ def test_the_lesson_adds_the_equilibrium_beside_todays_numbers(small_solution):
 
 def test_the_commands_defaults_are_the_librarys_default_solve():
     """`drawodds solve` with no sizes or limits asks for the default settings, the cached equilibrium's."""
-    import typer
+    import inspect
+    import typing
 
-    from drawodds.cli import app, commands
+    from drawodds.cli.solve import solve_cmd
     from drawodds.solver.settings import DEFAULT_SETTINGS
 
-    params = {p.name: p.default for p in typer.main.get_command(app).commands["solve"].params}
-    assert params["buckets"] == f"{DEFAULT_SETTINGS.pre_buckets},{DEFAULT_SETTINGS.final_buckets}"
-    assert params["field_rounds"] == DEFAULT_SETTINGS.rounds
-    assert commands.SOLVE_DEFAULT_MA == pytest.approx(1000 * DEFAULT_SETTINGS.exploitability)
+    params = inspect.signature(solve_cmd).parameters
+    sizes = f"{DEFAULT_SETTINGS.pre_buckets},{DEFAULT_SETTINGS.final_buckets}"
+    assert params["buckets"].default == sizes and params["field_rounds"].default == DEFAULT_SETTINGS.rounds
+    helps = {k: v.__metadata__[0].help for k, v in typing.get_type_hints(solve_cmd, include_extras=True).items()
+             if hasattr(v, "__metadata__")}
+    assert f"default {sizes})" in helps["buckets"]
+    assert f"Neither limit given: {1000 * DEFAULT_SETTINGS.exploitability:g}." in helps["exploitability"]

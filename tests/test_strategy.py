@@ -142,7 +142,7 @@ def test_objective_names_and_errors():
 
 # --- the field and equity ---------------------------------------------------------------------
 
-from drawodds.analyses.condensed import condense, first_match_holds  # noqa: E402
+from drawodds.analyses.condensed import first_match_holds  # noqa: E402
 from drawodds.analyses.strategy import (  # noqa: E402
     equity_objective,
     equity_values,
@@ -246,9 +246,8 @@ def test_pattern_labels_of_known_holds():
     assert code_of("As 7d 4c 2h Jk", "As Jk", joker=True) == "joker + one card: ace"
 
 
-def test_condensed_strategy_loss_is_measured_exactly():
-    table = solve(paytable_objective(), preset("morkpoker", max_draw="any"))
-    plan = condense(table)
+def test_condensed_strategy_loss_is_measured_exactly(nine_six_plan):
+    table, plan = nine_six_plan
     codes = hold_pattern_codes(table.holds.deals)
     chosen = first_match_holds(table, plan.patterns, codes)
     assert (chosen >= 0).all() and table.holds.legal[np.arange(len(chosen)), chosen].all()

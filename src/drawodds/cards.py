@@ -124,6 +124,28 @@ def parse_hand(text: str | Iterable[str], *, joker: bool = False, size: int = 5)
     return np.asarray(cards, dtype=np.int8)
 
 
+def as_hand(hand: str | Iterable[str] | Sequence[int] | npt.NDArray[np.integer], *, joker: bool = False,
+            size: int = 5) -> Hand:
+    """A hand as the layers below the entry functions take it: text is parsed (``parse_hand``),
+    card codes are checked as they are (each a card of the deck, no card twice, ``size`` of them)."""
+    if isinstance(hand, str) or (not isinstance(hand, np.ndarray) and any(isinstance(c, str) for c in hand)):
+        return parse_hand(hand, joker=joker, size=size)       # type: ignore[arg-type]
+    codes = np.asarray(hand).ravel()
+    if codes.dtype.kind not in "iu":
+        raise CardError(f"a hand is text or card numbers, got {codes.dtype} values")
+    cards: list[int] = []
+    for i, code in enumerate(codes.tolist(), start=1):
+        if not 0 <= code < DECK_SIZE + int(joker):
+            raise CardError(f"card {i}: {code} is not a card number (0-{DECK_SIZE - 1 + int(joker)})"
+                            + ("" if joker or code != JOKER else "; the joker needs a rule set with it"))
+        if code in cards:
+            raise CardError(f"card {i} '{card_str(code)}': duplicate of card {cards.index(code) + 1}")
+        cards.append(code)
+    if len(cards) != size:
+        raise CardError(f"a hand has {size} cards; got {len(cards)}")
+    return np.asarray(cards, dtype=np.int8)
+
+
 def card_str(card: int, *, pretty: bool = False) -> str:
     """One card as ``As`` (canonical) or ``A♠`` (pretty); the joker is ``Jk`` / ``🃏``."""
     card = int(card)

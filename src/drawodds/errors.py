@@ -1,18 +1,124 @@
-"""The one exception type for requests drawodds cannot serve.
+"""The one exception type for requests drawodds cannot serve, and the ranges of its arguments.
 
 Every error a user can cause (a bad card, an unknown rule option, an impossible analysis, an
 illegal move) is a ``DrawoddsError`` whose message is one sentence they can act on; anything
 else escaping the library is a bug. ``DrawoddsError`` is a ``ValueError``, so code that caught
-``ValueError`` keeps working.
+``ValueError`` keeps working. An error about an argument names it by its parameter name, and
+says which: a front end (the command line) words it with its own names for them (its flags).
 """
 
 from __future__ import annotations
 
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+_NAMED = re.compile(r"\{(\w+)\}")
+
 
 class DrawoddsError(ValueError):
-    """A request drawodds cannot serve; the message says why in one sentence."""
+    """A request drawodds cannot serve; the message says why in one sentence.
+
+    ``DrawoddsError("{trials} must be at least 2, got 1", "trials")`` is about the parameter
+    ``trials``: its message reads "trials must be at least 2, got 1", and ``worded(names)``
+    gives the same sentence with each parameter named as ``names`` says (``--trials``).
+    """
+
+    def __init__(self, message: str = "", *parameters: str) -> None:
+        self.template = message
+        self.parameters = parameters
+        super().__init__(self.worded())
+
+    @property
+    def parameter(self) -> str | None:
+        """The argument the error is about (the first one it names), or None."""
+        return self.parameters[0] if self.parameters else None
+
+    def worded(self, names: Mapping[str, str] | None = None) -> str:
+        """The message, each parameter it names written as ``names`` gives it (default: as is)."""
+        if not self.parameters:
+            return self.template
+        names = names or {}
+        return _NAMED.sub(lambda m: names.get(m[1], m[1]) if m[1] in self.parameters else m[0], self.template)
 
 
 class RequestError(DrawoddsError):
     """An analysis or simulation asked for something impossible (a size out of range, options
     that exclude each other, a draw count no player can make)."""
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The accepted range of a whole-number argument, checked before any work starts."""
+
+    parameter: str
+    lo: int
+    hi: int
+    why: str = ""        # why the lower bound, when it is not obvious
+
+    def check(self, value: int | None) -> None:
+        """Raise a ``RequestError`` naming the parameter unless ``value`` is None or in range."""
+        if value is not None and not self.lo <= value <= self.hi:
+            low = f"must be at least {self.lo:,}{self.why}" if value < self.lo else f"can be at most {self.hi:,}"
+            raise RequestError(f"{{{self.parameter}}} {low}, got {value:,}", self.parameter)
+
+    def help(self, text: str, default: str = "") -> str:
+        """A help text with the range (and default) appended."""
+        return f"{text} ({self.lo:,}-{self.hi:,}{f'; default {default}' if default else ''})."
+
+
+def check_seed(seed: int | None) -> None:
+    """A random seed is a whole number, 0 or more (None: a fresh shuffle, where allowed)."""
+    if seed is not None and seed < 0:
+        raise RequestError(f"{{seed}} must be 0 or more, got {seed}", "seed")
+
+
+def check_fraction(value: float | None, parameter: str) -> None:
+    """A standard error or rate strictly between 0 and 1 (NaN and infinities refused)."""
+    if value is not None and not (math.isfinite(value) and 0 < value < 1):
+        raise RequestError(f"{{{parameter}}} must be a number between 0 and 1, got {value}", parameter)
+
+
+def check_rate(value: float, parameter: str) -> None:
+    """A rate from 0 to 1 (NaN and infinities refused)."""
+    if not (math.isfinite(value) and 0 <= value <= 1):
+        raise RequestError(f"{{{parameter}}} is a rate from 0 to 1, got {value}", parameter)
+
+
+def check_positive(value: float | None, parameter: str) -> None:
+    """A positive finite number, or None."""
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise RequestError(f"{{{parameter}}} must be a positive number, got {value}", parameter)
+
+
+def check_name(value: str, parameter: str, example: str) -> str:
+    """A name that is not empty (nor spaces): returned stripped."""
+    if not value.strip():
+        raise RequestError(f"{{{parameter}}} needs a name: {example}", parameter)
+    return value.strip()
+
+
+# The sizes the analyses accept: each entry function checks its own, and the command line shows them in its help.
+STANDARD_ERROR = " (a standard error needs two)"
+KEEP_TRIALS = Bound("trials", 2, 100_000_000, STANDARD_ERROR)
+POINTS_TRIALS = Bound("trials", 2, 200_000, STANDARD_ERROR)     # every trial is kept
+READ_TRIALS = Bound("trials", 2, 2_000_000, STANDARD_ERROR)     # every sampled hand is kept
+KEEP_OPPONENTS = Bound("opponents", 0, 5)
+DEALS = Bound("deals", 1, 10_000_000)
+GAMES = Bound("games", 2, 1_000_000, STANDARD_ERROR)
+OPENERS_DEALS = Bound("deals", 0, 1_000_000)
+HAND_DEALS = Bound("deals", 1, 10_000_000)
+ANTE = Bound("ante", 0, 1_000_000)
+MAX_ANTES = Bound("max_consecutive_antes", 1, 100)
+LESSON_DEALS = Bound("deals", 100, 1_000_000)
+LINES = Bound("lines", 1, 200)
+CHECK_REMOVAL = Bound("check_removal", 0, 10_000)
+MC_TRIALS = Bound("trials", 2, 100_000_000, STANDARD_ERROR)
+STRATEGY_OPPONENTS = Bound("opponents", 1, 7)
+SOLVE_ITERATIONS = Bound("iterations", 1, 1_000_000)
+PRE_BUCKETS = Bound("pre_buckets", 1, 4096)
+FINAL_BUCKETS = Bound("final_buckets", 1, 2048)
+FIELD_ROUNDS = Bound("rounds", 1, 5)
+TRAIN_TRIALS = Bound("trials", 2, 1_000_000, STANDARD_ERROR)
+TRAIN_HANDS = Bound("hands", 1, 100_000)     # questions in one session (None: until the answers end)

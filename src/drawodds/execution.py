@@ -58,9 +58,10 @@ def resolve_workers(workers: int | None) -> int:
     if workers is None:
         return cores
     if workers < 1:
-        raise ExecutionError(f"--workers must be at least 1, got {workers}")
+        raise ExecutionError(f"{{workers}} must be at least 1, got {workers}", "workers")
     if workers > cores:
-        raise ExecutionError(f"--workers can be at most {cores} (the cores available here), got {workers}")
+        raise ExecutionError(f"{{workers}} can be at most {cores} (the cores available here), got {workers}",
+                             "workers")
     return workers
 
 

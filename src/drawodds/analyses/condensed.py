@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +24,9 @@ from drawodds.analyses.strategy import (
     HoldValues,
     Objective,
     StrategyTable,
+    default_objective,
+    default_opponents,
+    default_rules,
     equity_card_removal_error,
     make_solver,
     parse_objective,
@@ -31,14 +35,14 @@ from drawodds.analyses.strategy import (
     suit_class_of,
     suit_classes,
 )
-from drawodds.cards import JOKER, format_cards, parse_hand
-from drawodds.errors import RequestError
+from drawodds.cards import JOKER, as_hand, format_cards
+from drawodds.errors import CHECK_REMOVAL, LINES, STRATEGY_OPPONENTS, RequestError, check_name, check_seed
 from drawodds.evaluate import FIVE_ACES, FLUSH, FULL_HOUSE, QUADS, STRAIGHT, STRAIGHT_FLUSH
 from drawodds.execution import Stage
 from drawodds.holds import HOLD_POSITIONS, N_HOLDS
 from drawodds.patterns import JOKER_FLAG, N_CODES, HoldKind, hold_pattern_codes, kept_cards, merge_key, merged_label
 from drawodds.results import HIDDEN, Result, shown_as
-from drawodds.rules import RuleSet
+from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel
 
 
@@ -477,15 +481,38 @@ class StrategyReport(Result):
         return out
 
 
-def strategy_report(objective: str, rules: RuleSet, *, opponents: int = 1, policy: str = "standard",
-                    lines: int = 60, check_removal: int = 0, seed: int = 1, out: str | None = None,
-                    card_removal: bool = True, progress: Stage = _quiet) -> StrategyReport:
+def strategy_report(objective: str | None = None, rules: RuleSet | str | None = None, *,
+                    opponents: int | None = None, policy: str = "standard", lines: int = 60,
+                    check_removal: int = 0, seed: int = 1, out: str | None = None, card_removal: bool = True,
+                    progress: Stage = _quiet, **rule_overrides: Any) -> StrategyReport:
     """Solve ``objective`` (a name such as ``vp96`` or ``equity``) over every deal, condense the
     table to at most ``lines`` patterns, optionally write it to ``out`` (.parquet or .csv) and,
     for the equity objective, let card removal decide between close holds (``card_removal``,
     ``analyses.removal``) and measure the card-removal error on ``check_removal`` random deals.
 
+    Defaults: ``rules`` the objective's usual game (``default_rules``; morkpoker with none),
+    ``objective`` the rule set's own game (showdown equity), ``opponents`` the table less one
+    (``default_opponents``). Remaining keywords override single rule options (``max_draw="any"``).
     ``progress(stage, fraction)`` follows the work."""
+    if objective is not None:
+        objective = check_name(objective, "objective", "e.g. equity or vp96")
+    base = (preset(rules) if isinstance(rules, str) else rules) if rules is not None else (
+        default_rules(objective) if objective is not None else preset("morkpoker"))
+    rules = base.replace(**rule_overrides) if rule_overrides else base
+    objective = objective if objective is not None else default_objective(rules)
+    STRATEGY_OPPONENTS.check(opponents)
+    LINES.check(lines)
+    CHECK_REMOVAL.check(check_removal)
+    check_seed(seed)
+    policy = check_name(policy, "policy", "standard, loose or tight")
+    if rules.draws != 1:
+        raise RequestError(f"strategy tables cover one draw; {rules.name} has {rules.draws} draws")
+    if check_removal and objective.lower() != "equity":
+        raise RequestError("{check_removal} measures the equity objective: ask for it with {objective} equity",
+                           "check_removal", "objective")
+    if out is not None and not out.endswith((".parquet", ".csv")):
+        raise RequestError(f"{{out}} must end in .parquet or .csv, got {out!r}", "out")
+    opponents = opponents or default_opponents(rules)
     equity = objective.strip().lower() == "equity"
     progress("field distribution" if equity else "objective", 0.0)
     obj = parse_objective(objective, rules, opponents=opponents, policy=policy)
@@ -552,8 +579,7 @@ def hand_against_list(table: StrategyTable, plan: CondensedStrategy,
     """Which line of the list ``plan`` (made from ``table``) ``hand`` meets, what the list keeps,
     the table's best hold and the difference (objective units)."""
     rules = table.rules
-    cards = (parse_hand(hand, joker=rules.joker) if isinstance(hand, str)
-             else parse_hand(format_cards(np.asarray(hand, dtype=np.int64)), joker=rules.joker))
+    cards = as_hand(hand, joker=rules.joker)
     index, new = suit_class_of(cards, rules.joker)
     h = table.holds
     reps, _ = suit_classes(rules.joker)

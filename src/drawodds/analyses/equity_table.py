@@ -22,6 +22,7 @@ import polars as pl
 
 from drawodds.analyses.strategy import suit_classes
 from drawodds.cards import format_hand
+from drawodds.errors import MC_TRIALS, RequestError, check_seed
 from drawodds.execution import Runner, available_cores
 from drawodds.holds import N_HOLDS, hold_numbers, legal_holds
 from drawodds.paths import write_file, write_text
@@ -33,7 +34,7 @@ PART_CLASSES = 64                   # deal classes per Parquet part
 BYTES_PER_TRIAL_AND_HOLD = 64       # working memory per trial and hold (about 27 measured, 5 opponents)
 
 
-class TableError(ValueError):
+class TableError(RequestError):
     """An impossible table request (a folder of another run, a memory budget too small)."""
 
 
@@ -119,10 +120,14 @@ def equity_table(rules: RuleSet, *, opponents: int, trials: int, out: str | Path
     ``progress(classes done, classes)``. Ctrl-C stops after the parts that finished; run again
     with ``resume`` to continue.
     """
+    if rules.draws != 1:
+        raise TableError(f"strategy tables cover one draw; {rules.name} has {rules.draws} draws")
     if not 1 <= opponents <= 5:
-        raise TableError(f"opponents must be 1-5, got {opponents}")
-    if trials < 2:
-        raise TableError(f"trials per class must be at least 2 for a standard error, got {trials}")
+        raise TableError(f"{{opponents}} must be 1-5, got {opponents}", "opponents")
+    MC_TRIALS.check(trials)
+    check_seed(seed)
+    if limit is not None and limit < 1:
+        raise TableError(f"{{limit}} must be at least 1, got {limit}", "limit")
     reps, _ = suit_classes(rules.joker)
     if limit is not None:
         reps = reps[:limit]

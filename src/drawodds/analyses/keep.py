@@ -23,8 +23,16 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from drawodds.analyses.strategy import equity_values, field_distribution
-from drawodds.cards import CardError, format_cards, parse_hand
-from drawodds.errors import RequestError
+from drawodds.cards import CardError, as_hand, format_cards, parse_hand
+from drawodds.errors import (
+    KEEP_OPPONENTS,
+    KEEP_TRIALS,
+    POINTS_TRIALS,
+    RequestError,
+    check_fraction,
+    check_name,
+    check_seed,
+)
 from drawodds.evaluate import CATEGORIES, describe, evaluate, jacks_or_better_floor
 from drawodds.execution import Progress, resolve_workers
 from drawodds.handrange import parse_range
@@ -120,13 +128,13 @@ def _as_rules(rules: str | RuleSet, overrides: dict[str, Any]) -> RuleSet:
 
 
 def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | RuleSet = "morkpoker",
-         opponents: int | None = None, policy: str | SolvedPlay = "standard", trials: int = 100_000, seed: int = 1,
-         se: float | None = None, workers: int | None = 1, scheduler: str | None = None,
+         opponents: int | None = None, policy: str | SolvedPlay = "standard", trials: int | None = None,
+         seed: int = 1, se: float | None = None, workers: int | None = None, scheduler: str | None = None,
          by: RankBy | None = None,
          vs: Sequence[int] = (), against: Sequence[str] = (), opener: bool = False,
          hand_range: str | None = None,
          progress: Progress | None = None, **rule_overrides: Any) -> KeepResult:
-    """Rank every legal hold of ``hand``.
+    """Rank every legal hold of ``hand`` (text such as ``"AsAhKs7s3s"``, or card codes).
 
     ``opponents`` defaults to the rule set's table size less one (``len(vs)`` when draw counts
     are given); 0 gives the exact odds alone. ``vs`` conditions each opponent on the number of
@@ -139,8 +147,9 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     against the field of the table's other players, ``field``, in the draw game, and table points
     in the points games). Every card we know
     is out of the deck in every column: with ``against`` the exact odds draw from the cards
-    neither we nor the opponents hold. ``workers`` processes run the Monte Carlo (None: every
-    core). Remaining keywords override single rule options (e.g. ``max_draw="4-ace"``).
+    neither we nor the opponents hold. ``trials`` (default 100,000 in the draw game, 10,000 in
+    the points games, 1,000,000 as the most with ``se``) Monte Carlo trials run on ``workers``
+    processes (None: every core). Remaining keywords override single rule options (e.g. ``max_draw="4-ace"``).
     An impossible request raises a ``DrawoddsError`` (``RequestError``, ``RuleError`` or
     ``CardError``) before any work starts.
     """
@@ -148,13 +157,21 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     workers = 1 if scheduler else resolve_workers(workers)
     points_game = rs.game != "draw"
     if points_game and (vs or against or opener or se is not None):
-        raise RuleError(f"under {rs.name} keep ranks holds by points: --vs, --against, --opener "
-                        "and --se apply to the draw game")
-    cards = parse_hand(hand, joker=rs.joker) if isinstance(hand, str) else _checked(hand, rs)
+        raise RuleError(f"under {rs.name} keep ranks holds by points: {{vs}}, {{against}}, {{opener}} "
+                        "and {se} apply to the draw game", "vs", "against", "opener", "se")
+    if isinstance(policy, str):
+        policy = check_name(policy, "policy", "standard, loose or tight")
+    check_seed(seed)
+    check_fraction(se, "se")
+    if trials is None:
+        trials = 1_000_000 if se is not None else 100_000 if not points_game else 10_000
+    (POINTS_TRIALS if points_game else KEEP_TRIALS).check(trials)
+    cards = as_hand(hand, joker=rs.joker)
     vs = tuple(int(v) for v in vs)
     if vs:
         if opponents is not None and opponents != len(vs):
-            raise RequestError(f"--vs gives {len(vs)} opponents' draw counts but --opponents is {opponents}")
+            raise RequestError(f"{{vs}} gives {len(vs)} opponents' draw counts but {{opponents}} is {opponents}",
+                               "vs", "opponents")
         opponents = len(vs)
         bad = [v for v in vs if not 0 <= v <= rs.max_draw_cards]
         if bad:
@@ -163,22 +180,27 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     known = tuple(tuple(int(c) for c in parse_hand(h, joker=rs.joker)) for h in against)
     if known:
         if vs or (opponents is not None and opponents != len(known)):
-            raise RequestError("--against gives the opponents' hands: do not combine it with --vs or "
-                               "a different --opponents")
+            raise RequestError("{against} gives the opponents' hands: do not combine it with {vs} or "
+                               "a different {opponents}", "against", "vs", "opponents")
         opponents = len(known)
         seen = [c for h in (tuple(int(c) for c in cards), *known) for c in h]
         dup = next((c for c in seen if seen.count(c) > 1), None)
         if dup is not None:
             raise CardError(f"card {format_cards([dup])[0]} is in two hands")
+    if opponents is None and isinstance(policy, str) and rs.players - 1 > KEEP_OPPONENTS.hi:
+        raise RequestError(f"{{players}} {rs.players} would deal {rs.players - 1} opponents; keep deals at most "
+                           f"{KEEP_OPPONENTS.hi}: add {{opponents}} 0-{KEEP_OPPONENTS.hi}", "players", "opponents")
+    KEEP_OPPONENTS.check(opponents)
     if opponents is None:
         opponents = rs.players - 1 if isinstance(policy, str) else 1
-    if not 0 <= opponents <= 5:
-        raise RequestError(f"opponents must be 0-5, got {opponents}")
+    if hand_range is not None and opponents == 0:
+        raise RequestError("{hand_range} deals the opponents' hands: it needs opponents (not 0)",
+                           "hand_range")
     typed = None if hand_range is None else parse_range(hand_range, joker=rs.joker).text
     source: SolvedPlay | None = None if isinstance(policy, str) else policy
     if (typed or source is not None) and (points_game or known):
-        raise RequestError("--range and the solved range apply to opponents who draw in the draw game "
-                           "(not --against, not points games)")
+        raise RequestError("{hand_range} and the solved range apply to opponents who draw in the draw game "
+                           "(not {against}, not points games)", "hand_range", "against")
     if source is not None:
         if opponents != 1:
             raise RequestError(f"the solved range is heads-up: one opponent, not {opponents}")
@@ -190,19 +212,18 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
                              draw_counts=vs or (None,) * opponents, our_cards=cards)
         except RequestError as exc:
             raise RequestError(f"{exc} (our hand {' '.join(format_cards(cards))})") from None
-    if trials < 1:
-        raise RequestError("trials must be at least 1")
-    by = by or ("points" if points_game else "equity" if opponents else "field")
+    if by is None:
+        by = "points" if points_game else "equity" if opponents else "field"
     if by not in RANK_COLUMNS:
-        raise RequestError(f"--by must be one of {', '.join(RANK_COLUMNS)}, got {by!r}")
+        raise RequestError(f"{{by}} must be one of {', '.join(RANK_COLUMNS)}, got {by!r}", "by")
     if by == "equity" and (opponents == 0 or points_game):
         raise RequestError("ranking by equity needs at least one opponent in the draw game")
     if by == "field" and (opponents or points_game or known):
-        raise RequestError("ranking by the field's equity is for the draw game without opponents (--exact)")
+        raise RequestError("ranking by the field's equity is for the draw game without opponents")
     dealt = int(evaluate(cards, joker=rs.joker))
     if opener:
         if rs.opener != "jacks":
-            raise RuleError("--opener applies to Jacks or Better (use --rules jackpot)")
+            raise RuleError("{opener} applies to Jacks or Better (rules such as jackpot)", "opener")
         if dealt < jacks_or_better_floor():
             raise RuleError(f"{' '.join(format_cards(cards))} cannot open: openers need at least "
                             "a pair of jacks")
@@ -292,11 +313,6 @@ def _object_array(items: list[list[str]]) -> npt.NDArray[np.object_]:
     out = np.empty(len(items), dtype=object)
     out[:] = items
     return out
-
-
-def _checked(hand: Sequence[int] | npt.NDArray[np.integer], rs: RuleSet) -> npt.NDArray[np.int8]:
-    """Card codes given directly: re-parsed from text so they get the same checks as typed input."""
-    return parse_hand(format_cards(np.asarray(hand, dtype=np.int64)), joker=rs.joker)
 
 
 # --- reading a ranked result -------------------------------------------------------------------

@@ -17,7 +17,7 @@ import numpy as np
 from drawodds.cards import format_cards, parse_hand
 from drawodds.engine.deal import DealState, play
 from drawodds.engine.players import DrawReader, PatTwoPair, RuleBased
-from drawodds.errors import RequestError
+from drawodds.errors import LESSON_DEALS, RequestError, check_seed
 from drawodds.evaluate import TRIPS, TWO_PAIR, category_floor, evaluate
 from drawodds.results import Result
 from drawodds.rules import RuleSet, preset
@@ -162,6 +162,20 @@ def _two_pair_decks(rng: np.random.Generator, count: int, deck_size: int) -> Ite
         have += int(keep.sum())
 
 
+def lesson_rules(rules: str | RuleSet = "morkpoker", *, deals: int = 20_000, seed: int = 1) -> RuleSet:
+    """The table the standing-pat lesson plays (heads-up, deep stacks), after checking its
+    arguments: a plain betting draw game, ``deals`` and ``seed`` in range."""
+    base = preset(rules) if isinstance(rules, str) else rules
+    if base.game != "draw":
+        raise RequestError(f"the standing-pat lesson is about betting in the draw game, and {base.name} is a "
+                           "points game: use {rules} morkpoker or svensk", "rules")
+    if base.opener == "jacks":
+        raise RequestError("the standing-pat lesson plays the plain game: use {rules} morkpoker or svensk", "rules")
+    LESSON_DEALS.check(deals)
+    check_seed(seed)
+    return base.replace(players=2, stack=10_000)
+
+
 def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "morkpoker",
                  equity_trials: int = 100_000,
                  progress: Callable[[int, int], None] | None = None,
@@ -172,11 +186,7 @@ def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "
     one busts and the deals stay identical across lines). With ``equilibrium`` (e.g.
     ``equilibrium_solution(rules)``), also how often that solution stands pat and bets after.
     """
-
-    base = preset(rules) if isinstance(rules, str) else rules
-    rs = base.replace(players=2, stack=10_000)
-    if rs.opener == "jacks":
-        raise RequestError("the standing-pat lesson plays the plain game; use morkpoker or svensk")
+    rs = lesson_rules(rules, deals=deals, seed=seed)
     hand = parse_hand(LESSON_HAND)
     masks = np.array([[True, True, True, True, False], [True] * 5])   # draw one (the 9), stand pat
     eq = hold_equities(hand, masks, rs, OpponentModel(opponents=1, draw_counts=(3,)),
@@ -222,7 +232,7 @@ def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "
             lines.append(LineResult(opp_name, line, int(three.sum()), mean, se, gain, gain_se))
     if progress is not None and not interrupted:
         progress(total, total)
-    return PatLesson(rules=base.name, hand=format_cards(hand), fill_probability=4 / 47,
+    return PatLesson(rules=rs.name, hand=format_cards(hand), fill_probability=4 / 47,
                      equity_draw=float(eq.equity[0]), equity_draw_se=float(eq.equity_se[0]),
                      equity_pat=float(eq.equity[1]), equity_pat_se=float(eq.equity_se[1]),
                      equity_gap_se=gap_se, equity_trials=eq.trials, dealt=played, seed=seed,

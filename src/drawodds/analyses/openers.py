@@ -18,10 +18,10 @@ import numpy as np
 import numpy.typing as npt
 
 from drawodds.analyses.nobody_opens import count_deals, count_no_openers
-from drawodds.cards import format_cards
+from drawodds.cards import as_hand, format_cards
 from drawodds.combinatorics import all_hands
 from drawodds.engine.session import simulate
-from drawodds.errors import RequestError
+from drawodds.errors import ANTE, HAND_DEALS, MAX_ANTES, OPENERS_DEALS, RequestError, check_seed
 from drawodds.evaluate import evaluate, jacks_or_better_floor
 from drawodds.results import HIDDEN, Result, jsonable, shown_as
 from drawodds.rules import preset
@@ -122,17 +122,18 @@ class SomebodyElseOpens(Result):
 EXACT_OTHERS_LIMIT = 3   # exact for up to 3 other players (seconds); Monte Carlo beyond
 
 
-def p_somebody_else_opens(hand: npt.ArrayLike, players: int, *, exact: bool | None = None,
-                          deals: int = 200_000, seed: int = 0) -> SomebodyElseOpens:
-    """Probability that at least one of the other ``players - 1`` can open, given my hand.
+def p_somebody_else_opens(hand: str | npt.ArrayLike, players: int, *, exact: bool | None = None,
+                          deals: int = 200_000, seed: int = 1) -> SomebodyElseOpens:
+    """Probability that at least one of the other ``players - 1`` can open, given my hand (text
+    or card codes, no joker).
 
     Exact (the same rank programme on the 47 unseen cards) for up to 3 opponents, else Monte
-    Carlo with a standard error and the seed; ``exact`` forces either way."""
-    cards = tuple(int(c) for c in np.asarray(hand).ravel())
-    if len(cards) != 5 or len(set(cards)) != 5 or not all(0 <= c < 52 for c in cards):
-        raise RequestError("my hand must be five different cards without the joker")
+    Carlo over ``deals`` deals with a standard error and the seed; ``exact`` forces either way."""
+    cards = tuple(int(c) for c in as_hand(hand))   # type: ignore[arg-type]
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RequestError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
+        raise RequestError(f"{{players}} must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}", "players")
+    HAND_DEALS.check(deals)
+    check_seed(seed)
     others = players - 1
     if exact is None:
         exact = others <= EXACT_OTHERS_LIMIT
@@ -370,14 +371,39 @@ class OpenersTable(Result):
         return out
 
 
-def table(players: Iterable[int], *, ante: int = 1, max_consecutive_antes: int | None = None,
+def table_sizes(players: str | Iterable[int]) -> list[int]:
+    """Table sizes as given: '2-8' -> [2, ..., 8]; '4' -> [4]; '2,4,6' -> [2, 4, 6], or numbers; each checked."""
+    if not isinstance(players, str):
+        sizes = sorted({int(n) for n in players})
+        if not sizes or not all(MIN_PLAYERS <= n <= MAX_PLAYERS for n in sizes):
+            raise RequestError(f"{{players}} must lie in {MIN_PLAYERS}-{MAX_PLAYERS}, got {sizes}", "players")
+        return sizes
+    values: set[int] = set()
+    for part in players.split(","):
+        lo_text, dash, hi_text = part.strip().partition("-")
+        try:
+            lo, hi = int(lo_text), int(hi_text if dash else lo_text)
+        except ValueError:
+            raise RequestError(f"{{players}} takes a number or a range like 2-8, got {players!r}", "players") from None
+        if not MIN_PLAYERS <= lo <= hi <= MAX_PLAYERS:
+            raise RequestError(f"{{players}} must lie in {MIN_PLAYERS}-{MAX_PLAYERS}, got {players!r}", "players")
+        values.update(range(lo, hi + 1))
+    return sorted(values)
+
+
+def table(players: str | Iterable[int] = "2-8", *, ante: int = 1, max_consecutive_antes: int | None = None,
           deals: int = 0, seed: int = 1, progress: Callable[[int, int], None] | None = None,
-          workers: int | None = 1) -> OpenersTable:
-    """Pass-out odds, waits and pot sizes for each table size; with ``deals``, how opened pots end
-    under play (``play_figures``). ``progress(done, total)`` counts the deals played.
+          workers: int | None = None) -> OpenersTable:
+    """Pass-out odds, waits and pot sizes for each table size (``table_sizes``: "2-8", "4",
+    "2,4,6" or numbers); with ``deals``, how opened pots end under play (``play_figures``, on
+    ``workers`` processes, None: every core). ``progress(done, total)`` counts the deals played.
 
     On Ctrl-C the table sizes that finished are returned, flagged ``interrupted``."""
-    sizes = list(players)
+    sizes = table_sizes(players)
+    ANTE.check(ante)
+    MAX_ANTES.check(max_consecutive_antes)
+    OPENERS_DEALS.check(deals)
+    check_seed(seed)
     total = 2 * deals * len(sizes)
     rows: list[TableOdds] = []
     try:

@@ -13,8 +13,8 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.cards import format_cards
-from drawodds.errors import RequestError
+from drawodds.cards import as_hand, format_cards
+from drawodds.errors import READ_TRIALS, Bound, RequestError, check_name, check_rate, check_seed
 from drawodds.evaluate import CATEGORIES
 from drawodds.execution import Progress
 from drawodds.handrange import parse_range
@@ -25,7 +25,6 @@ from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
 from drawodds.sim.ranges import (
     EXACT_BUDGET,
-    FINAL_TRIALS,
     HoldingsSource,
     SolvedPlay,
     as_source,
@@ -73,49 +72,53 @@ class DrawReading(Result):
     our_draw: int | None = None     # what we drew before a solved dealer drew
 
 
-def _as_policy(policy: DrawPolicy | str) -> DrawPolicy:
-    return draw_policy(policy) if isinstance(policy, str) else policy
-
-
 def read_draw(draw: int, *, policy: DrawPolicy | str | SolvedPlay = "standard", rules: RuleSet | str = "morkpoker",
-              hand: Sequence[int] | npt.NDArray[np.integer] | None = None, opener: bool = False,
-              hand_range: str | None = None,
-              trials: int = FINAL_TRIALS, seed: int = 1, equity_trials: int = 50_000,
-              exact_budget: int = EXACT_BUDGET, workers: int | None = 1,
+              hand: str | Sequence[int] | npt.NDArray[np.integer] | None = None, opener: bool = False,
+              hand_range: str | None = None, snow: float = 0.0, break_rate: float = 0.0,
+              trials: int = 100_000, seed: int = 1, equity_trials: int | None = None,
+              exact_budget: int = EXACT_BUDGET, workers: int | None = None,
               progress: Progress | None = None) -> DrawReading:
     """Read one opponent's draw count: posterior holding, final hand, and our equity per hold.
 
-    ``policy`` is a draw policy (or its name) or a solved range (``solved_range``: the
-    equilibrium's player after a betting line). ``opener`` (Jacks or Better rules only, with a
-    policy) restricts the range to hands that may open; ``hand_range`` (a typed range such as
-    ``"JJ+, 2P+, 4F"``, see ``drawodds.handrange``) restricts the dealt hands further. With
-    ``hand`` our cards are removed from the deck (card removal) and every legal hold of ours is
-    scored against the conditioned opponent (Monte Carlo, common random numbers, SE, ``seed``);
-    against a solved dealer, who drew after us, only our holds that draw what we drew.
+    ``policy`` is a draw policy (or its name, shaped by ``snow``, the rate at which a weak hand
+    stands pat anyway, and ``break_rate``, the rate of breaking a pat straight or flush) or a
+    solved range (``solved_range``: the equilibrium's player after a betting line). ``opener``
+    (Jacks or Better rules only, with a policy) restricts the range to hands that may open;
+    ``hand_range`` (a typed range such as ``"JJ+, 2P+, 4F"``, see ``drawodds.handrange``)
+    restricts the dealt hands further. ``trials`` Monte Carlo samples give the final hand when
+    it cannot be counted exactly. With ``hand`` (text or card codes) our cards are removed from
+    the deck (card removal) and every legal hold of ours is scored against the conditioned
+    opponent (Monte Carlo, ``equity_trials``, default ``trials``, common random numbers, SE,
+    ``seed``, on ``workers`` processes, None: every core); against a solved dealer, who drew
+    after us, only our holds that draw what we drew.
     """
     rs = preset(rules) if isinstance(rules, str) else rules
     if not 0 <= draw <= rs.max_draw_cards:
         raise RequestError(f"a player draws 0-{rs.max_draw_cards} cards under {rs.name}, not {draw}")
     solved = None if isinstance(policy, DrawPolicy | str) else policy
-    pol = _as_policy(policy) if isinstance(policy, DrawPolicy | str) else None
+    if solved is not None and (snow or break_rate or opener):
+        raise RequestError("{snow}, {break_rate} and {opener} shape a draw policy; the solved range plays its own "
+                           "strategy (its betting line says who opened)", "snow", "break_rate", "opener")
+    check_rate(snow, "snow")
+    check_rate(break_rate, "break_rate")
+    if isinstance(policy, str):
+        policy = draw_policy(check_name(policy, "policy", "standard, loose or tight"), snow=snow,
+                             break_rate=break_rate)
+    pol = policy if isinstance(policy, DrawPolicy) else None
     if opener:
         if rs.opener != "jacks":
-            raise RequestError("--opener needs Jacks or Better rules (e.g. --rules jackpot): "
-                             "otherwise any hand may open")
-        if pol is None:
-            raise RequestError("--opener is for a draw policy; the solved range follows the betting --line")
+            raise RequestError("{opener} needs Jacks or Better rules (e.g. jackpot): otherwise any hand may open",
+                               "opener")
+        assert pol is not None        # a solved range with an opener was refused above
         pol = draw_policy(pol.name, **{k: v for k, v in pol.to_dict().items() if k != "name"} | {"min_hand": "jacks"})
-    if trials < 1:
-        raise RequestError("trials must be at least 1")
+    equity_trials = trials if equity_trials is None else equity_trials
+    READ_TRIALS.check(trials)
+    Bound("equity_trials", READ_TRIALS.lo, READ_TRIALS.hi, READ_TRIALS.why).check(equity_trials)
+    check_seed(seed)
     typed = None if hand_range is None else parse_range(hand_range, joker=rs.joker).text
-    ours: npt.NDArray[np.int8] | None = None
-    if hand is not None:
-        given = np.asarray(hand, dtype=np.int64).ravel()
-        if len(given) != 5 or len(set(given.tolist())) != 5 or given.min() < 0 or given.max() >= rs.deck_size:
-            raise RequestError(f"our hand must be five distinct cards of this {rs.deck_size}-card deck")
-        ours = given.astype(np.int8)
+    ours = None if hand is None else as_hand(hand, joker=rs.joker)
     known = () if ours is None else tuple(sorted(int(c) for c in ours))
-    source = as_source(pol if pol is not None else policy, typed)   # type: ignore[arg-type]
+    source = as_source(pol if pol is not None else policy, typed)
     held = source_holdings(source, rs, known)
     if typed is not None and not held.weight.any():
         raise RequestError(f"no hand of the range {typed} is left"

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drawodds.cards import format_cards, parse_hand
+from drawodds.errors import RequestError
 from drawodds.evaluate import category_name, describe, evaluate
 from drawodds.policies import POLICY_DESCRIPTIONS, describe_policy, draw_policy, policy_names
 from drawodds.results import Result
@@ -97,7 +98,9 @@ class PolicyBook(Result):
 
 
 def policy_book(name: str | None = None) -> PolicyBook:
-    """One named draw policy, or all of them."""
+    """One named draw policy, or all of them (None)."""
+    if name is not None and not name.strip():
+        raise RequestError(f"{{name}}: a policy name is needed (or none for all of them), got {name!r}", "name")
     names = [draw_policy(name).name] if name else list(policy_names())
     return PolicyBook(tuple(PolicySheet(n, POLICY_DESCRIPTIONS[n], draw_policy(n).to_dict(),
                                         describe_policy(draw_policy(n))) for n in names))

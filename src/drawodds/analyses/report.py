@@ -39,7 +39,7 @@ from drawodds.analyses.strategy import (
     points_objective,
     suit_classes,
 )
-from drawodds.errors import RequestError
+from drawodds.errors import RequestError, check_seed
 from drawodds.execution import Runner, Stage
 from drawodds.points.games import ace_vs_small_pair, points_by_hold
 from drawodds.policies import draw_policy
@@ -387,8 +387,7 @@ def guide(*, quick: bool = False, seed: int = 1, workers: int | None = None, sca
     ``scale`` multiplies the run's sizes (below 1 the strategy lists come from that share of the
     deal classes: a rough, fast run for tests). The sections are computed side by side on
     ``workers`` processes (default: every core); that changes the speed, never the numbers."""
-    if seed < 0:
-        raise RequestError(f"seed must be 0 or more, got {seed}")
+    check_seed(seed)
     if not 0 < scale <= 1:
         raise RequestError(f"scale must be above 0 and at most 1, got {scale}")
     budget = (QUICK if quick else FULL).scaled(scale) if scale != 1 else (QUICK if quick else FULL)

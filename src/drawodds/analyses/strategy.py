@@ -437,7 +437,7 @@ def make_solver(objective: Objective, rules: RuleSet, progress: Stage = _no_prog
     """Build the subset sums of an objective over the rule set's deck (one pass over all hands)."""
     if rules.draws != 1:
         raise RequestError(f"strategy tables cover one draw; {rules.name} has {rules.draws} "
-                         "(use --rules with a single-draw game)")
+                           "(use a single-draw game)")
     n = rules.deck_size
     progress("evaluating every hand", 0.0)
     strengths = evaluate(combinations(n, 5), joker=rules.joker)
@@ -786,9 +786,9 @@ def default_objective(rules: RuleSet) -> str:
     Poengpoker and Chicago score the last trick as well as the best hand, and a strategy table
     values the final hand alone, so they have no default: ``keep`` plays their tricks out."""
     if rules.game != "draw":
-        raise ValueError(f"{rules.name} scores the last trick as well as the best hand, and a strategy table "
-                         f"values the final hand alone: use `drawodds keep HAND --rules {rules.name}` for a "
-                         "hand, or --objective points for the table of hand points alone")
+        raise RequestError(f"{rules.name} scores the last trick as well as the best hand, and a strategy table "
+                           "values the final hand alone: use {keep} for a hand, or {objective} points for the "
+                           "table of hand points alone", "objective", "keep")
     return "equity"
 
 

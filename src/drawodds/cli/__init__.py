@@ -1,7 +1,9 @@
-"""The command line, ``drawodds COMMAND``: the typer application is in :mod:`drawodds.cli.commands`.
+"""The command line, ``drawodds COMMAND``: the typer application is in :mod:`drawodds.cli.application`,
+each command in a module of its own (``drawodds.cli.keep``, ``drawodds.cli.solve``, ...).
 
 This entry module answers ``drawodds --version`` without loading it (nor numpy), so the question
-costs no more than the interpreter's start; every other name is the application's, loaded on use.
+costs no more than the interpreter's start; ``app`` and ``run``'s other names are the application's,
+loaded on use.
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ def run(argv: list[str] | None = None) -> int:
 
         print(f"drawodds {__version__}")
         return 0
-    from drawodds.cli.commands import run as run_commands
+    from drawodds.cli.application import run as run_application
 
-    return run_commands(argv)
+    return run_application(argv)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -28,8 +30,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def __getattr__(name: str) -> Any:
-    if name == "commands":          # the submodule itself: left to the import system, which loads it
+    if name == "application":      # the submodule itself: left to the import system, which loads it
         raise AttributeError(name)
-    from drawodds.cli import commands
+    from drawodds.cli import application
 
-    return getattr(commands, name)
+    return getattr(application, name)

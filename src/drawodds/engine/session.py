@@ -22,7 +22,7 @@ import numpy as np
 from drawodds.engine.deal import DealResult, DealState, Player, play
 from drawodds.engine.history import HistoryWriter
 from drawodds.engine.players import PLAYER_NAMES, build_tables, make_player
-from drawodds.errors import RequestError
+from drawodds.errors import DEALS, RequestError, check_seed
 from drawodds.execution import Runner, chunk_sizes
 from drawodds.results import Result, shown_as
 from drawodds.rules import RuleSet
@@ -283,9 +283,9 @@ def _stop_if_interrupted(index: int, tally: _Tally) -> None:
         raise KeyboardInterrupt
 
 
-def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | str = "rule",
+def simulate(rules: RuleSet, *, deals: int = 10_000, seed: int = 1, players: Sequence[str] | str = "rule",
              history: str | Path | None = None, progress: Callable[[int], None] | None = None,
-             workers: int | None = 1, scheduler: str | None = None,
+             workers: int | None = None, scheduler: str | None = None,
              runner: Runner | None = None,
              factories: Mapping[str, PlayerFactory] | None = None) -> SimulationResult:
     """Play ``deals`` deals under ``rules`` and summarise them.
@@ -294,14 +294,14 @@ def simulate(rules: RuleSet, *, deals: int, seed: int, players: Sequence[str] | 
     ``factories`` adds players by name (see ``PlayerFactory``), e.g. one that plays a solved
     strategy. The deals are cut into chunks of ``CHUNK_DEALS``, each a table of its own seeded
     from ``(seed, chunk)``, so the same seed gives the same deals, actions and result on any
-    number of workers. ``progress`` gets the number of deals played so far. ``history`` writes
+    number of workers (None: every core). ``progress`` gets the number of deals played so far. ``history`` writes
     every deal (JSON lines for a ``.jsonl`` path, else a text log); it plays the chunks in this
     process, in order. On Ctrl-C the result covers the chunks that finished.
     """
     if rules.game != "draw":
         raise RequestError(f"{rules.name} is a points game; simulate its games with simulate_points")
-    if deals <= 0:
-        raise RequestError(f"deals must be positive, got {deals}")
+    DEALS.check(deals)
+    check_seed(seed)
     names = parse_players(players, rules.players)
     factories = {k.strip().lower(): f for k, f in (factories or {}).items()}
     known = (*PLAYER_NAMES, *(k for k in factories if k not in PLAYER_NAMES))

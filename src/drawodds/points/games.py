@@ -40,8 +40,8 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     import pandas as pd
 
-from drawodds.cards import DECK_SIZE, format_cards, parse_hand
-from drawodds.errors import RequestError
+from drawodds.cards import DECK_SIZE, as_hand, format_cards
+from drawodds.errors import GAMES, RequestError, check_seed
 from drawodds.evaluate import STRAIGHT_FLUSH, category_of, evaluate, strength_of
 from drawodds.execution import Progress, Runner, chunk_rng, chunk_sizes
 from drawodds.holds import legal_holds
@@ -406,20 +406,20 @@ def _games_chunk(rules: RuleSet, games: int, names: tuple[str, ...], seed: int, 
     return play_games(rules, games, seated, chunk_rng(seed, index), progress, done_before=done_before, total=total)
 
 
-def simulate_points(rules: RuleSet, *, games: int, seed: int,
+def simulate_points(rules: RuleSet, *, games: int = 1000, seed: int = 1,
                     players: Sequence[str] | str = "sensible",
-                    progress: Progress | None = None, workers: int | None = 1, scheduler: str | None = None,
+                    progress: Progress | None = None, workers: int | None = None, scheduler: str | None = None,
                     runner: Runner | None = None) -> PointsSimulationResult:
     """Play ``games`` whole Poengpoker/Chicago games and summarise them with standard errors.
 
     ``players``: one player name for every seat, or one per seat ('sensible', 'random', or
     'DRAW:TRICK' such as 'tight:random'). ``progress(done, total)`` is called as games finish. Games run in chunks of
-    ``GAME_BATCH`` seeded from ``(seed, chunk)``: the same answer on any number of workers; on
-    Ctrl-C the result covers the chunks that finished.
+    ``GAME_BATCH`` seeded from ``(seed, chunk)``: the same answer on any number of workers (None:
+    every core); on Ctrl-C the result covers the chunks that finished.
     """
     _check_points_game(rules)
-    if games < 2:
-        raise RequestError("games must be at least 2 (standard errors need two)")
+    GAMES.check(games)
+    check_seed(seed)
     p = rules.players
     names = [players] * p if isinstance(players, str) else list(players)
     if len(names) != p:
@@ -567,8 +567,7 @@ def points_by_hold(hand: str | npt.ArrayLike, rules: RuleSet, *, opponents: int,
     _check_points_game(rules)
     if trials < 2:
         raise RequestError("trials must be at least 2")
-    # Card codes are re-parsed from text so they get the same checks as typed input.
-    cards = parse_hand(hand if isinstance(hand, str) else format_cards(np.asarray(hand)))
+    cards = as_hand(hand)      # type: ignore[arg-type]  # text parsed, card codes checked as they are
     if rules.players != opponents + 1:
         rules = rules.replace(players=opponents + 1)
     masks = legal_holds(cards, rules)

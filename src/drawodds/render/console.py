@@ -19,7 +19,7 @@ from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
-from drawodds.cards import format_cards, parse_cards
+from drawodds.cards import JOKER, SUIT_GLYPHS, SUITS, card_str
 from drawodds.execution import Stage
 from drawodds.results import jsonable
 
@@ -155,8 +155,12 @@ def fmt(value: float | None, digits: int = 5) -> str:
 
 
 def pretty_cards(cards: Sequence[str]) -> str:
-    """Canonical card strings (``As``) as the glyphs every table prints (``A♠``)."""
-    return " ".join(format_cards(parse_cards(list(cards), joker=True), pretty=True))
+    """Canonical card strings (``As``, ``Jk``: the library's own, not parsed again) as the glyphs
+    every table prints (``A♠``, ``🃏``)."""
+    return " ".join(card_str(JOKER, pretty=True) if c == "Jk" else c[:-1] + _GLYPHS[c[-1]] for c in cards)
+
+
+_GLYPHS = dict(zip(SUITS, SUIT_GLYPHS, strict=True))
 
 
 def pretty_hand(text: str) -> str:

@@ -8,6 +8,7 @@ import warnings
 from pathlib import Path
 
 from drawodds import paths
+from drawodds.errors import FIELD_ROUNDS, FINAL_BUCKETS, PRE_BUCKETS, SOLVE_ITERATIONS, RequestError, check_positive
 from drawodds.execution import Runner, Stage
 from drawodds.rules import RuleSet
 from drawodds.solver import cfr, store
@@ -21,26 +22,38 @@ from drawodds.solver.game import build_game
 from drawodds.solver.settings import DEFAULT_EXPLOITABILITY, DEFAULT_SETTINGS
 from drawodds.solver.solution import DrawSolution, load_solution, save_solution
 
+MAX_ITERATIONS = 100_000      # the iteration limit when only an exploitability is given
+
 
 def solve(rules: RuleSet, *, pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
-          final_buckets: int = DEFAULT_SETTINGS.final_buckets, iterations: int = 2000,
+          final_buckets: int = DEFAULT_SETTINGS.final_buckets, iterations: int | None = None,
           exploitability: float | None = None, seconds: float | None = None, schedule: str = "dcfr",
           raises: int | None = None, abstraction: Abstraction | None = None,
-          progress: cfr.Progress | None = None, rounds: int = DEFAULT_SETTINGS.rounds, cache: bool = False,
-          stage: Stage | None = None, workers: int | None = 1, scheduler: str | None = None,
+          progress: cfr.Progress | None = None, rounds: int = DEFAULT_SETTINGS.rounds, cache: bool = True,
+          stage: Stage | None = None, workers: int | None = None, scheduler: str | None = None,
           runner: Runner | None = None) -> DrawSolution:
     """Solve heads-up draw under ``rules`` in the abstract game.
 
-    Runs CFR (``schedule`` "cfr+" or "dcfr") for at most ``iterations``, stopping early once the
-    exploitability is at most ``exploitability`` antes per deal or after ``seconds`` (or at
-    Ctrl-C, with what it has: ``interrupted``). An ``abstraction`` built earlier for the same
-    rules can be passed in to skip building it; ``cache`` keeps the one built here in the cache
-    directory (``cached_abstraction``). ``stage`` hears the steps of the abstraction build, whose
-    heavy passes run on ``workers``, ``scheduler`` or ``runner`` (``build_abstraction``; CFR runs
-    here).
+    Runs CFR (``schedule`` "cfr+" or "dcfr") for at most ``iterations`` (default 100,000),
+    stopping early once the exploitability is at most ``exploitability`` antes per deal (with
+    neither limit given, the default settings' 0.0003: 0.3 milli-antes) or after ``seconds`` (or at
+    Ctrl-C, with what it has: ``interrupted``). An ``abstraction`` built earlier for the same rules
+    can be passed in to skip building it; ``cache`` keeps the one built here in the cache directory
+    (``cached_abstraction``) and reads it from there next time. ``stage`` hears the steps of the
+    abstraction build, whose heavy passes run on ``workers`` (None: every core), ``scheduler`` or
+    ``runner`` (``build_abstraction``; CFR runs here).
     """
     if schedule not in cfr.SCHEDULES:
-        raise ValueError(f"schedule must be one of {', '.join(cfr.SCHEDULES)}, got {schedule!r}")
+        raise RequestError(f"{{schedule}} must be one of {', '.join(cfr.SCHEDULES)}, got {schedule!r}", "schedule")
+    SOLVE_ITERATIONS.check(iterations)
+    check_positive(exploitability, "exploitability")
+    check_positive(seconds, "seconds")
+    PRE_BUCKETS.check(pre_buckets)
+    FINAL_BUCKETS.check(final_buckets)
+    FIELD_ROUNDS.check(rounds)
+    if iterations is None and exploitability is None:
+        exploitability = DEFAULT_EXPLOITABILITY
+    iterations = MAX_ITERATIONS if iterations is None else iterations
     check_rules(rules)
     if abstraction is None:
         build = cached_abstraction if cache else build_abstraction
@@ -83,7 +96,8 @@ def equilibrium_solution(rules: RuleSet, *, exploitability: float = DEFAULT_EXPL
             return dataclasses.replace(stored, rules=rules)     # the same game, perhaps another table size
     a = cached_abstraction(rules, pre_buckets, final_buckets, rounds, directory=folder, stage=stage,
                            workers=workers, scheduler=scheduler, runner=runner)
-    solution = solve(rules, abstraction=a, exploitability=exploitability, iterations=100_000, progress=progress)
+    solution = solve(rules, abstraction=a, exploitability=exploitability, iterations=MAX_ITERATIONS,
+                     progress=progress)
     if not solution.interrupted:
         folder.mkdir(parents=True, exist_ok=True)
         store_in_cache(path, lambda tmp: save_solution(solution, tmp))

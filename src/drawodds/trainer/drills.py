@@ -9,7 +9,7 @@ from typing import Literal
 import numpy as np
 
 from drawodds.analyses.strategy import Solver, make_solver, parse_objective, suit_classes
-from drawodds.errors import RequestError
+from drawodds.errors import TRAIN_TRIALS, RequestError, check_name
 from drawodds.kinds import HoldType
 from drawodds.patterns import hold_pattern_codes, hold_type
 from drawodds.results import Result, shown_as
@@ -71,30 +71,31 @@ def train_setup(rules: str | RuleSet = "morkpoker", *, objective: str | None = N
     (``trials`` default POINTS_TRIALS there, TRIALS elsewhere)."""
     rs = preset(rules) if isinstance(rules, str) else rules.validate()
     points_game = rs.game != "draw"
+    if objective is not None:
+        check_name(objective, "objective", "e.g. equity, jacks or points")
     objective = (objective or ("points" if points_game else "equity")).strip().lower()
     if objective not in OBJECTIVES:
-        raise RequestError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+        raise RequestError(f"{{objective}} must be one of {', '.join(OBJECTIVES)}, got {objective!r}", "objective")
     sampled = objective == "equity" or (points_game and objective == "points")
     if objective == "equity" and points_game:
-        raise RequestError(f"{rs.name} scores points, not a showdown: use --objective points (or jacks)")
+        raise RequestError(f"{rs.name} scores points, not a showdown: use {{objective}} points (or jacks)", "objective")
     if sampled:
         opponents = min(rs.players - 1, 5) if opponents is None else opponents
         if not 1 <= opponents <= 5:
-            raise RequestError(f"--opponents must be 1-5 for the {objective} objective, got {opponents}")
+            raise RequestError(f"{{opponents}} must be 1-5 for the {objective} objective, got {opponents}", "opponents")
     elif opponents:
-        raise RequestError(f"--opponents goes with --objective equity (or points in Poengpoker and Chicago); "
-                           f"{objective} is exact for your hand alone")
+        raise RequestError(f"{{opponents}} goes with {{objective}} equity (or points in Poengpoker and Chicago); "
+                           f"{objective} is exact for your hand alone", "opponents", "objective")
     trials = trials if trials is not None else (POINTS_TRIALS if points_game else TRIALS)
-    if trials < 2:
-        raise RequestError(f"--trials must be at least 2 (a standard error needs two), got {trials}")
+    TRAIN_TRIALS.check(trials)
     drill = drill.strip().lower()
     if drill not in DRILLS:
-        raise RequestError(f"--drill must be one of {', '.join(DRILLS)}, got {drill!r}")
+        raise RequestError(f"{{drill}} must be one of {', '.join(DRILLS)}, got {drill!r}", "drill")
     if points_game and drill == "read":
         raise RequestError(f"reading a draw count is about the betting game; {rs.name} has no betting")
     if focus is not None:
         if drill == "read":
-            raise RequestError("--focus drills holds: use --drill keep or mixed")
+            raise RequestError("{focus} drills holds: use {drill} keep or mixed", "focus", "drill")
         focus = resolve_pattern(focus)
         kept = _PATTERN_KEEPS.get(focus)
         if kept is not None and 5 - kept > rs.max_draw_cards:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from drawodds.errors import TRAIN_HANDS, check_seed
 from drawodds.trainer.answers import HELP, Answer, AnswerError, parse_answer
 from drawodds.trainer.drills import TrainSetup
 from drawodds.trainer.grading import Grade, ReadGrade, grade, grade_read
@@ -60,6 +61,8 @@ def run_session(setup: TrainSetup, ask: Callable[[str], str | None], show: Calla
     ``show`` receives, in order, a ``Welcome``, then each question (``Position``/``ReadQuestion``),
     ``AnswerError``, ``Help``, ``Score``, and graded answer (``Grade``/``ReadGrade``); ``busy()`` wraps
     each deal (a spinner). Ctrl-C ends the session with what was graded (stopped: interrupted)."""
+    TRAIN_HANDS.check(hands)
+    check_seed(seed)
     records = list(load_history(history)) if history is not None else []
     session = next_session(records)
     seed = seed if seed is not None else int(np.random.SeedSequence().entropy % 2**32)  # type: ignore[operator]

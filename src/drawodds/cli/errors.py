@@ -1,0 +1,104 @@
+"""How the command line reports: a library error in one line with the flags' names, Ctrl-C as exit 130,
+and the checks of what only the command line has (output files, flags that go together).
+
+The library names its arguments by their parameter names (``opponents``); a command tells
+``flag_names`` where its flags differ from ``--`` and the name (``hand_range`` is ``--range``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+from drawodds.cards import shown
+from drawodds.errors import DrawoddsError, RequestError
+from drawodds.execution import LOCAL_DASK
+from drawodds.paths import check_writable
+from drawodds.render.console import note
+
+INTERRUPTED = 130   # the shell's code for a command stopped by Ctrl-C
+
+# A parameter whose flag is not simply "--" and the name with dashes, in every command.
+FLAGS: dict[str, str] = {"hand_range": "--range", "max_consecutive_antes": "--max-antes",
+                         "joker_is_ace_for_draw": "--joker-ace", "rounds": "--field-rounds",
+                         "pre_buckets": "--buckets PRE", "final_buckets": "--buckets FINAL",
+                         "equity_trials": "--trials", "json": "--json"}
+_names: dict[str, str] = {}          # the running command's own differences (set by flag_names)
+
+
+class Interrupted(Exception):
+    """Ctrl-C: what finished has been printed; exit 130."""
+
+
+def flag_names(**names: str) -> None:
+    """Name the running command's flags where they differ from the usual (``trials="--mc"``)."""
+    _names.clear()
+    _names.update(names)
+
+
+def message(exc: DrawoddsError) -> str:
+    """A library error's sentence, each parameter it names written as the command's flag."""
+    return exc.worded({p: _names.get(p) or FLAGS.get(p) or "--" + p.replace("_", "-") for p in exc.parameters})
+
+
+def interrupted(done: str) -> None:
+    """After a Ctrl-C: say what the printed figures cover, then exit 130."""
+    note(f"interrupted: {done}")
+    raise Interrupted
+
+
+def refuse(text: str) -> RequestError:
+    """An error in how the flags were combined (the command line's own words)."""
+    return RequestError(text)
+
+
+def scheduler(address: str | None, local: bool) -> str | None:
+    """The Dask scheduler to use, if any: an address, or 'local' for a cluster on this machine."""
+    if address is not None and local:
+        raise refuse("--dask starts a local cluster; --scheduler names one: give one of them")
+    if address is not None and not address.startswith(("tcp://", "tls://", "inproc://")):
+        raise refuse(f"--scheduler takes an address like tcp://host:8786, got {shown(address)!r}")
+    if (address is not None or local) and importlib.util.find_spec("distributed") is None:
+        raise refuse('--dask and --scheduler need Dask: pip install "drawodds[dist]"')
+    return LOCAL_DASK if local else address
+
+
+def writable_file(path: str | None, option: str) -> None:
+    """Refuse an output file that cannot be written, before the work it would hold is done."""
+    if path is None or path == "-":
+        return
+    if not path.strip():
+        raise refuse(f"{option} needs a file name, got {path!r}")
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        check_writable(target)          # a folder, a device or a pipe is refused here
+    except ValueError as exc:
+        raise refuse(f"{option} {exc}") from None
+    if not folder.is_dir():
+        raise refuse(f"{option} {path}: no such folder {folder}")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise refuse(f"{option} {path}: not writable")
+
+
+def writable_folder(path: str, option: str) -> None:
+    """Create an output folder up front, or refuse it in one line."""
+    if Path(path).exists() and not Path(path).is_dir():
+        raise refuse(f"{option} {path}: is a file, not a folder")
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise refuse(f"{option} {path}: cannot create the folder ({exc.strerror or exc})") from None
+    if not os.access(path, os.W_OK):
+        raise refuse(f"{option} {path}: not writable")
+
+
+def names(text: str | None, option: str) -> list[str] | None:
+    """A comma-separated list of names; an empty list or an empty name is refused."""
+    if text is None:
+        return None
+    found = [n.strip() for n in text.split(",")]
+    if not all(found):
+        raise refuse(f"{option} needs a name (or names separated by commas), got {text!r}")
+    return found

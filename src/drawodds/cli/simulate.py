@@ -1,0 +1,125 @@
+"""`drawodds simulate`: many deals (or whole points games) played, from ``drawodds.simulate`` or
+``drawodds.simulate_points``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from drawodds.cli.errors import interrupted, names, refuse, scheduler, writable_file
+from drawodds.cli.options import (
+    DaskOpt,
+    DrawsOpt,
+    JokerAceOpt,
+    JokerOpt,
+    JsonOpt,
+    MaxDrawOpt,
+    PlayersOpt,
+    RulesOpt,
+    SchedulerOpt,
+    SeedOpt,
+    WorkersOpt,
+    build_rules,
+)
+from drawodds.cli.solved import equilibrium
+from drawodds.errors import DEALS, GAMES
+from drawodds.render.console import emit_json, progress_bar, show, stage_bar
+
+
+def simulate_cmd(
+    rules: RulesOpt = "morkpoker",
+    players: PlayersOpt = None,
+    deals: Annotated[int | None, typer.Option(
+        "--deals", "-d", help=DEALS.help("Deals to play in the draw game", "10,000"))] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-g", help=GAMES.help("Whole games to play in Poengpoker and Chicago", "1,000"))] = None,
+    seed: SeedOpt = 1,
+    policy: Annotated[str | None, typer.Option(
+        "--policy", "-p", help="Betting policy per seat, comma-separated (rule, reader, pat, station, "
+        "random, raiser, snower, trips; heads-up also equilibrium), or one for every seat; in Poengpoker "
+        "and Chicago a player such as sensible or tight:random.")] = None,
+    solution: Annotated[str | None, typer.Option(
+        "--solution", help="The equilibrium player's strategy: a file written by drawodds solve --out "
+        "(default: the cached equilibrium of the rules, solved on first use).")] = None,
+    history: Annotated[str | None, typer.Option(
+        "--history", help="Write every deal: JSON lines for .jsonl, else a readable text log.")] = None,
+    joker: JokerOpt = None,
+    max_draw: MaxDrawOpt = None,
+    joker_ace: JokerAceOpt = None,
+    draws: DrawsOpt = None,
+    workers: WorkersOpt = None,
+    scheduler_address: SchedulerOpt = None,
+    dask: DaskOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Play many deals (or points games) with betting policies and summarise who won what.
+
+    Examples:
+
+      drawodds simulate --rules morkpoker --players 4 --deals 100000 --seed 1
+
+      drawodds simulate --rules jackpot --policy rule,rule,station,random --history deals.jsonl
+
+      drawodds simulate --rules poengpoker --games 2000 --json
+
+      drawodds simulate --policy equilibrium,rule --deals 20000
+    """
+    seats = names(policy, "--policy")
+    solved = bool(seats) and "equilibrium" in [n.lower() for n in seats or ()]
+    if players is None and solved:
+        players = 2   # the equilibrium player is heads-up
+    rule_set = build_rules(rules, players=players, joker=joker, max_draw=max_draw, draws=draws,
+                           joker_is_ace_for_draw=joker_ace)
+    cluster = scheduler(scheduler_address, dask)
+    count: dict[str, Any] = {"deals": deals} if deals is not None else {}
+    if rule_set.game != "draw":
+        if deals is not None:
+            raise refuse(f"{rule_set.name} is played in games to {rule_set.target_points} points: "
+                         "use --games, not --deals")
+        for given, flag in ((solution, "--solution"), (history, "--history")):
+            if given is not None:
+                raise refuse(f"{flag} is for the draw game")
+        return _points(rule_set, games, seed, seats, json_out, workers, cluster)
+    from drawodds.engine.session import simulate
+    from drawodds.render.simulate import render_simulation
+
+    if games is not None:
+        raise refuse("--games is for Poengpoker and Chicago; the draw game counts --deals")
+    DEALS.check(deals)      # before the equilibrium is solved (simulate refuses it too)
+    writable_file(history, "--history")
+    factories: dict[str, Any] = {}
+    if solution is not None or solved:
+        from drawodds.solver.player import check_table, equilibrium_factories
+
+        if solution is None:      # solved (with a note and progress) or healed here, then read by the player
+            check_table(rule_set)
+            equilibrium(rule_set, json_out)
+        with stage_bar(enabled=not json_out) as stage:
+            factories = equilibrium_factories(rule_set, seats or [], solution=solution, stage=stage)
+    with progress_bar("playing", "deals", enabled=not json_out) as update:
+        result = simulate(rule_set, **count, seed=seed, players=seats or "rule", history=history, workers=workers,
+                          scheduler=cluster, factories=factories,
+                          progress=(lambda k: update(k, deals or 10_000)) if update else None)
+    show(result, json_out, render_simulation)
+    if result.interrupted:
+        interrupted(f"the figures cover the {result.deals:,} deals played so far")
+
+
+def _points(rule_set: Any, games: int | None, seed: int, seats: list[str] | None, json_out: bool,
+            workers: int | None, cluster: str | None) -> None:
+    """`simulate` for Poengpoker and Chicago: whole games to the target score."""
+    from drawodds.points.games import simulate_points
+    from drawodds.render.simulate import points_summary, render_points_simulation
+
+    count: dict[str, Any] = {"games": games} if games is not None else {}
+    seats = seats or ["sensible"]
+    with progress_bar("playing", "games", enabled=not json_out) as update:
+        result = simulate_points(rule_set, **count, seed=seed, progress=update,
+                                 players=seats[0] if len(seats) == 1 else seats, workers=workers, scheduler=cluster)
+    if json_out:
+        emit_json(points_summary(result))
+    else:
+        render_points_simulation(result)
+    if result.interrupted:
+        interrupted(f"the figures cover the {result.games:,} games played so far")

@@ -1,0 +1,66 @@
+"""The heads-up equilibrium as a player for `keep`, `read`, `simulate` and `lesson`: from a saved
+solution or the cached one (solved once, with a note and progress)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from drawodds.cli.errors import interrupted, refuse
+from drawodds.render.console import note, spinner
+from drawodds.rules import RuleSet
+
+
+def check_options(solved: bool, line: str | None, solution: str | None, extra: dict[str, bool] | None = None
+                  ) -> None:
+    """The equilibrium's options only go with --policy equilibrium; a line must parse."""
+    given = [name for name, on in {"--line": line is not None, "--solution": solution is not None,
+                                   **(extra or {})}.items() if on]
+    if given and not solved:
+        raise refuse(f"{given[0]} goes with --policy equilibrium")
+    if solved and line is not None:
+        from drawodds.solver.solved_range import parse_line
+
+        parse_line(line)
+    if solution is not None and not Path(solution).exists():
+        raise refuse(f"--solution: no such file: {solution}")
+    if solution is not None and not Path(solution).is_file():
+        raise refuse(f"--solution {solution}: is not a regular file (a folder, a device or a pipe)")
+
+
+def solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: str, our_draw: int | None,
+                 hand: Any, quiet: bool) -> Any:
+    """The equilibrium's player as a range: from a saved solution, or the cached equilibrium
+    (solved, with a note and progress, the first time)."""
+    from drawodds.solver.abstraction import check_rules
+    from drawodds.solver.player import check_same_game
+    from drawodds.solver.solution import load_solution
+    from drawodds.solver.solved_range import solved_range as range_of
+
+    check_rules(rules)
+    if solution is not None:
+        sol = load_solution(solution)
+        check_same_game(sol.rules, rules)
+    else:
+        sol = equilibrium(rules, quiet)
+    return range_of(sol, line=line, seat=seat, our_draw=our_draw, our_hand=hand)
+
+
+def equilibrium(rules: RuleSet, quiet: bool, stopped: str = "the equilibrium was not solved") -> Any:
+    """The cached equilibrium of ``rules``; the first time, solved with a note and progress (Ctrl-C
+    then ends the command with ``stopped``)."""
+    from drawodds.render.solve import solve_progress
+    from drawodds.solver.cache import equilibrium_cached
+    from drawodds.solver.settings import DEFAULT_EXPLOITABILITY
+    from drawodds.solver.solve import equilibrium_solution
+
+    if equilibrium_cached(rules):
+        with spinner("loading the equilibrium...", enabled=not quiet):
+            return equilibrium_solution(rules)
+    note(f"solving the heads-up {rules.name} equilibrium once (a few minutes, more on a busy machine; "
+         "kept for next time, and drawodds solve can do it ahead)")
+    with solve_progress(100_000, DEFAULT_EXPLOITABILITY, enabled=not quiet) as (stage, checkpoint):
+        solved = equilibrium_solution(rules, progress=checkpoint, stage=stage or (lambda s, f: None))
+    if solved.interrupted:
+        interrupted(stopped)
+    return solved
