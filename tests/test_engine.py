@@ -1346,7 +1346,7 @@ def test_simulate_cli_json_contract_and_history(capsys, tmp_path) -> None:
     (["simulate", "--games", "10"], "--games is for"),
     (["simulate", "--deals", "10", "--policy", "rule,station"], "one policy per seat"),
     (["simulate", "--deals", "10", "--policy", "shark"], "unknown policy"),
-    (["simulate", "--deals", "0"], "deals must be positive"),
+    (["simulate", "--deals", "0"], "--deals must be at least 1"),
 ])
 def test_simulate_cli_errors_are_one_line(capsys, args, fragment) -> None:
     code, _, err = _cli(capsys, *args)
