@@ -54,7 +54,7 @@ CASES: list[tuple[list[str], Callable[[], Any]]] = [
     (["simulate", "--rules", "poengpoker", "--games", "30"],
      lambda: _points_summary(drawodds.simulate_points(drawodds.preset("poengpoker"), games=30))),
     (["strategy", "--objective", "jacks"], lambda: drawodds.strategy("jacks")),
-    (["lesson", "--deals", "100", "--no-equilibrium"], lambda: drawodds.standing_pat(deals=100)),
+    (["lesson", "--deals", "100", "--no-equilibrium"], lambda: drawodds.standing_pat(deals=100, equilibrium=False)),
 ]
 
 
@@ -79,3 +79,28 @@ def untimed(data: Any) -> Any:
     if isinstance(data, dict):
         return {k: untimed(v) for k, v in data.items() if not k.endswith("seconds")}
     return [untimed(v) for v in data] if isinstance(data, list) else data
+
+
+def _library_functions() -> dict[str, Callable[..., Any]]:
+    from drawodds.solver.solve import solve
+
+    return {"keep": drawodds.keep, "read": drawodds.read_draw, "openers": drawodds.openers,
+            "simulate": drawodds.simulate, "strategy": drawodds.strategy, "lesson": drawodds.standing_pat,
+            "solve": solve}
+
+
+@pytest.mark.parametrize("name", sorted(_library_functions()))
+def test_every_option_the_library_also_takes_leaves_the_default_to_the_library(name: str) -> None:
+    """An option named as the library's parameter defaults to None (the library decides) or to the
+    library's own default, so no command can hold a default of its own."""
+    import inspect
+
+    from drawodds.cli.application import command
+
+    library = inspect.signature(_library_functions()[name]).parameters
+    options = inspect.signature(command(name)).parameters
+    shared = [p for p in options if p in library and library[p].default is not inspect.Parameter.empty]
+    assert shared, f"{name} shares no option with its library call"
+    drifted = {p: (options[p].default, library[p].default) for p in shared
+               if options[p].default is not None and options[p].default != library[p].default}
+    assert drifted == {}

@@ -24,6 +24,7 @@ from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
 from drawodds.sim.stats import Estimate, mean_se
 from drawodds.solver.solution import DrawSolution
+from drawodds.solver.solve import equilibrium_solution
 from drawodds.solver.summary import pat_overview
 
 LESSON_HAND = "QsQd5h5c9s"
@@ -179,14 +180,17 @@ def lesson_rules(rules: str | RuleSet = "morkpoker", *, deals: int = 20_000, see
 def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "morkpoker",
                  equity_trials: int = 100_000,
                  progress: Callable[[int, int], None] | None = None,
-                 equilibrium: DrawSolution | None = None) -> PatLesson:
+                 equilibrium: DrawSolution | bool = True) -> PatLesson:
     """Measure the lesson: the card's showdown value, and the pat's value in whole deals.
 
     ``deals`` two-pair deals are played for each opponent type and line (deep stacks, so no
-    one busts and the deals stay identical across lines). With ``equilibrium`` (e.g.
-    ``equilibrium_solution(rules)``), also how often that solution stands pat and bets after.
+    one busts and the deals stay identical across lines). With ``equilibrium`` (by default the
+    rules' cached heads-up equilibrium, solved the first time; a solution of one's own; or False
+    for none), also how often that solution stands pat and bets after.
     """
     rs = lesson_rules(rules, deals=deals, seed=seed)
+    if equilibrium is True:
+        equilibrium = equilibrium_solution(preset(rules) if isinstance(rules, str) else rules)
     hand = parse_hand(LESSON_HAND)
     masks = np.array([[True, True, True, True, False], [True] * 5])   # draw one (the 9), stand pat
     eq = hold_equities(hand, masks, rs, OpponentModel(opponents=1, draw_counts=(3,)),
@@ -236,7 +240,7 @@ def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "
                      equity_draw=float(eq.equity[0]), equity_draw_se=float(eq.equity_se[0]),
                      equity_pat=float(eq.equity[1]), equity_pat_se=float(eq.equity_se[1]),
                      equity_gap_se=gap_se, equity_trials=eq.trials, dealt=played, seed=seed,
-                     lines=tuple(lines), equilibrium=None if equilibrium is None else _equilibrium_pat(equilibrium),
+                     lines=tuple(lines), equilibrium=_equilibrium_pat(equilibrium) if equilibrium else None,
                      interrupted=interrupted)
 
 

@@ -313,7 +313,7 @@ def _openers_section(budget: Budget, seed: int) -> OpenersSection:
 
 
 def _pat_section(budget: Budget, seed: int) -> PatLesson:
-    solved = equilibrium_solution(preset("morkpoker")) if budget.equilibrium else None
+    solved = equilibrium_solution(preset("morkpoker")) if budget.equilibrium else False
     return standing_pat(deals=budget.pat_deals, seed=seed, equity_trials=budget.pat_equity_trials,
                         equilibrium=solved)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -47,7 +47,7 @@ def lesson_cmd(
     rule_set = preset(rules)
     lesson_rules(rule_set, deals=deals, seed=seed)      # the library's checks, before the equilibrium is solved
     writable_file(out_md, "--markdown")
-    solved = None
+    solved: Any = False
     if equilibrium:
         solved = solved_equilibrium(rule_set, json_out, "the equilibrium was not solved; the lesson did not start")
     with progress_bar("playing deals", "deals", enabled=not json_out) as update:
