@@ -9,6 +9,7 @@ import pytest
 from drawodds import trainer as tr
 from drawodds.cards import CardError, card_from_text, parse_hand
 from drawodds.charts.report import check_guide_folder
+from drawodds.cli import main
 from drawodds.cli.errors import flag_names, message
 from drawodds.errors import DrawoddsError, RequestError
 from drawodds.solver.solved_range import parse_line
@@ -63,3 +64,13 @@ def test_a_guide_folder_of_the_users_names_force(tmp_path):
         check_guide_folder(tmp_path)
     assert str(exc.value).endswith("report: choose another folder, or add force")
     assert flagged(exc.value).endswith("report: choose another folder, or add --force")
+
+
+def test_the_trainer_words_a_bad_answer_with_the_flag(tmp_path, capsys):
+    answers = tmp_path / "answers.txt"
+    answers.write_text("As Jk\nq\n")
+    with pytest.raises(SystemExit):
+        main(["train", "--seed", "1", "--hands", "1", "--drill", "keep", "--answers", str(answers),
+              "--history", str(tmp_path / "history.jsonl")])
+    assert "a joker, but this deck has none (use a rule set with the joker, e.g. --joker) (answer with" in \
+        capsys.readouterr().out
