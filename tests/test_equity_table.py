@@ -9,6 +9,7 @@ import pytest
 
 import drawodds
 from drawodds.analyses import equity_table as et
+from drawodds.cli.errors import flag_names, message
 from drawodds.holds import legal_holds
 from drawodds.rules import preset
 from drawodds.sim.equity import OpponentModel, hold_equities
@@ -33,8 +34,10 @@ def test_a_run_stopped_midway_and_resumed_equals_an_uninterrupted_one(tmp_path, 
     cut = _run(tmp_path / "cut", progress=stop_after_first_part)
     assert cut.interrupted and cut.classes_done == 2
     assert not list((tmp_path / "cut").glob(".*.tmp*"))          # no half-written part is left
-    with pytest.raises(et.TableError, match="--resume"):
+    with pytest.raises(et.TableError, match="add resume to continue it, or choose another out") as held:
         _run(tmp_path / "cut")
+    flag_names()
+    assert message(held.value).endswith("add --resume to continue it, or choose another --out")
     resumed = _run(tmp_path / "cut", resume=True)
     assert resumed.complete
     a, b = whole.read(), resumed.read()
@@ -52,13 +55,17 @@ def test_rows_hold_the_best_hold_with_its_equity(tmp_path, small_parts):
 
 def test_resume_refuses_another_runs_folder(tmp_path, small_parts):
     _run(tmp_path / "t")
-    with pytest.raises(et.TableError, match="other settings"):
+    with pytest.raises(et.TableError, match="other settings; resume continues") as other:
         et.equity_table(preset(), opponents=3, trials=300, out=tmp_path / "t", seed=5, limit=6, resume=True)
+    flag_names()
+    assert message(other.value).endswith("other settings; --resume continues only the same run")
 
 
 def test_a_memory_budget_too_small_is_refused_before_any_work(tmp_path):
-    with pytest.raises(et.TableError, match="memory budget"):
+    with pytest.raises(et.TableError, match="memory budget.*: raise memory or use fewer workers$") as small:
         et.equity_table(preset(), opponents=2, trials=300, out=tmp_path / "t", memory=2**20, workers=1)
+    flag_names()
+    assert message(small.value).endswith(": raise --memory or use fewer --workers")
     assert not list((tmp_path / "t").glob("part-*"))
 
 

@@ -11,6 +11,7 @@ import pytest
 from drawodds.analyses.read import read_draw
 from drawodds.cards import parse_hand
 from drawodds.cli import main
+from drawodds.cli.errors import flag_names, message
 from drawodds.errors import RequestError
 from drawodds.sim.ranges import posterior, source_holdings
 from drawodds.solver.solved_range import parse_line, solved_range
@@ -65,8 +66,13 @@ def test_the_dealer_draws_after_our_draw_and_lines_mix_by_both_strategies(small_
         np.testing.assert_allclose(held.weight[row], want, rtol=1e-9)
     with pytest.raises(RequestError, match="does not reach the draw"):
         solved_range(sol, line="check-check")
-    with pytest.raises(RequestError, match="--our-draw"):
+    with pytest.raises(RequestError, match=r"\(our_draw\)") as missing:
         solved_range(sol, line="bet-call", seat="dealer")
+    flag_names()
+    assert message(missing.value) == "a dealer draws after us: say how many cards we drew (--our-draw)"
+    with pytest.raises(RequestError, match="^our_draw is for") as extra:
+        solved_range(sol, line="bet-call", seat="first", our_draw=1)
+    assert message(extra.value) == "--our-draw is for an opponent who is the dealer (draws after us)"
 
 
 def test_cli_reads_a_saved_solution(small_solution, tmp_path, capsys):

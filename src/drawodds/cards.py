@@ -54,7 +54,7 @@ def card_from_text(token: str, position: int = 1, *, joker: bool = False) -> int
     if low in _JOKER_WORDS:
         if not joker:
             raise CardError(f"card {position} '{text}': a joker, but this deck has none "
-                            "(use a rule set with the joker, e.g. --joker)")
+                            "(use a rule set with the joker, e.g. {joker})", "joker")
         return JOKER
     if len(text) < 2:
         raise CardError(f"card {position} '{text}': a card is a rank and a suit, like 'As' or '10h'")

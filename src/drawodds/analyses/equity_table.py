@@ -106,7 +106,7 @@ def _check_memory(budget: int, workers: int) -> None:
     need = workers * CHUNK * N_HOLDS * BYTES_PER_TRIAL_AND_HOLD
     if need > budget:
         raise TableError(f"{workers} workers need about {need / 2**20:,.0f} MiB; the memory budget is "
-                         f"{budget / 2**20:,.0f} MiB: raise --memory or use fewer --workers")
+                         f"{budget / 2**20:,.0f} MiB: raise {{memory}} or use fewer {{workers}}", "memory", "workers")
 
 
 def equity_table(rules: RuleSet, *, opponents: int, trials: int, out: str | Path, seed: int = 1,
@@ -137,9 +137,11 @@ def equity_table(rules: RuleSet, *, opponents: int, trials: int, out: str | Path
     meta = folder / "table.json"
     if meta.exists():
         if not resume:
-            raise TableError(f"{folder} already holds a table: add --resume to continue it, or choose another --out")
+            raise TableError(f"{folder} already holds a table: add {{resume}} to continue it, "
+                             "or choose another {out}", "resume", "out")
         if json.loads(meta.read_text()) != settings:
-            raise TableError(f"{folder} holds a table with other settings; --resume continues only the same run")
+            raise TableError(f"{folder} holds a table with other settings; {{resume}} continues only the same run",
+                             "resume")
     starts = list(range(0, len(reps), PART_CLASSES))
     todo = [i for i, _ in enumerate(starts) if not _part_path(folder, i).exists()]
     done_classes = len(reps) - sum(min(PART_CLASSES, len(reps) - starts[i]) for i in todo)

@@ -25,7 +25,7 @@ from drawodds.sim.equity import OpponentModel, hold_equities
 from drawodds.sim.stats import Estimate, mean_se
 from drawodds.solver.solution import DrawSolution
 from drawodds.solver.solve import equilibrium_solution
-from drawodds.solver.summary import pat_overview
+from drawodds.solver.summary import PAT, pat_overview
 
 LESSON_HAND = "QsQd5h5c9s"
 
@@ -109,8 +109,7 @@ our draw count says) or ignores them (`rule`). Chips per deal where the opponent
         if eq is None:
             return ""
         stand, bet = eq["stand_pat"], eq["bet_after"]
-        names = {"nothing": "nothing (a snow)", "two_pair": "two pair", "trips": "trips",
-                 "straight_or_better": "a straight or better"}
+        names = {g.slug: g.label for g in PAT}
         rows = "\n".join(f"| {names[k]} | {stand[k]:.1%} | {bet[k]:.0%} |" for k in names)
         rare = (": against a player who reads draws it earns chips, against one who cannot be exploited "
                 "two pair draws" if stand["two_pair"] < 0.05 else "")

@@ -129,7 +129,7 @@ def check_guide_folder(out_dir: str | Path, *, force: bool = False) -> None:
     if theirs:
         more = f" and {len(theirs) - 1} more" if len(theirs) > 1 else ""
         raise RequestError(f"{theirs[0]}{more} in {out} would be replaced and were not written by drawodds "
-                           "report: choose another folder, or add --force")
+                           "report: choose another folder, or add {force}", "force")
 
 
 def report(out_dir: str | Path = "reports", *, quick: bool = False, seed: int = 1, workers: int | None = None,

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 from drawodds.cli.answers import answer_lines, ask
-from drawodds.cli.errors import interrupted, writable_file, writable_folder
+from drawodds.cli.errors import interrupted, message, writable_file, writable_folder
 from drawodds.cli.options import RulesOpt
 from drawodds.errors import TRAIN_HANDS, TRAIN_TRIALS
 from drawodds.render.console import emit_json, spinner
@@ -79,7 +79,8 @@ def train_cmd(
     lines = answer_lines(answers)
     console = Console(stderr=json_out, width=page_width())
     summary = tr.run_session(setup, lambda prompt: ask(console, prompt, lines),
-                             lambda item: view.render_item(console, item), history=path, hands=hands, seed=seed,
+                             lambda item: view.render_bad(console, message(item)) if isinstance(item, tr.AnswerError)
+                             else view.render_item(console, item), history=path, hands=hands, seed=seed,
                              busy=lambda: spinner("dealing...", enabled=lines is None))
     if json_out:
         emit_json(summary)

@@ -48,8 +48,8 @@ def parse_line(text: str) -> str:
         words = list(words[0])                                  # letters: "xbc"
     bad = next((w for w in words if w not in _LETTERS), None)
     if not words or bad is not None:
-        raise RequestError(f"--line takes betting words (check, bet, raise, call, fold), e.g. check-bet-call; "
-                           f"got {bad or text!r}")
+        raise RequestError(f"{{line}} takes betting words (check, bet, raise, call, fold), e.g. check-bet-call; "
+                           f"got {bad or text!r}", "line")
     return "".join(_LETTERS[w] for w in words)
 
 
@@ -168,11 +168,11 @@ def solved_range(solution: DrawSolution, *, line: str | None = None, seat: str =
     a, g = solution.abstraction, solution.game
     if s == 1:
         if our_draw is None:
-            raise RequestError("a dealer draws after us: say how many cards we drew (--our-draw)")
+            raise RequestError("a dealer draws after us: say how many cards we drew ({our_draw})", "our_draw")
         if our_draw not in a.options:
             raise RequestError(f"we draw {', '.join(map(str, a.options))} cards under these rules, not {our_draw}")
     elif our_draw is not None:
-        raise RequestError("--our-draw is for an opponent who is the dealer (draws after us)")
+        raise RequestError("{our_draw} is for an opponent who is the dealer (draws after us)", "our_draw")
     reaching = [ln.history for ln in g.lines]
     if line is not None:
         history = parse_line(line)

@@ -9,6 +9,7 @@ each kind of final hand bets, folds, calls or raises against an opponent who dre
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -16,16 +17,15 @@ import numpy.typing as npt
 import pandas as pd
 
 from drawodds.evaluate import FLUSH, FULL_HOUSE, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_of, jacks_or_better_floor
-from drawodds.kinds import FinalKind
+from drawodds.kinds import FinalKind, SolvedKind, StartingHand
 from drawodds.paths import write_file
 from drawodds.solver.abstraction import Abstraction
 from drawodds.solver.kinds import HAND_KINDS, hand_kinds
 from drawodds.solver.solution import DrawSolution
 
 FINAL_KINDS = FinalKind.labels()
-NOTHING = HAND_KINDS[:5]           # no pair: high cards and three- or four-card draws
-MADE = ("two pair", "trips", "straight or better")
-STRAIGHT_OR_BETTER = ("straight", "flush", "full house or better")
+_NOTHING = tuple(k for k in SolvedKind if k <= SolvedKind.FOUR_CARD_DRAW)   # no pair: high cards, 3- or 4-card draws
+NOTHING = tuple(k.label for k in _NOTHING)
 
 
 def final_kinds(abstraction: Abstraction) -> npt.NDArray[np.object_]:
@@ -34,13 +34,13 @@ def final_kinds(abstraction: Abstraction) -> npt.NDArray[np.object_]:
     lo, _ = abstraction.final_range
     cat = category_of(lo)
     out = np.empty(len(lo), dtype=object)
-    out[:] = FINAL_KINDS[0]
-    out[cat == ONE_PAIR] = FINAL_KINDS[1]
-    out[(cat == ONE_PAIR) & (lo >= jacks_or_better_floor())] = FINAL_KINDS[2]
-    for name, c in ((FINAL_KINDS[3], TWO_PAIR), (FINAL_KINDS[4], TRIPS), (FINAL_KINDS[5], STRAIGHT),
-                    (FINAL_KINDS[6], FLUSH)):
-        out[cat == c] = name
-    out[cat >= FULL_HOUSE] = FINAL_KINDS[7]
+    out[:] = FinalKind.HIGH_CARD.label
+    out[cat == ONE_PAIR] = FinalKind.PAIR_BELOW_JACKS.label
+    out[(cat == ONE_PAIR) & (lo >= jacks_or_better_floor())] = FinalKind.JACKS_OR_BETTER.label
+    for kind, c in ((FinalKind.TWO_PAIR, TWO_PAIR), (FinalKind.TRIPS, TRIPS), (FinalKind.STRAIGHT, STRAIGHT),
+                    (FinalKind.FLUSH, FLUSH)):
+        out[cat == c] = kind.label
+    out[cat >= FULL_HOUSE] = FinalKind.FULL_HOUSE_OR_BETTER.label
     return out
 
 
@@ -110,10 +110,26 @@ def postdraw_overview(solution: DrawSolution) -> pd.DataFrame:
     return out.rename(columns={"kind": "hand"})
 
 
-PAT_GROUPS = {"nothing": NOTHING, "two_pair": ("two pair",), "trips": ("trips",),
-              "straight_or_better": STRAIGHT_OR_BETTER}
-PAT_FINALS = {"nothing": ("high card",), "two_pair": ("two pair",), "trips": ("trips",),
-              "straight_or_better": STRAIGHT_OR_BETTER}
+@dataclass(frozen=True)
+class PatGroup:
+    """Hands the pat overview reports together: its key, its words, its dealt and its final kinds."""
+
+    slug: str
+    label: str
+    dealt: tuple[SolvedKind, ...]
+    final: tuple[FinalKind, ...]
+
+
+_BETTER = StartingHand.STRAIGHT_OR_BETTER
+# The groups of ``pat_overview``, in its order: the dealt kinds of a snow, two pair, trips, and a straight or better.
+PAT = (PatGroup("nothing", "nothing (a snow)", _NOTHING, (FinalKind.HIGH_CARD,)),
+       PatGroup(SolvedKind.TWO_PAIR.slug, SolvedKind.TWO_PAIR.label, (SolvedKind.TWO_PAIR,), (FinalKind.TWO_PAIR,)),
+       PatGroup(SolvedKind.TRIPS.slug, SolvedKind.TRIPS.label, (SolvedKind.TRIPS,), (FinalKind.TRIPS,)),
+       PatGroup(_BETTER.slug, f"a {_BETTER.label}",
+                (SolvedKind.STRAIGHT, SolvedKind.FLUSH, SolvedKind.FULL_HOUSE_OR_BETTER),
+                (FinalKind.STRAIGHT, FinalKind.FLUSH, FinalKind.FULL_HOUSE_OR_BETTER)))
+PAT_GROUPS = {g.slug: tuple(k.label for k in g.dealt) for g in PAT}
+PAT_FINALS = {g.slug: tuple(k.label for k in g.final) for g in PAT}
 
 
 def pat_overview(solution: DrawSolution) -> dict[str, dict[str, float]]:

@@ -89,7 +89,8 @@ def _parse_hold(raw: str, question: Position, rules: RuleSet) -> Answer:
     try:
         cards = [card_str(c) for c in parse_cards(body.replace("-", " "), joker=rules.joker)]
     except CardError as exc:
-        raise AnswerError(f"{exc} (answer with cards from your hand, a draw count, pat, or help)") from None
+        raise AnswerError(f"{exc.template} (answer with cards from your hand, a draw count, pat, or help)",
+                          *exc.parameters) from None
     stray = [c for c in cards if c not in hand]
     if stray:
         raise AnswerError(f"{stray[0]} is not in your hand ({' '.join(hand)})")

@@ -50,4 +50,4 @@ def choose_deal(setup: TrainSetup, weights: Mapping[str, float], rng: np.random.
         if w.sum() > 0:
             return deals[rng.choice(len(deals), p=w / w.sum())]
     raise RequestError(f"no deal in {FOCUS_BATCHES * BATCH:,} has '{setup.focus}' as its best hold under "
-                       f"{setup.rules.name} and the {setup.objective} objective: choose another --focus")
+                       f"{setup.rules.name} and the {setup.objective} objective: choose another {{focus}}", "focus")
