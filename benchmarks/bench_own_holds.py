@@ -34,7 +34,7 @@ from drawodds.rules import preset  # noqa: E402
 from drawodds.solver.abstraction import Abstraction, class_transitions, legal_hold_table, needed_levels  # noqa: E402
 from drawodds.solver.best_response import RESOLUTIONS, _Game, best_response  # noqa: E402
 from drawodds.solver.cache import cached_abstraction  # noqa: E402
-from drawodds.solver.expectations import SubsetTables, _levels  # noqa: E402
+from drawodds.solver.expectations import SubsetTables, hold_sums  # noqa: E402
 from drawodds.solver.solution import DrawSolution  # noqa: E402
 from drawodds.solver.solve import solve  # noqa: E402
 from drawodds.solver.subsets import N_CARDS, N_MASKS, POPCOUNT, bucket_counts, hand_strengths  # noqa: E402
@@ -47,21 +47,11 @@ def hold_scores(t: SubsetTables, vt: Floats, d: int, legal: npt.NDArray[np.bool_
                 block: int = 16384) -> Floats:
     """(classes, 32): the sum over vectors of ``weights`` (classes x vectors) times the expected
     value per strength (``vt``: strengths x vectors) of each legal hold drawing ``d``; -inf else."""
-    masks = [m for m in range(N_MASKS) if POPCOUNT[m] >= 5 - d]
-    levels = _levels(t, vt, set(range(5 - d, 5)))
-    n = len(t.own)
-    out = np.full((n, N_MASKS), -np.inf)
-    for lo in range(0, n, block):
-        rows = np.arange(lo, min(lo + block, n))
-        f = {m: (vt[t.own[rows]] if m == N_MASKS - 1 else levels[int(POPCOUNT[m])][t.ids[rows, m]]) for m in masks}
-        for bit in range(5):
-            for m in masks:
-                if not m >> bit & 1 and (m | 1 << bit) in f:
-                    f[m] = f[m] - f[m | 1 << bit]
-        for m in masks:
-            if POPCOUNT[m] == 5 - d:
-                score = (f[m] * weights[rows]).sum(axis=1) / comb(N_CARDS - 5, d)
-                out[rows, m] = np.where(legal[rows, m], score, -np.inf)
+    out = np.full((len(t.own), N_MASKS), -np.inf)
+    for rows, sums in hold_sums(t, vt, d, block):
+        for m, values in sums.items():
+            score = (values * weights[rows]).sum(axis=1) / comb(N_CARDS - 5, d)
+            out[rows, m] = np.where(legal[rows, m], score, -np.inf)
     return out
 
 

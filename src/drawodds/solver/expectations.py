@@ -4,6 +4,7 @@ of every deal class, by subset sums grouped by suit pattern and inclusion-exclus
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from math import comb
 
@@ -176,11 +177,25 @@ def best_hold_expectations(t: SubsetTables, vt: Floats, d: int, legal: npt.NDArr
     """(classes, vectors) the largest ``hold_expectations`` over the legal holds drawing ``d``
     (-inf where none is legal) and the hold masks that give it: one gather per mask and
     inclusion-exclusion over all of them."""
-    masks = [m for m in range(N_MASKS) if POPCOUNT[m] >= 5 - d]
-    levels = _levels(t, vt, {k for k in range(5 - d, 5)})
     n = len(t.own)
     out = np.full((n, vt.shape[1]), -np.inf)
     arg = np.zeros((n, vt.shape[1]), dtype=np.int64)
+    for rows, sums in hold_sums(t, vt, d, block):
+        view, best = out[rows[0]:rows[-1] + 1], arg[rows[0]:rows[-1] + 1]
+        for m, values in sums.items():
+            better = legal[rows, m][:, None] & (values > view)
+            view[better] = values[better]
+            best[better] = m
+    out /= comb(N_CARDS - 5, d)
+    return out, arg
+
+
+def hold_sums(t: SubsetTables, vt: Floats, d: int, block: int = 16384) -> Iterator[tuple[Ints, dict[int, Floats]]]:
+    """For each block of classes (its row numbers), each hold mask drawing ``d`` and the sum of ``vt``
+    over its draws (divide by C(47, d) for the mean): one gather per mask and inclusion-exclusion."""
+    masks = [m for m in range(N_MASKS) if POPCOUNT[m] >= 5 - d]
+    levels = _levels(t, vt, set(range(5 - d, 5)))
+    n = len(t.own)
     for lo in range(0, n, block):
         rows = np.arange(lo, min(lo + block, n))
         f = {m: (vt[t.own[rows]] if m == N_MASKS - 1 else levels[int(POPCOUNT[m])][t.ids[rows, m]]) for m in masks}
@@ -188,11 +203,4 @@ def best_hold_expectations(t: SubsetTables, vt: Floats, d: int, legal: npt.NDArr
             for m in masks:
                 if not m >> bit & 1 and (m | 1 << bit) in f:
                     f[m] = f[m] - f[m | 1 << bit]
-        for m in masks:
-            if POPCOUNT[m] == 5 - d:
-                view, best = out[lo:lo + len(rows)], arg[lo:lo + len(rows)]
-                better = legal[rows, m][:, None] & (f[m] > view)
-                view[better] = f[m][better]
-                best[better] = m
-    out /= comb(N_CARDS - 5, d)
-    return out, arg
+        yield rows, {m: f[m] for m in masks if POPCOUNT[m] == 5 - d}
