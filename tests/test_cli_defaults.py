@@ -81,12 +81,14 @@ def untimed(data: Any) -> Any:
     return [untimed(v) for v in data] if isinstance(data, list) else data
 
 
-def _library_functions() -> dict[str, Callable[..., Any]]:
+def _library_functions() -> dict[str, tuple[Callable[..., Any], ...]]:
+    from drawodds.analyses.report import guide
     from drawodds.solver.solve import solve
+    from drawodds.trainer import run_session, train_setup
 
-    return {"keep": drawodds.keep, "read": drawodds.read_draw, "openers": drawodds.openers,
-            "simulate": drawodds.simulate, "strategy": drawodds.strategy, "lesson": drawodds.standing_pat,
-            "solve": solve}
+    return {"keep": (drawodds.keep,), "read": (drawodds.read_draw,), "openers": (drawodds.openers,),
+            "simulate": (drawodds.simulate,), "strategy": (drawodds.strategy,), "lesson": (drawodds.standing_pat,),
+            "solve": (solve,), "train": (train_setup, run_session), "report": (guide,)}
 
 
 @pytest.mark.parametrize("name", sorted(_library_functions()))
@@ -97,7 +99,7 @@ def test_every_option_the_library_also_takes_leaves_the_default_to_the_library(n
 
     from drawodds.cli.application import command
 
-    library = inspect.signature(_library_functions()[name]).parameters
+    library = {p: q for f in _library_functions()[name] for p, q in inspect.signature(f).parameters.items()}
     options = inspect.signature(command(name)).parameters
     shared = [p for p in options if p in library and library[p].default is not inspect.Parameter.empty]
     assert shared, f"{name} shares no option with its library call"
