@@ -25,7 +25,7 @@ from drawodds.policies import draw_policy, hold_plan
 from drawodds.rules import preset
 from drawodds.sim.ranges import LABELS
 from drawodds.solver.abstraction import PATTERN_CATEGORIES
-from drawodds.solver.kinds import HAND_KINDS, hand_kinds
+from drawodds.solver.hand_kinds import HAND_KINDS, hand_kinds
 from drawodds.solver.summary import FINAL_KINDS
 from drawodds.trainer.answers import READ_CLASSES, _parse_read
 from drawodds.trainer.questions import read_class

@@ -29,7 +29,7 @@ from drawodds.solver.abstraction import legal_hold_table
 from drawodds.solver.classes import class_hold_cards, classify
 from drawodds.solver.expectations import best_hold_expectations, hold_expectations, strength_spread, subset_tables
 from drawodds.solver.game import betting_round
-from drawodds.solver.kinds import hand_kinds
+from drawodds.solver.hand_kinds import hand_kinds
 from drawodds.solver.playout import _draw, _sample
 from drawodds.solver.subsets import N_CARDS, N_STRENGTHS
 

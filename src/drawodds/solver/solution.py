@@ -17,7 +17,7 @@ from drawodds.solver.abstraction import Abstraction, hand_keep
 from drawodds.solver.cache import cached_abstraction
 from drawodds.solver.classes import classify
 from drawodds.solver.game import ACTION_NAMES, GameTree, _draw_names, build_game
-from drawodds.solver.kinds import HAND_KINDS, hand_kinds
+from drawodds.solver.hand_kinds import HAND_KINDS, hand_kinds
 from drawodds.solver.subsets import Floats
 
 

@@ -20,7 +20,7 @@ from drawodds.evaluate import FLUSH, FULL_HOUSE, ONE_PAIR, STRAIGHT, TRIPS, TWO_
 from drawodds.kinds import FinalKind, SolvedKind, StartingHand
 from drawodds.paths import write_file
 from drawodds.solver.abstraction import Abstraction
-from drawodds.solver.kinds import HAND_KINDS, hand_kinds
+from drawodds.solver.hand_kinds import HAND_KINDS, hand_kinds
 from drawodds.solver.solution import DrawSolution
 
 FINAL_KINDS = FinalKind.labels()

@@ -10,6 +10,7 @@ from drawodds.kinds import SolvedKind
 from drawodds.solver.subsets import Ints
 
 HAND_KINDS = SolvedKind.labels()      # the summaries' rows, weakest first
+K = SolvedKind
 
 
 def hand_kinds(deals: npt.NDArray[np.integer], natural_draw: Ints) -> npt.NDArray[np.object_]:
@@ -20,18 +21,18 @@ def hand_kinds(deals: npt.NDArray[np.integer], natural_draw: Ints) -> npt.NDArra
     cat = category_of(s)
     top = np.asarray(deals).max(axis=1) // 4
     kind = np.empty(len(s), dtype=object)
-    kind[:] = HAND_KINDS[0]
-    kind[top == 11] = HAND_KINDS[1]
-    kind[top == 12] = HAND_KINDS[2]
-    kind[(cat == HIGH_CARD) & (natural_draw == 2)] = HAND_KINDS[3]
-    kind[(cat == HIGH_CARD) & (natural_draw == 1)] = HAND_KINDS[4]
+    kind[:] = K.QUEEN_HIGH_OR_LESS.label
+    kind[top == 11] = K.KING_HIGH.label
+    kind[top == 12] = K.ACE_HIGH.label
+    kind[(cat == HIGH_CARD) & (natural_draw == 2)] = K.THREE_CARD_DRAW.label
+    kind[(cat == HIGH_CARD) & (natural_draw == 1)] = K.FOUR_CARD_DRAW.label
     ranks = np.asarray(deals) // 4
     pair_rank = np.where((ranks[:, :, None] == ranks[:, None, :]).sum(axis=2) == 2, ranks, -1).max(axis=1)
-    for name, lo, hi in ((HAND_KINDS[5], 0, 4), (HAND_KINDS[6], 5, 8), (HAND_KINDS[7], 9, 9),
-                         (HAND_KINDS[8], 10, 10), (HAND_KINDS[9], 11, 11), (HAND_KINDS[10], 12, 12)):
+    for name, lo, hi in ((K.DEUCES_TO_SIXES.label, 0, 4), (K.SEVENS_TO_TENS.label, 5, 8), (K.JACKS.label, 9, 9),
+                         (K.QUEENS.label, 10, 10), (K.KINGS.label, 11, 11), (K.ACES.label, 12, 12)):
         kind[(cat == ONE_PAIR) & (pair_rank >= lo) & (pair_rank <= hi)] = name
-    for name, c in ((HAND_KINDS[11], ONE_PAIR + 1), (HAND_KINDS[12], ONE_PAIR + 2), (HAND_KINDS[13], STRAIGHT),
-                    (HAND_KINDS[14], FLUSH)):
+    for name, c in ((K.TWO_PAIR.label, ONE_PAIR + 1), (K.TRIPS.label, ONE_PAIR + 2), (K.STRAIGHT.label, STRAIGHT),
+                    (K.FLUSH.label, FLUSH)):
         kind[cat == c] = name
-    kind[cat > FLUSH] = HAND_KINDS[15]
+    kind[cat > FLUSH] = K.FULL_HOUSE_OR_BETTER.label
     return kind
