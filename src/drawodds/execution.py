@@ -12,7 +12,7 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -225,19 +225,15 @@ class Runner:
                 return
         pool = self._local_pool()
         futures: list[Future[T]] = []
-        taken, taking = 0, False
+        handover = _Handover(take)
         try:
             futures += (pool.submit(_worker_call, fn, args) for args in calls[start:])
-            for future in futures:
-                result = future.result()
-                taken, taking = taken + 1, True
-                take(result)
-                taking = False
+            handover.all(futures)
         except KeyboardInterrupt:
             self._halt_pool(futures, STOP_GRACE)
             finished = [not f.cancelled() and f.done() and f.exception() is None for f in futures]
             _wind_up([f.result() if ok else None for f, ok in zip(futures, finished, strict=True)],
-                     finished, taken, taking, start, take, late)
+                     finished, handover.taken, handover.taking, start, take, late)
             raise
         except BaseException:
             self._halt_pool(futures, 0.0)
@@ -273,13 +269,9 @@ class Runner:
     def _dask_map(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
                   take: Callable[[Any], None], late: Callable[[int, Any], None]) -> None:
         futures = [self._client.submit(fn, *args, pure=False) for args in calls]
-        taken, taking = 0, False
+        handover = _Handover(take)
         try:
-            for future in futures:
-                result = future.result()
-                taken, taking = taken + 1, True
-                take(result)
-                taking = False
+            handover.all(futures)
         except KeyboardInterrupt:
             # A task already running on a Dask worker cannot be stopped: a remote cluster is left to
             # end it; the workers of a cluster started here are killed when the runner closes.
@@ -287,10 +279,27 @@ class Runner:
             self._client.cancel(futures)
             finished = [f.status == "finished" for f in futures]
             _wind_up([f.result() if ok else None for f, ok in zip(futures, finished, strict=True)],
-                     finished, taken, taking, 0, take, late)
+                     finished, handover.taken, handover.taking, 0, take, late)
             raise
         finally:
             self._client.cancel(futures)
+
+
+@dataclass
+class _Handover:
+    """Hands finished chunks to ``take`` in chunk order, and knows how far that got when Ctrl-C came:
+    the chunks taken, and whether one was being taken at that moment."""
+
+    take: Callable[[Any], None]
+    taken: int = 0
+    taking: bool = False
+
+    def all(self, futures: Iterable[Any]) -> None:
+        for future in futures:
+            result = future.result()
+            self.taken, self.taking = self.taken + 1, True
+            self.take(result)
+            self.taking = False
 
 
 def _wind_up(results: list[Any], finished: list[bool], taken: int, taking: bool, start: int,
