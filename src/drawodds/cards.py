@@ -94,11 +94,23 @@ def parse_cards(text: str | Iterable[str], *, joker: bool = False) -> list[int]:
     tokens = split_tokens(text) if isinstance(text, str) else [str(t) for t in text]
     cards: list[int] = []
     for i, token in enumerate(tokens, start=1):
-        card = card_from_text(token, i, joker=joker)
-        if card in cards:
-            raise CardError(f"card {i} '{token}': duplicate of card {cards.index(card) + 1}")
-        cards.append(card)
+        _add_distinct(cards, card_from_text(token, i, joker=joker), i, token)
     return cards
+
+
+def _add_distinct(cards: list[int], card: int, i: int, written: str) -> None:
+    """Append the ``i``-th card (``written`` as the user gave it), refusing one already in ``cards``."""
+    if card in cards:
+        raise CardError(f"card {i} '{written}': duplicate of card {cards.index(card) + 1}")
+    cards.append(card)
+
+
+def _sized_hand(cards: list[int], size: int) -> Hand:
+    """The hand of ``cards`` as an int8 array, refused unless it has exactly ``size`` of them."""
+    if len(cards) != size:
+        raise CardError(f"a hand has {size} cards; got {len(cards)}"
+                        + (f" ({' '.join(card_str(c) for c in cards)})" if cards else ""))
+    return np.asarray(cards, dtype=np.int8)
 
 
 def parse_hand(text: str | Iterable[str], *, joker: bool = False, size: int = 5) -> Hand:
@@ -117,11 +129,7 @@ def parse_hand(text: str | Iterable[str], *, joker: bool = False, size: int = 5)
     ...
     drawodds.cards.CardError: card 3 'As': duplicate of card 1
     """
-    cards = parse_cards(text, joker=joker)
-    if len(cards) != size:
-        raise CardError(f"a hand has {size} cards; got {len(cards)}"
-                        + (f" ({' '.join(card_str(c) for c in cards)})" if cards else ""))
-    return np.asarray(cards, dtype=np.int8)
+    return _sized_hand(parse_cards(text, joker=joker), size)
 
 
 def as_hand(hand: str | Iterable[str] | Sequence[int] | npt.NDArray[np.integer], *, joker: bool = False,
@@ -138,12 +146,8 @@ def as_hand(hand: str | Iterable[str] | Sequence[int] | npt.NDArray[np.integer],
         if not 0 <= code < DECK_SIZE + int(joker):
             raise CardError(f"card {i}: {code} is not a card number (0-{DECK_SIZE - 1 + int(joker)})"
                             + ("" if joker or code != JOKER else "; the joker needs a rule set with it"))
-        if code in cards:
-            raise CardError(f"card {i} '{card_str(code)}': duplicate of card {cards.index(code) + 1}")
-        cards.append(code)
-    if len(cards) != size:
-        raise CardError(f"a hand has {size} cards; got {len(cards)}")
-    return np.asarray(cards, dtype=np.int8)
+        _add_distinct(cards, code, i, card_str(code))
+    return _sized_hand(cards, size)
 
 
 def card_str(card: int, *, pretty: bool = False) -> str:
