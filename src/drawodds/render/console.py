@@ -21,7 +21,7 @@ from rich.text import Text
 
 from drawodds.cards import JOKER, SUIT_GLYPHS, SUITS, card_str
 from drawodds.execution import Stage
-from drawodds.results import json_data, jsonable
+from drawodds.results import json_data
 
 PIPED_WIDTH = 160   # piped output (files, documented examples) gets a stable wide page
 
