@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 
 from drawodds.cli.errors import refuse
+from drawodds.i18n import N_, _, number
 
 MAX_ANSWER = 1000              # characters in one answer line: longer is not an answer (/dev/zero never ends)
 MAX_ANSWERS_FILE = 10_000_000  # bytes in an answers file
@@ -28,18 +29,19 @@ def answer_lines(answers: str | None) -> Iterator[str] | None:
     else:
         path = Path(answers)
         if path.is_dir():
-            raise refuse(f"--answers {answers}: is a folder, not a file")
+            raise refuse(N_("--answers {path}: is a folder, not a file"), path=answers)
         if not path.exists():
-            raise refuse(f"--answers {answers}: no such file")
+            raise refuse(N_("--answers {path}: no such file"), path=answers)
         try:
             stream = path.open("rb")
         except OSError as exc:
-            raise refuse(f"--answers {answers}: {exc.strerror or 'cannot be read'}") from None
+            raise refuse(N_("--answers {path}: {reason}"), path=answers,
+                         reason=exc.strerror or _("cannot be read")) from None
         if path.is_file():
             with stream:
                 if path.stat().st_size > MAX_ANSWERS_FILE:
-                    raise refuse(f"--answers {answers}: larger than {MAX_ANSWERS_FILE // 1_000_000} MB; "
-                                    "one short answer a line")
+                    raise refuse(N_("--answers {path}: larger than {size} MB; one short answer a line"),
+                                 path=answers, size=MAX_ANSWERS_FILE // 1_000_000)
                 return iter(list(bounded_lines(stream, answers)))
     lines = bounded_lines(stream, answers)
     first = next(lines, None)
@@ -51,12 +53,12 @@ def bounded_lines(stream: Any, name: str) -> Iterator[str]:
     ``MAX_ANSWER`` characters or bytes that are not UTF-8."""
     while raw := stream.readline(MAX_ANSWER + 1):
         if len(raw) > MAX_ANSWER and raw[-1:] not in (b"\n", "\n"):
-            raise refuse(f"--answers {name}: a line is longer than {MAX_ANSWER:,} characters; "
-                            "one answer a line")
+            raise refuse(N_("--answers {path}: a line is longer than {size} characters; one answer a line"),
+                         path=name, size=number(MAX_ANSWER, grouped=True))
         try:
             yield (raw.decode("utf-8") if isinstance(raw, bytes) else raw).rstrip("\r\n")
         except UnicodeDecodeError:
-            raise refuse(f"--answers {name}: not UTF-8 text") from None
+            raise refuse(N_("--answers {path}: not UTF-8 text"), path=name) from None
 
 
 def ask(console: Console, prompt: str, lines: Iterator[str] | None) -> str | None:

@@ -20,14 +20,16 @@ import typer
 
 from drawodds import __version__
 from drawodds.cli.errors import INTERRUPTED, Interrupted, flag_names, message
-from drawodds.errors import DrawoddsError
+from drawodds.cli.language import click_message, dress, language_option, speaking
+from drawodds.errors import DrawoddsError, choose_language
+from drawodds.i18n import N_, _
 from drawodds.paths import CacheNote
 from drawodds.render.console import note
 
 # The commands in the order of `drawodds --help`; each is a module of its own, imported when it runs.
 COMMANDS = ("eval", "rules", "keep", "simulate", "read", "policies", "strategy", "lesson", "openers", "solve",
             "charts", "train", "cache", "report")
-HELP = (
+HELP = N_(
     "Odds and strategy for five-card draw as played in Scandinavian homes "
     "(Mørkpoker, Jackpott, Poengpoker, Chicago).\n\n"
     "Examples:\n\n"
@@ -45,9 +47,9 @@ def _version(value: bool) -> None:
 
 def _root(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                          help="Show the version and exit.")] = False,
+                                          help=N_("Show the version and exit."))] = False,
 ) -> None:
-    """Odds and strategy for five-card draw."""
+    """Odds and strategy for five-card draw (the application's own options)."""
 
 
 def command(name: str) -> Callable[..., None]:
@@ -102,7 +104,8 @@ def build_app(names: Sequence[str] = COMMANDS) -> typer.Typer:
                         pretty_exceptions_enable=False, rich_markup_mode="rich")
     built.callback()(_root)
     for name in names:
-        built.command(name)(command(name))
+        function = command(name)
+        built.command(name, help=sys.modules[function.__module__].HELP)(function)   # each module's HELP
     return built
 
 
@@ -118,14 +121,16 @@ _CLICK_ERROR: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.
 
 def _usage_message(exc: Exception) -> str:
     """A click usage error as one line, with a 'did you mean' for a misspelt option."""
-    message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    message = click_message(exc.format_message() if hasattr(exc, "format_message") else str(exc))
     name, choices = getattr(exc, "option_name", None), getattr(exc, "possibilities", None)
     if name and choices:
         close = difflib.get_close_matches(name, sorted(choices), n=1, cutoff=0.5)
-        message = f"No such option: {name}." + (f" Did you mean {close[0]}?" if close else "")
+        message = _("No such option: {option}.").format(option=name)
+        if close:
+            message += " " + _("Did you mean {option}?").format(option=close[0])
     ctx = getattr(exc, "ctx", None)
     if ctx is not None and type(exc).__name__ != "NoArgsIsHelpError":
-        message += f" (see {ctx.command_path} --help)"
+        message += " " + _("(see {command} --help)").format(command=ctx.command_path)
     return " ".join(message.split())
 
 
@@ -136,7 +141,7 @@ def _error(message: str) -> int:
     """Print one error line: control characters escaped, runaway words cut; return exit code 2."""
     words = ["".join(c if c.isprintable() else repr(c)[1:-1] for c in word) for word in str(message).split()]
     words = [w if len(w) <= LONGEST_WORD else w[:LONGEST_WORD - 3] + "..." for w in words]
-    print(f"drawodds: error: {' '.join(words)}", file=sys.stderr)
+    print("drawodds: " + _("error: {message}").format(message=" ".join(words)), file=sys.stderr)
     return 2
 
 
@@ -152,44 +157,54 @@ _show_warning = warnings.showwarning
 
 
 def run(argv: list[str] | None = None) -> int:
-    """Run the app and return its exit code; user errors print one line and give 2."""
+    """Run the app and return its exit code; user errors print one line and give 2. The language is
+    chosen first (``--lang``, else ``DRAWODDS_LANG``, else the locale), as the help is written in it."""
     flag_names()
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        lang = choose_language(language_option(args))
+    except DrawoddsError as exc:
+        return _error(message(exc))
+    with speaking(lang):
+        return _run(args)
+
+
+def _run(args: list[str]) -> int:
+    """``run`` in the chosen language."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always", CacheNote)
             warnings.showwarning = _cache_note
-            args = sys.argv[1:] if argv is None else list(argv)
             name = next((a for a in args if not a.startswith("-")), None)     # only the command that runs is loaded
-            code = build_app((name,) if name in COMMANDS else COMMANDS)(args=args, standalone_mode=False,
-                                                                       prog_name="drawodds")
+            built = typer.main.get_command(build_app((name,) if name in COMMANDS else COMMANDS))
+            code = dress(built).main(args=args, standalone_mode=False, prog_name="drawodds")
     except typer.Exit as exc:
         return exc.exit_code
     except Interrupted:
         return INTERRUPTED
     except (KeyboardInterrupt, typer.Abort):
-        note("interrupted before anything finished")
+        note(_("interrupted before anything finished"))
         return INTERRUPTED
     except _CLICK_ERROR as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":
             return 0          # `drawodds` alone: the help was printed
         return _error(_usage_message(exc))
     except MemoryError:
-        return _error("not enough memory for this request: ask for fewer trials or deals")
+        return _error(_("not enough memory for this request: ask for fewer trials or deals"))
     except OSError as exc:
-        where = f" {exc.filename}" if exc.filename else ""
-        return _error(f"cannot use{where}: {exc.strerror or exc}")
+        reason = exc.strerror or str(exc)
+        return _error(_("cannot use {path}: {reason}").format(path=exc.filename, reason=reason) if exc.filename
+                      else _("cannot use: {reason}").format(reason=reason))
     except DrawoddsError as exc:   # the library's words, its parameters named as this command's flags
         return _error(message(exc))
     except ValueError as exc:      # a click or typer value error
-        return _error(str(exc))
+        return _error(click_message(str(exc)))
     except Exception as exc:      # a bug: one line, and the traceback on request
         if os.environ.get("DRAWODDS_DEBUG"):
             raise
-        print(f"drawodds: internal error: {type(exc).__name__}: {' '.join(str(exc).split())} "
-              "(set DRAWODDS_DEBUG=1 for the traceback)", file=sys.stderr)
+        print("drawodds: " + _("internal error: {kind}: {message} (set DRAWODDS_DEBUG=1 for the traceback)").format(
+            kind=type(exc).__name__, message=" ".join(str(exc).split())), file=sys.stderr)
         return 1
     if code == INTERRUPTED:       # typer turned a Ctrl-C into 130 before anything was printed
-        note("interrupted before anything finished")
+        note(_("interrupted before anything finished"))
     return int(code or 0)
-
-

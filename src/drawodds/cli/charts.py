@@ -7,29 +7,32 @@ from typing import Annotated
 import typer
 
 from drawodds.cli.errors import refuse, writable_folder
+from drawodds.i18n import N_, _
+
+HELP = N_("""Draw charts topic by topic from the library (a few minutes for all of them); the guide in
+reports/ is written whole by `drawodds report`.
+
+Examples:
+
+  drawodds charts
+
+  drawodds charts reading openers --out /tmp/charts""")
 
 
 def charts_cmd(
     topics: Annotated[list[str] | None, typer.Argument(
-        help="reading, openers, points, strategy, solve (default: all).")] = None,
-    out_dir: Annotated[str, typer.Option("--out", help="Folder for the PNG files.")] = "charts",
+        help=N_("reading, openers, points, strategy, solve (default: all)."))] = None,
+    out_dir: Annotated[str, typer.Option("--out", help=N_("Folder for the PNG files."))] = "charts",
 ) -> None:
-    """Draw charts topic by topic from the library (a few minutes for all of them); the guide in
-    reports/ is written whole by `drawodds report`.
-
-    Examples:
-
-      drawodds charts
-
-      drawodds charts reading openers --out /tmp/charts
-    """
+    """The command `drawodds charts` (its help is HELP)."""
     from drawodds.charts import TOPICS, regenerate
     from drawodds.render.console import stdout
 
     bad = [t for t in topics or () if t not in TOPICS]
     if bad:
-        raise refuse(f"unknown chart topic {bad[0]!r}; topics: {', '.join(TOPICS)}")
+        raise refuse(N_("unknown chart topic {topic}; topics: {topics}"), topic=repr(bad[0]), topics=", ".join(TOPICS))
     writable_folder(out_dir, "--out")
     console = stdout()
-    for path in regenerate(out_dir, topics, progress=lambda t: console.print(f"[dim]drawing {t} ...[/dim]")):
-        console.print(f"wrote {path}")
+    for path in regenerate(out_dir, topics, progress=lambda t: console.print(
+            "[dim]" + _("drawing {topic} ...").format(topic=t) + "[/dim]")):
+        console.print(_("wrote {path}").format(path=path))

@@ -7,6 +7,7 @@ from typing import Any
 
 from drawodds.cards import shown
 from drawodds.cli.errors import interrupted, refuse
+from drawodds.i18n import N_, _, number
 from drawodds.render.console import progress_bar, show
 
 
@@ -18,9 +19,9 @@ def memory_bytes(text: str) -> int:
     try:
         value = float(number[: len(number) - len(unit)]) * units[unit]
     except ValueError:
-        raise refuse(f"--memory takes a size like 2GB or 500MB, got {shown(text)!r}") from None
+        raise refuse(N_("--memory takes a size like 2GB or 500MB, got {size}"), size=repr(shown(text))) from None
     if not math.isfinite(value) or value <= 0:
-        raise refuse(f"--memory must be a positive size, got {shown(text)!r}")
+        raise refuse(N_("--memory must be a positive size, got {size}"), size=repr(shown(text)))
     return int(value)
 
 
@@ -36,14 +37,15 @@ def equity_table_cmd(objective: str | None, rules_name: str | None, overrides: d
 
     flag_names(trials="--mc")
     if objective is None or objective.strip().lower() != "equity":
-        raise refuse("--mc computes the equity objective: add --objective equity")
+        raise refuse(N_("--mc computes the equity objective: add --objective equity"))
     rules = preset(rules_name or "morkpoker", **overrides)
     if out is None:
-        raise refuse("--mc writes a table folder: give it with --out, e.g. --out table.parquet")
-    with progress_bar("deal classes", "classes", enabled=not json_out) as update:
+        raise refuse(N_("--mc writes a table folder: give it with --out, e.g. --out table.parquet"))
+    with progress_bar(_("deal classes"), _("classes"), enabled=not json_out) as update:
         run = equity_table(rules, opponents=opponents or default_opponents(rules), trials=trials, out=out, seed=seed,
                            policy=policy, resume=resume, workers=workers, scheduler=cluster,
                            memory=memory_bytes(memory), limit=limit, progress=update)
     show(run, json_out, render_equity_table)
     if run.interrupted:
-        interrupted(f"{run.classes_done:,} of {run.classes:,} classes are in {out}; add --resume to continue")
+        interrupted(_("{done} of {classes} classes are in {out}; add --resume to continue").format(
+            done=number(run.classes_done, grouped=True), classes=number(run.classes, grouped=True), out=out))

@@ -14,6 +14,7 @@ from pathlib import Path
 from drawodds.cards import shown
 from drawodds.errors import DrawoddsError, RequestError
 from drawodds.execution import LOCAL_DASK
+from drawodds.i18n import N_, _
 from drawodds.paths import check_writable
 from drawodds.render.console import note
 
@@ -44,23 +45,25 @@ def message(exc: DrawoddsError) -> str:
 
 def interrupted(done: str) -> None:
     """After a Ctrl-C: say what the printed figures cover, then exit 130."""
-    note(f"interrupted: {done}")
+    note(_("interrupted: {what}").format(what=done))
     raise Interrupted
 
 
-def refuse(text: str) -> RequestError:
-    """An error in how the flags were combined (the command line's own words)."""
-    return RequestError(text)
+def refuse(template: str, **values: object) -> RequestError:
+    """An error in how the flags were combined (the command line's own words: ``template``, marked
+    with ``N_``, filled with ``values``)."""
+    return RequestError(template, **values)
 
 
 def scheduler(address: str | None, local: bool) -> str | None:
     """The Dask scheduler to use, if any: an address, or 'local' for a cluster on this machine."""
     if address is not None and local:
-        raise refuse("--dask starts a local cluster; --scheduler names one: give one of them")
+        raise refuse(N_("--dask starts a local cluster; --scheduler names one: give one of them"))
     if address is not None and not address.startswith(("tcp://", "tls://", "inproc://")):
-        raise refuse(f"--scheduler takes an address like tcp://host:8786, got {shown(address)!r}")
+        raise refuse(N_("--scheduler takes an address like tcp://host:8786, got {address}"),
+                     address=repr(shown(address)))
     if (address is not None or local) and importlib.util.find_spec("distributed") is None:
-        raise refuse('--dask and --scheduler need Dask: pip install "drawodds[dist]"')
+        raise refuse(N_('--dask and --scheduler need Dask: pip install "drawodds[dist]"'))
     return LOCAL_DASK if local else address
 
 
@@ -69,29 +72,30 @@ def writable_file(path: str | None, option: str) -> None:
     if path is None or path == "-":
         return
     if not path.strip():
-        raise refuse(f"{option} needs a file name, got {path!r}")
+        raise refuse(N_("{option} needs a file name, got {path}"), option=option, path=repr(path))
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     try:
         check_writable(target)          # a folder, a device or a pipe is refused here
     except ValueError as exc:
-        raise refuse(f"{option} {exc}") from None
+        raise refuse("{option} {problem}", option=option, problem=exc) from None
     if not folder.is_dir():
-        raise refuse(f"{option} {path}: no such folder {folder}")
+        raise refuse(N_("{option} {path}: no such folder {folder}"), option=option, path=path, folder=folder)
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise refuse(f"{option} {path}: not writable")
+        raise refuse(N_("{option} {path}: not writable"), option=option, path=path)
 
 
 def writable_folder(path: str, option: str) -> None:
     """Create an output folder up front, or refuse it in one line."""
     if Path(path).exists() and not Path(path).is_dir():
-        raise refuse(f"{option} {path}: is a file, not a folder")
+        raise refuse(N_("{option} {path}: is a file, not a folder"), option=option, path=path)
     try:
         Path(path).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise refuse(f"{option} {path}: cannot create the folder ({exc.strerror or exc})") from None
+        raise refuse(N_("{option} {path}: cannot create the folder ({reason})"), option=option, path=path,
+                     reason=exc.strerror or exc) from None
     if not os.access(path, os.W_OK):
-        raise refuse(f"{option} {path}: not writable")
+        raise refuse(N_("{option} {path}: not writable"), option=option, path=path)
 
 
 def names(text: str | None, option: str) -> list[str] | None:
@@ -100,5 +104,6 @@ def names(text: str | None, option: str) -> list[str] | None:
         return None
     found = [n.strip() for n in text.split(",")]
     if not all(found):
-        raise refuse(f"{option} needs a name (or names separated by commas), got {text!r}")
+        raise refuse(N_("{option} needs a name (or names separated by commas), got {text}"), option=option,
+                     text=repr(text))
     return found

@@ -23,51 +23,75 @@ from drawodds.cli.options import (
     SeedOpt,
     SolutionOpt,
     WorkersOpt,
+    bounded,
     build_rules,
 )
 from drawodds.cli.solved import check_options, solved_range
 from drawodds.errors import KEEP_OPPONENTS, KEEP_TRIALS, Bound
+from drawodds.i18n import N_, _, ngettext, number
 from drawodds.paths import write_text
 from drawodds.render.console import emit_json, progress_bar
 
 TOP = Bound("top", 1, 32)
 
 
+HELP = N_("""Rank every legal hold of a hand: exact odds of each final hand, and equity against opponents.
+
+Examples:
+
+  drawodds keep As Ah Ks 7s 3s
+
+  drawodds keep "AsAhKs7s3s" --exact
+
+  drawodds keep "Kh Qh Jh Th 2c" --opponents 2 --trials 200000 --seed 7 --json
+
+  drawodds keep "AsAhKs7s3s" --rules jackpot --opener
+
+  drawodds keep "9c9d5h5s2c" --vs 3 --vs 1
+
+  drawodds keep "AsAhKs7s3s" --against "QcQdJhJd2c"
+
+  drawodds keep "9c9d5h5s2c" --vs 1 --range "2P+, 4F, OESD"
+
+  drawodds keep "Kc Kd 8h 5s 2c" --vs 1 --policy equilibrium --line check-bet-call""")
+
+
 def keep_cmd(
     hand: HandArg,
     rules: RulesOpt = "morkpoker",
     opponents: Annotated[int | None, typer.Option(
-        "--opponents", "-n", help="Opponents who draw (0-5; default: the table size less one).")] = None,
+        "--opponents", "-n", help=N_("Opponents who draw (0-5; default: the table size less one)."))] = None,
     policy: Annotated[str, typer.Option(
-        "--policy", help="Opponents' draw policy: standard, loose or tight (see `drawodds policies`); or "
-                         "equilibrium: the heads-up solution's player, first to act, after a betting --line.")
+        "--policy", help=N_("Opponents' draw policy: standard, loose or tight (see `drawodds policies`); or "
+                         "equilibrium: the heads-up solution's player, first to act, after a betting --line."))
     ] = "standard",
-    trials: Annotated[int | None, typer.Option("--trials", "-t", help=KEEP_TRIALS.help(
-        "Monte Carlo trials, the most it may run with --se; at most 200,000 in Poengpoker and Chicago",
-        "100,000, 10,000 in Poengpoker and Chicago, 1,000,000 with --se"))] = None,
+    trials: Annotated[int | None, typer.Option("--trials", "-t", help=bounded(KEEP_TRIALS,
+        N_("Monte Carlo trials, the most it may run with --se; at most 200,000 in Poengpoker and Chicago"),
+        N_("100,000, 10,000 in Poengpoker and Chicago, 1,000,000 with --se")))] = None,
     seed: SeedOpt = 1,
     se: Annotated[float | None, typer.Option(
-        "--se", help="Stop once the best holds are separated to this standard error (a fraction, 0-1: "
-                     "0.002 is 0.2 percentage points).")] = None,
+        "--se", help=N_("Stop once the best holds are separated to this standard error (a fraction, 0-1: "
+                     "0.002 is 0.2 percentage points)."))] = None,
     workers: WorkersOpt = None,
     scheduler_address: SchedulerOpt = None,
     dask: DaskOpt = False,
     by: Annotated[str | None, typer.Option(
-        "--by", help="Rank by equity, field, jacks, improve or points (default: equity against opponents; "
+        "--by", help=N_("Rank by equity, field, jacks, improve or points (default: equity against opponents; "
                      "without them field, the exact equity against the table's other players dealt from "
-                     "the cards we do not hold; points in Poengpoker and Chicago).")] = None,
+                     "the cards we do not hold; points in Poengpoker and Chicago)."))] = None,
     vs: Annotated[list[int] | None, typer.Option(
-        "--vs", help="An opponent's draw count (repeat once per opponent).")] = None,
+        "--vs", help=N_("An opponent's draw count (repeat once per opponent)."))] = None,
     against: Annotated[list[str] | None, typer.Option(
-        "--against", help="A known opponent hand that stands pat (repeat once per opponent).")] = None,
+        "--against", help=N_("A known opponent hand that stands pat (repeat once per opponent)."))] = None,
     opener: Annotated[bool, typer.Option(
-        "--opener", help="Jacks or Better: we opened; show the holds that split openers.")] = False,
-    exact: Annotated[bool, typer.Option("--exact", help=(
+        "--opener", help=N_("Jacks or Better: we opened; show the holds that split openers."))] = False,
+    exact: Annotated[bool, typer.Option("--exact", help=N_(
         "Exact odds only (no opponents, no sampling); the draw game ranks by exact equity against a field "
         "of the table's other players."))] = False,
-    top: Annotated[int | None, typer.Option("--top", help=TOP.help("Show only the best N holds", "all"))] = None,
+    top: Annotated[int | None, typer.Option("--top", help=bounded(
+        TOP, N_("Show only the best N holds"), N_("all")))] = None,
     wide: Annotated[bool, typer.Option(
-        "--wide", help="Every column (discard, final hand, J+, improve, points) whatever the width.")] = False,
+        "--wide", help=N_("Every column (discard, final hand, J+, improve, points) whatever the width."))] = False,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
     joker_ace: JokerAceOpt = None,
@@ -77,42 +101,24 @@ def keep_cmd(
     solution: SolutionOpt = None,
     json_out: JsonOpt = False,
     csv: Annotated[str | None, typer.Option(
-        "--csv", help="Write the rows flat to this CSV file ('-' for standard output).")] = None,
+        "--csv", help=N_("Write the rows flat to this CSV file ('-' for standard output)."))] = None,
 ) -> None:
-    """Rank every legal hold of a hand: exact odds of each final hand, and equity against opponents.
-
-    Examples:
-
-      drawodds keep As Ah Ks 7s 3s
-
-      drawodds keep "AsAhKs7s3s" --exact
-
-      drawodds keep "Kh Qh Jh Th 2c" --opponents 2 --trials 200000 --seed 7 --json
-
-      drawodds keep "AsAhKs7s3s" --rules jackpot --opener
-
-      drawodds keep "9c9d5h5s2c" --vs 3 --vs 1
-
-      drawodds keep "AsAhKs7s3s" --against "QcQdJhJd2c"
-
-      drawodds keep "9c9d5h5s2c" --vs 1 --range "2P+, 4F, OESD"
-
-      drawodds keep "Kc Kd 8h 5s 2c" --vs 1 --policy equilibrium --line check-bet-call
-    """
+    """Rank every legal hold of a hand: exact odds of each final hand, and equity against opponents."""
     from drawodds.analyses.keep import keep
     from drawodds.cards import parse_hand
     from drawodds.render.keep import render_keep
 
     if exact:
         if opponents or vs or against:
-            raise refuse("--exact computes the exact odds alone: drop --opponents/--vs/--against")
+            raise refuse(N_("--exact computes the exact odds alone: drop --opponents/--vs/--against"))
         opponents = 0
     if csv == "-" and json_out:
-        raise refuse("--csv - and --json both print to standard output: choose one")
+        raise refuse(N_("--csv - and --json both print to standard output: choose one"))
     solved = policy.strip().lower() == "equilibrium"
     check_options(solved, line, solution)
     if solved and (against or (opponents is not None and opponents != 1) or len(vs or ()) > 1 or exact):
-        raise refuse("--policy equilibrium is heads-up: one opponent (at most one --vs, no --against, no --exact)")
+        raise refuse(N_("--policy equilibrium is heads-up: one opponent (at most one --vs, no --against, "
+                        "no --exact)"))
     rule_set = build_rules(rules, joker=joker, max_draw=max_draw, players=players, joker_is_ace_for_draw=joker_ace)
     TOP.check(top)
     writable_file(csv, "--csv")
@@ -124,7 +130,7 @@ def keep_cmd(
         KEEP_OPPONENTS.check(opponents)
         cards = parse_hand(cards, joker=rule_set.joker)
         player = solved_range(rule_set, solution, line, "first", None, cards, quiet)
-    with progress_bar("simulating", "trials", enabled=not quiet and opponents != 0) as update:
+    with progress_bar(_("simulating"), _("trials"), enabled=not quiet and opponents != 0) as update:
         result = keep(cards, rules=rule_set, opponents=opponents, policy=player, trials=trials, seed=seed, se=se,
                       workers=workers, scheduler=scheduler(scheduler_address, dask), by=by,  # type: ignore[arg-type]
                       vs=vs or (), hand_range=hand_range, against=against or (), opener=opener, progress=update)
@@ -137,4 +143,6 @@ def keep_cmd(
     elif csv != "-":
         render_keep(result, top, wide)
     if result.interrupted:
-        interrupted(f"the figures cover the {result.trials or 0:,} trials run so far")
+        run = result.trials or 0
+        interrupted(ngettext("the figures cover the {n} trial run so far",
+                             "the figures cover the {n} trials run so far", run).format(n=number(run, grouped=True)))

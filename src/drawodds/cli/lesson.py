@@ -7,53 +7,56 @@ from typing import Annotated, Any
 import typer
 
 from drawodds.cli.errors import interrupted, refuse, writable_file
-from drawodds.cli.options import JsonOpt, SeedOpt
+from drawodds.cli.options import JsonOpt, SeedOpt, bounded
 from drawodds.cli.solved import equilibrium as solved_equilibrium
 from drawodds.errors import LESSON_DEALS
+from drawodds.i18n import N_, _, number
 from drawodds.paths import write_text
 from drawodds.render.console import progress_bar, show
 from drawodds.rules import preset
 
+NOT_STARTED = N_("the equilibrium was not solved; the lesson did not start")
+HELP = N_("""A strategy claim from the rule documents, tested with numbers.
+
+Examples:
+
+  drawodds lesson pat
+
+  drawodds lesson pat --deals 5000 --seed 2 --json
+
+  drawodds lesson pat --no-equilibrium""")
+
 
 def lesson_cmd(
-    topic: Annotated[str, typer.Argument(help="The lesson: 'pat' (standing pat is a move).")] = "pat",
-    deals: Annotated[int, typer.Option("--deals", help=LESSON_DEALS.help(
-        "Two-pair deals played per opponent type and line"))] = 20_000,
+    topic: Annotated[str, typer.Argument(help=N_("The lesson: 'pat' (standing pat is a move)."))] = "pat",
+    deals: Annotated[int, typer.Option("--deals", help=bounded(LESSON_DEALS,
+        N_("Two-pair deals played per opponent type and line")))] = 20_000,
     seed: SeedOpt = 1,
     rules: Annotated[str, typer.Option(
-        "--rules", "-r", help="Rule set of the plain betting game: morkpoker or svensk.")] = "morkpoker",
+        "--rules", "-r", help=N_("Rule set of the plain betting game: morkpoker or svensk."))] = "morkpoker",
     out_md: Annotated[str | None, typer.Option(
-        "--markdown", help="Also write the lesson as Markdown to this file.")] = None,
-    equilibrium: Annotated[bool, typer.Option("--equilibrium/--no-equilibrium", help=(
+        "--markdown", help=N_("Also write the lesson as Markdown to this file."))] = None,
+    equilibrium: Annotated[bool, typer.Option("--equilibrium/--no-equilibrium", help=N_(
         "Add how often the heads-up equilibrium stands pat and bets after (solved once, a few minutes, "
         "then read from the cache; drawodds solve can do it ahead)."))] = True,
     json_out: JsonOpt = False,
 ) -> None:
-    """A strategy claim from the rule documents, tested with numbers.
-
-    Examples:
-
-      drawodds lesson pat
-
-      drawodds lesson pat --deals 5000 --seed 2 --json
-
-      drawodds lesson pat --no-equilibrium
-    """
+    """A strategy claim from the rule documents, tested with numbers."""
     from drawodds.analyses.lessons import lesson_rules, standing_pat
     from drawodds.render.lesson import render_lesson
 
     if topic != "pat":
-        raise refuse(f"unknown lesson {topic!r}; lessons: pat")
+        raise refuse(N_("unknown lesson {topic}; lessons: pat"), topic=repr(topic))
     rule_set = preset(rules)
     lesson_rules(rule_set, deals=deals, seed=seed)      # the library's checks, before the equilibrium is solved
     writable_file(out_md, "--markdown")
     solved: Any = False
     if equilibrium:
-        solved = solved_equilibrium(rule_set, json_out, "the equilibrium was not solved; the lesson did not start")
-    with progress_bar("playing deals", "deals", enabled=not json_out) as update:
+        solved = solved_equilibrium(rule_set, json_out, NOT_STARTED)
+    with progress_bar(_("playing deals"), _("deals"), enabled=not json_out) as update:
         lesson = standing_pat(deals=deals, seed=seed, rules=rule_set, progress=update, equilibrium=solved)
     if out_md:
         write_text(out_md, lesson.to_markdown())
     show(lesson, json_out, render_lesson)
     if lesson.interrupted:
-        interrupted(f"the lines cover the first {lesson.dealt:,} two-pair deals")
+        interrupted(_("the lines cover the first {n} two-pair deals").format(n=number(lesson.dealt, grouped=True)))

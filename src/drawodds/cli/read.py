@@ -18,29 +18,49 @@ from drawodds.cli.options import (
     SeedOpt,
     SolutionOpt,
     WorkersOpt,
+    bounded,
     build_rules,
 )
 from drawodds.cli.solved import check_options, solved_range
 from drawodds.errors import READ_TRIALS
+from drawodds.i18n import N_, _
 from drawodds.render.console import progress_bar, show, spinner
+
+HELP = N_("""What an opponent's draw count says: their holding before the draw, their final hand, our equity.
+
+Examples:
+
+  drawodds read 3
+
+  drawodds read 1 --policy loose
+
+  drawodds read 0 --snow 0.05
+
+  drawodds read 2 --rules jackpot --opener
+
+  drawodds read 3 --hand "AsAhKs7s3s" --json
+
+  drawodds read 1 --range "JJ+, 2P+, 4F, OESD"
+
+  drawodds read 1 --policy equilibrium --line check-bet-call""")
 
 
 def read_cmd(
-    draw: Annotated[int, typer.Argument(help="How many cards the opponent drew (0 = stood pat).")],
+    draw: Annotated[int, typer.Argument(help=N_("How many cards the opponent drew (0 = stood pat)."))],
     policy: Annotated[str, typer.Option(
-        "--policy", help="The opponent's draw policy: standard, loose or tight; or equilibrium (the heads-up "
-                     "solution, after a betting --line).")] = "standard",
+        "--policy", help=N_("The opponent's draw policy: standard, loose or tight; or equilibrium (the heads-up "
+                     "solution, after a betting --line)."))] = "standard",
     snow: Annotated[float, typer.Option(
-        "--snow", help="Rate at which a weak hand stands pat anyway, a bluff (0-1).")] = 0.0,
+        "--snow", help=N_("Rate at which a weak hand stands pat anyway, a bluff (0-1)."))] = 0.0,
     break_rate: Annotated[float, typer.Option(
-        "--break-rate", help="Rate of breaking a pat straight or flush to draw to a straight flush (0-1).")] = 0.0,
+        "--break-rate", help=N_("Rate of breaking a pat straight or flush to draw to a straight flush (0-1)."))] = 0.0,
     rules: RulesOpt = "morkpoker",
     opener: Annotated[bool, typer.Option(
-        "--opener", help="Jacks or Better: the opponent opened (holds jacks or better).")] = False,
+        "--opener", help=N_("Jacks or Better: the opponent opened (holds jacks or better)."))] = False,
     hand: Annotated[str | None, typer.Option(
-        "--hand", help="Our five cards: card removal, and our equity per hold.")] = None,
-    trials: Annotated[int, typer.Option("--trials", "-t", help=READ_TRIALS.help(
-        "Monte Carlo trials for the final hand when it is not exact, and for our equity"))] = 100_000,
+        "--hand", help=N_("Our five cards: card removal, and our equity per hold."))] = None,
+    trials: Annotated[int, typer.Option("--trials", "-t", help=bounded(READ_TRIALS,
+        N_("Monte Carlo trials for the final hand when it is not exact, and for our equity")))] = 100_000,
     seed: SeedOpt = 1,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
@@ -50,31 +70,14 @@ def read_cmd(
     line: LineOpt = None,
     opponent_first: Annotated[bool, typer.Option(
         "--opponent-first/--opponent-dealer",
-        help="With --policy equilibrium: the opponent sits left of the dealer, acts and draws first "
-             "(default), or is the dealer and drew after us (give --our-draw).")] = True,
+        help=N_("With --policy equilibrium: the opponent sits left of the dealer, acts and draws first "
+             "(default), or is the dealer and drew after us (give --our-draw)."))] = True,
     our_draw: Annotated[int | None, typer.Option(
-        "--our-draw", help="With --opponent-dealer: the cards we drew before the dealer drew.")] = None,
+        "--our-draw", help=N_("With --opponent-dealer: the cards we drew before the dealer drew."))] = None,
     solution: SolutionOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """What an opponent's draw count says: their holding before the draw, their final hand, our equity.
-
-    Examples:
-
-      drawodds read 3
-
-      drawodds read 1 --policy loose
-
-      drawodds read 0 --snow 0.05
-
-      drawodds read 2 --rules jackpot --opener
-
-      drawodds read 3 --hand "AsAhKs7s3s" --json
-
-      drawodds read 1 --range "JJ+, 2P+, 4F, OESD"
-
-      drawodds read 1 --policy equilibrium --line check-bet-call
-    """
+    """What an opponent's draw count says: their holding before the draw, their final hand, our equity."""
     from drawodds.analyses.read import read_draw
     from drawodds.cards import as_hand
     from drawodds.render.read import render_read
@@ -87,18 +90,18 @@ def read_cmd(
     player: Any = policy
     if solved:       # refused before the equilibrium is solved (the library refuses them too)
         if snow or break_rate or opener:
-            raise refuse("--snow, --break-rate and --opener shape a draw policy; the equilibrium plays its own "
-                         "strategy (its betting --line says who opened)")
+            raise refuse(N_("--snow, --break-rate and --opener shape a draw policy; the equilibrium plays its own "
+                            "strategy (its betting --line says who opened)"))
         READ_TRIALS.check(trials)
         if not opponent_first and our_draw is None:
-            raise refuse("--opponent-dealer: the dealer drew after us; say how many cards we drew (--our-draw)")
+            raise refuse(N_("--opponent-dealer: the dealer drew after us; say how many cards we drew (--our-draw)"))
         cards = None if hand is None else as_hand(hand, joker=rs.joker)    # parsed once, for the range and the read
         player = solved_range(rs, solution, line, "first" if opponent_first else "dealer", our_draw, cards, json_out)
-    with (spinner("reading the draw...", enabled=not json_out) if hand is None else
-          progress_bar("our holds", "trials", enabled=not json_out)) as update:
+    with (spinner(_("reading the draw..."), enabled=not json_out) if hand is None else
+          progress_bar(_("our holds"), _("trials"), enabled=not json_out)) as update:
         result = read_draw(draw, policy=player, rules=rs, hand=cards, opener=opener, snow=snow, break_rate=break_rate,
                            trials=trials, seed=seed, workers=workers, hand_range=hand_range,
                            progress=update if hand is not None else None)
     show(result, json_out, render_read)
     if result.interrupted:
-        interrupted("our equities cover the trials run so far")
+        interrupted(_("our equities cover the trials run so far"))

@@ -8,33 +8,36 @@ import typer
 
 from drawodds.cli.errors import interrupted, writable_folder
 from drawodds.cli.options import JsonOpt, SeedOpt, WorkersOpt
+from drawodds.i18n import N_, _
 from drawodds.render.console import show, stage_bar
+
+HELP = N_("""Write the player's guide: what to keep, reading draws, pass-outs, standing pat, points games.
+
+README.md in --out is the guide; beside it a printable cheat sheet per table size (PNG, PDF) and the charts.
+
+The same version and seed write the same files. The full guide takes a few minutes; --quick under one.
+A file in --out that an earlier guide did not write is not replaced without --force.
+
+Examples:
+
+  drawodds report
+
+  drawodds report --quick --out /tmp/guide""")
 
 
 def report_cmd(
     out_dir: Annotated[str, typer.Option(
-        "--out", help="Folder for the guide (README.md, cheat sheets, charts).")] = "reports",
+        "--out", help=N_("Folder for the guide (README.md, cheat sheets, charts)."))] = "reports",
     quick: Annotated[bool, typer.Option(
-        "--quick", help="Far fewer simulated deals: under a minute, larger standard errors, same files.")] = False,
+        "--quick", help=N_("Far fewer simulated deals: under a minute, larger standard errors, same files."))] = False,
     seed: SeedOpt = 1,
     workers: WorkersOpt = None,
     force: Annotated[bool, typer.Option(
-        "--force", help="Replace files in --out that an earlier guide did not write (a README.md of yours).")] = False,
+        "--force",
+        help=N_("Replace files in --out that an earlier guide did not write (a README.md of yours)."))] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Write the player's guide: what to keep, reading draws, pass-outs, standing pat, points games.
-
-    README.md in --out is the guide; beside it a printable cheat sheet per table size (PNG, PDF) and the charts.
-
-    The same version and seed write the same files. The full guide takes a few minutes; --quick under one.
-    A file in --out that an earlier guide did not write is not replaced without --force.
-
-    Examples:
-
-      drawodds report
-
-      drawodds report --quick --out /tmp/guide
-    """
+    """Write the player's guide: what to keep, reading draws, pass-outs, standing pat, points games."""
     from drawodds.analyses.report import GuideInterrupted
     from drawodds.charts.report import check_guide_folder, report
     from drawodds.errors import check_seed
@@ -49,7 +52,8 @@ def report_cmd(
         with stage_bar(enabled=not json_out) as stage:
             result = report(out_dir, quick=quick, seed=seed, workers=workers, progress=stage, force=force)
     except GuideInterrupted as stop:
-        done = f" ({', '.join(stop.finished)})" if stop.finished else ""
-        interrupted(f"{len(stop.finished)} of the guide's {stop.parts} parts had finished{done}; "
-                    "nothing was written, as the guide is written whole")
+        finished = _("{done} of the guide's {parts} parts had finished ({names})").format(
+            done=len(stop.finished), parts=stop.parts, names=", ".join(stop.finished)) if stop.finished else \
+            _("0 of the guide's {parts} parts had finished").format(parts=stop.parts)
+        interrupted(_("{finished}; nothing was written, as the guide is written whole").format(finished=finished))
     show(result, json_out, render_report)

@@ -7,17 +7,19 @@ from typing import Annotated
 import typer
 
 from drawodds.cli.options import JsonOpt
+from drawodds.i18n import N_
 from drawodds.render.console import show
+
+HELP = N_("""List the rule-set presets, or show every option of one with its source.
+
+Examples: drawodds rules;  drawodds rules jackpot""")
 
 
 def rules_cmd(
-    name: Annotated[str | None, typer.Argument(help="A preset to show in full.")] = None,
+    name: Annotated[str | None, typer.Argument(help=N_("A preset to show in full."))] = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """List the rule-set presets, or show every option of one with its source.
-
-    Examples: drawodds rules;  drawodds rules jackpot
-    """
+    """List the rule-set presets, or show every option of one with its source."""
     from drawodds.analyses.reference import preset_list, rule_sheet
     from drawodds.render.rules import render_presets, render_rule_sheet
 

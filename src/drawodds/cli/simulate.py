@@ -20,30 +20,44 @@ from drawodds.cli.options import (
     SchedulerOpt,
     SeedOpt,
     WorkersOpt,
+    bounded,
     build_rules,
 )
 from drawodds.cli.solved import equilibrium
 from drawodds.errors import DEALS, GAMES
+from drawodds.i18n import N_, _, number
 from drawodds.render.console import emit_json, progress_bar, show, stage_bar
+
+HELP = N_("""Play many deals (or points games) with betting policies and summarise who won what.
+
+Examples:
+
+  drawodds simulate --rules morkpoker --players 4 --deals 100000 --seed 1
+
+  drawodds simulate --rules jackpot --policy rule,rule,station,random --history deals.jsonl
+
+  drawodds simulate --rules poengpoker --games 2000 --json
+
+  drawodds simulate --policy equilibrium,rule --deals 20000""")
 
 
 def simulate_cmd(
     rules: RulesOpt = "morkpoker",
     players: PlayersOpt = None,
     deals: Annotated[int | None, typer.Option(
-        "--deals", "-d", help=DEALS.help("Deals to play in the draw game", "10,000"))] = None,
+        "--deals", "-d", help=bounded(DEALS, N_("Deals to play in the draw game"), 10_000))] = None,
     games: Annotated[int | None, typer.Option(
-        "--games", "-g", help=GAMES.help("Whole games to play in Poengpoker and Chicago", "1,000"))] = None,
+        "--games", "-g", help=bounded(GAMES, N_("Whole games to play in Poengpoker and Chicago"), 1_000))] = None,
     seed: SeedOpt = 1,
     policy: Annotated[str | None, typer.Option(
-        "--policy", "-p", help="Betting policy per seat, comma-separated (rule, reader, pat, station, "
+        "--policy", "-p", help=N_("Betting policy per seat, comma-separated (rule, reader, pat, station, "
         "random, raiser, snower, trips; heads-up also equilibrium), or one for every seat; in Poengpoker "
-        "and Chicago a player such as sensible or tight:random.")] = None,
+        "and Chicago a player such as sensible or tight:random."))] = None,
     solution: Annotated[str | None, typer.Option(
-        "--solution", help="The equilibrium player's strategy: a file written by drawodds solve --out "
-        "(default: the cached equilibrium of the rules, solved on first use).")] = None,
+        "--solution", help=N_("The equilibrium player's strategy: a file written by drawodds solve --out "
+        "(default: the cached equilibrium of the rules, solved on first use)."))] = None,
     history: Annotated[str | None, typer.Option(
-        "--history", help="Write every deal: JSON lines for .jsonl, else a readable text log.")] = None,
+        "--history", help=N_("Write every deal: JSON lines for .jsonl, else a readable text log."))] = None,
     joker: JokerOpt = None,
     max_draw: MaxDrawOpt = None,
     joker_ace: JokerAceOpt = None,
@@ -53,18 +67,7 @@ def simulate_cmd(
     dask: DaskOpt = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Play many deals (or points games) with betting policies and summarise who won what.
-
-    Examples:
-
-      drawodds simulate --rules morkpoker --players 4 --deals 100000 --seed 1
-
-      drawodds simulate --rules jackpot --policy rule,rule,station,random --history deals.jsonl
-
-      drawodds simulate --rules poengpoker --games 2000 --json
-
-      drawodds simulate --policy equilibrium,rule --deals 20000
-    """
+    """Play many deals (or points games) with betting policies and summarise who won what."""
     seats = names(policy, "--policy")
     solved = bool(seats) and "equilibrium" in [n.lower() for n in seats or ()]
     if players is None and solved:
@@ -75,17 +78,17 @@ def simulate_cmd(
     count: dict[str, Any] = {"deals": deals} if deals is not None else {}
     if rule_set.game != "draw":
         if deals is not None:
-            raise refuse(f"{rule_set.name} is played in games to {rule_set.target_points} points: "
-                         "use --games, not --deals")
+            raise refuse(N_("{rules} is played in games to {points} points: use --games, not --deals"),
+                         rules=rule_set.name, points=rule_set.target_points)
         for given, flag in ((solution, "--solution"), (history, "--history")):
             if given is not None:
-                raise refuse(f"{flag} is for the draw game")
+                raise refuse(N_("{option} is for the draw game"), option=flag)
         return _points(rule_set, games, seed, seats, json_out, workers, cluster)
     from drawodds.engine.session import simulate
     from drawodds.render.simulate import render_simulation
 
     if games is not None:
-        raise refuse("--games is for Poengpoker and Chicago; the draw game counts --deals")
+        raise refuse(N_("--games is for Poengpoker and Chicago; the draw game counts --deals"))
     DEALS.check(deals)      # before the equilibrium is solved (simulate refuses it too)
     writable_file(history, "--history")
     factories: dict[str, Any] = {}
@@ -97,13 +100,13 @@ def simulate_cmd(
             equilibrium(rule_set, json_out)
         with stage_bar(enabled=not json_out) as stage:
             factories = equilibrium_factories(rule_set, seats or [], solution=solution, stage=stage)
-    with progress_bar("playing", "deals", enabled=not json_out) as update:
+    with progress_bar(_("playing"), _("deals"), enabled=not json_out) as update:
         result = simulate(rule_set, **count, seed=seed, players=seats or "rule", history=history, workers=workers,
                           scheduler=cluster, factories=factories,
                           progress=(lambda k: update(k, deals or 10_000)) if update else None)
     show(result, json_out, render_simulation)
     if result.interrupted:
-        interrupted(f"the figures cover the {result.deals:,} deals played so far")
+        interrupted(_("the figures cover the {n} deals played so far").format(n=number(result.deals, grouped=True)))
 
 
 def _points(rule_set: Any, games: int | None, seed: int, seats: list[str] | None, json_out: bool,
@@ -114,7 +117,7 @@ def _points(rule_set: Any, games: int | None, seed: int, seats: list[str] | None
 
     count: dict[str, Any] = {"games": games} if games is not None else {}
     seats = seats or ["sensible"]
-    with progress_bar("playing", "games", enabled=not json_out) as update:
+    with progress_bar(_("playing"), _("games"), enabled=not json_out) as update:
         result = simulate_points(rule_set, **count, seed=seed, progress=update,
                                  players=seats[0] if len(seats) == 1 else seats, workers=workers, scheduler=cluster)
     if json_out:
@@ -122,4 +125,4 @@ def _points(rule_set: Any, games: int | None, seed: int, seats: list[str] | None
     else:
         render_points_simulation(result)
     if result.interrupted:
-        interrupted(f"the figures cover the {result.games:,} games played so far")
+        interrupted(_("the figures cover the {n} games played so far").format(n=number(result.games, grouped=True)))

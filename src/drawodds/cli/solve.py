@@ -10,9 +10,10 @@ import typer
 
 from drawodds.cards import shown
 from drawodds.cli.errors import interrupted, refuse, scheduler, writable_file, writable_folder
-from drawodds.cli.options import DaskOpt, DrawsOpt, JokerOpt, JsonOpt, MaxDrawOpt, SchedulerOpt, build_rules
+from drawodds.cli.options import DaskOpt, DrawsOpt, JokerOpt, JsonOpt, MaxDrawOpt, SchedulerOpt, bounded, build_rules
 from drawodds.errors import FIELD_ROUNDS, check_positive
 from drawodds.execution import available_cores
+from drawodds.i18n import N_, _, number
 from drawodds.render.console import emit_json, note, spinner
 
 
@@ -31,67 +32,69 @@ def bucket_sizes(text: str) -> tuple[int, int]:
             return int(parts[0]), int(parts[1])
     except ValueError:
         pass
-    raise refuse(f"--buckets takes two sizes, PRE,FINAL, e.g. 1024,512; got {shown(text)!r}")
+    raise refuse(N_("--buckets takes two sizes, PRE,FINAL, e.g. 1024,512; got {sizes}"), sizes=repr(shown(text)))
+
+
+HELP = N_("""Solve heads-up limit draw: an approximate equilibrium and what it plays, in plain words.
+
+--exploitability is in milli-antes per deal. The abstraction is built once, then read from the cache.
+
+Its build runs on --workers processes or a Dask cluster, with the same result on any of them.
+
+Examples:
+
+  drawodds solve --rules morkpoker --exploitability 1
+
+  drawodds solve --rules jackpot --iterations 500 --out jackpot.parquet --json
+
+  drawodds solve --buckets 64,32 --iterations 200 --chart curve.png --tables tables/
+
+  drawodds solve --buckets 2048,1024 --workers 2 --iterations 1000
+
+  drawodds solve --rules morkpoker --leaks""")
 
 
 def solve_cmd(
-    rules: Annotated[str, typer.Option("--rules", "-r", help=(
+    rules: Annotated[str, typer.Option("--rules", "-r", help=N_(
         "Rule set: morkpoker, svensk or jackpot (one draw, antes, no joker)."))] = "morkpoker",
     max_draw: MaxDrawOpt = None,
     joker: JokerOpt = None,
     draws: DrawsOpt = None,
-    iterations: Annotated[int | None, typer.Option("--iterations", "-i", help=(
+    iterations: Annotated[int | None, typer.Option("--iterations", "-i", help=N_(
         "Stop after this many CFR iterations (1-1,000,000). With --exploitability too, whichever comes "
         "first."))] = None,
-    exploitability: Annotated[float | None, typer.Option("--exploitability", "-e", help=(
+    exploitability: Annotated[float | None, typer.Option("--exploitability", "-e", help=N_(
         "Stop once the exploitability is at most this many MILLI-antes per deal (1 = 0.001 antes per "
         "deal). Neither limit given: 0.3."))] = None,
     seconds: Annotated[float | None, typer.Option(
-        "--seconds", help="Also stop after this many seconds of CFR.")] = None,
-    buckets: Annotated[str, typer.Option("--buckets", help=(
+        "--seconds", help=N_("Also stop after this many seconds of CFR."))] = None,
+    buckets: Annotated[str, typer.Option("--buckets", help=N_(
         "Abstraction size: pre-draw and final-hand buckets, PRE,FINAL (1-4,096 and 1-2,048; "
         "default 4096,512). Smaller solves faster and coarser."))] = "4096,512",
-    field_rounds: Annotated[int, typer.Option("--field-rounds", help=FIELD_ROUNDS.help(
-        "Fixed-point passes of the field the holds are chosen against", "2"))] = 2,
+    field_rounds: Annotated[int, typer.Option("--field-rounds", help=bounded(FIELD_ROUNDS,
+        N_("Fixed-point passes of the field the holds are chosen against"), 2))] = 2,
     schedule: Annotated[Schedule, typer.Option(
-        "--schedule", help="CFR variant: dcfr (discounted CFR, the default) or cfr+.")] = Schedule.DCFR,
+        "--schedule", help=N_("CFR variant: dcfr (discounted CFR, the default) or cfr+."))] = Schedule.DCFR,
     workers: Annotated[int | None, typer.Option("--workers", "-w", help=(
         f"Processes for the abstraction build: 1 to the cores available ({available_cores()} here; "
         "the default is all of them). The abstraction is the same on any number."))] = None,
     scheduler_address: SchedulerOpt = None,
     dask: DaskOpt = False,
     out: Annotated[str | None, typer.Option(
-        "--out", "-o", help="Write the solution to this Parquet file (read it with load_solution).")] = None,
+        "--out", "-o", help=N_("Write the solution to this Parquet file (read it with load_solution)."))] = None,
     chart: Annotated[str | None, typer.Option(
-        "--chart", help="Draw the exploitability curve to this PNG file.")] = None,
+        "--chart", help=N_("Draw the exploitability curve to this PNG file."))] = None,
     tables: Annotated[str | None, typer.Option(
-        "--tables", help="Write the strategy tables as CSV files into this folder.")] = None,
-    real: Annotated[bool, typer.Option("--real/--no-real", help=(
+        "--tables", help=N_("Write the strategy tables as CSV files into this folder."))] = None,
+    real: Annotated[bool, typer.Option("--real/--no-real", help=N_(
         "Measure the real game's exploitability: an exact best response that knows its exact hand and "
         "keeps any cards (under a minute)."))] = True,
-    leaks: Annotated[bool, typer.Option("--leaks", help=(
+    leaks: Annotated[bool, typer.Option("--leaks", help=N_(
         "Also show where a perfect exploiter in the real game gains most: by kind of hand and where it "
         "plays differently, in milli-antes per deal (a few minutes more)."))] = False,
     json_out: JsonOpt = False,
 ) -> None:
-    """Solve heads-up limit draw: an approximate equilibrium and what it plays, in plain words.
-
-    --exploitability is in milli-antes per deal. The abstraction is built once, then read from the cache.
-
-    Its build runs on --workers processes or a Dask cluster, with the same result on any of them.
-
-    Examples:
-
-      drawodds solve --rules morkpoker --exploitability 1
-
-      drawodds solve --rules jackpot --iterations 500 --out jackpot.parquet --json
-
-      drawodds solve --buckets 64,32 --iterations 200 --chart curve.png --tables tables/
-
-      drawodds solve --buckets 2048,1024 --workers 2 --iterations 1000
-
-      drawodds solve --rules morkpoker --leaks
-    """
+    """Solve heads-up limit draw: an approximate equilibrium and what it plays, in plain words."""
     from drawodds.render.solve import solve_progress
     from drawodds.solver.abstraction import check_rules
     from drawodds.solver.settings import DEFAULT_EXPLOITABILITY
@@ -116,7 +119,7 @@ def solve_cmd(
     if out:
         solution.save(out)
     if store_equilibrium(solution) is not None and not json_out:
-        note("kept as the cached equilibrium of these rules: lesson pat and --policy equilibrium will use it")
+        note(_("kept as the cached equilibrium of these rules: lesson pat and --policy equilibrium will use it"))
     if chart:
         from drawodds.charts.solve import plot_exploitability
 
@@ -135,10 +138,11 @@ def _measured(solution: Any, real: bool, leaks: bool, json_out: bool) -> None:
     measured, table, stopped = None, None, False
     try:
         if real and not solution.interrupted:
-            with spinner("measuring the real game's exploitability (an exact best response)...", enabled=not json_out):
+            with spinner(_("measuring the real game's exploitability (an exact best response)..."),
+                         enabled=not json_out):
                 measured = best_response(solution, "full")
         if leaks and not solution.interrupted:
-            with spinner("finding the leaks (four exact passes per seat)...", enabled=not json_out):
+            with spinner(_("finding the leaks (four exact passes per seat)..."), enabled=not json_out):
                 table = leak_table(solution)
     except KeyboardInterrupt:
         stopped = True
@@ -147,6 +151,7 @@ def _measured(solution: Any, real: bool, leaks: bool, json_out: bool) -> None:
     else:
         render_solve(solution, measured, table)
     if stopped:
-        interrupted("the real game's exploitability or the leaks were not measured")
+        interrupted(_("the real game's exploitability or the leaks were not measured"))
     if solution.interrupted:
-        interrupted(f"the strategy is the average of the {solution.iterations:,} iterations run")
+        interrupted(_("the strategy is the average of the {n} iterations run").format(
+            n=number(solution.iterations, grouped=True)))

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from drawodds.cli.errors import interrupted, refuse
+from drawodds.i18n import N_, _
 from drawodds.render.console import note, spinner
 from drawodds.rules import RuleSet
 
@@ -17,15 +18,15 @@ def check_options(solved: bool, line: str | None, solution: str | None, extra: d
     given = [name for name, on in {"--line": line is not None, "--solution": solution is not None,
                                    **(extra or {})}.items() if on]
     if given and not solved:
-        raise refuse(f"{given[0]} goes with --policy equilibrium")
+        raise refuse(N_("{option} goes with --policy equilibrium"), option=given[0])
     if solved and line is not None:
         from drawodds.solver.solved_range import parse_line
 
         parse_line(line)
     if solution is not None and not Path(solution).exists():
-        raise refuse(f"--solution: no such file: {solution}")
+        raise refuse(N_("--solution: no such file: {path}"), path=solution)
     if solution is not None and not Path(solution).is_file():
-        raise refuse(f"--solution {solution}: is not a regular file (a folder, a device or a pipe)")
+        raise refuse(N_("--solution {path}: is not a regular file (a folder, a device or a pipe)"), path=solution)
 
 
 def solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: str, our_draw: int | None,
@@ -46,21 +47,24 @@ def solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: s
     return range_of(sol, line=line, seat=seat, our_draw=our_draw, our_hand=hand)
 
 
-def equilibrium(rules: RuleSet, quiet: bool, stopped: str = "the equilibrium was not solved") -> Any:
+NOT_SOLVED = N_("the equilibrium was not solved")
+
+
+def equilibrium(rules: RuleSet, quiet: bool, stopped: str = NOT_SOLVED) -> Any:
     """The cached equilibrium of ``rules``; the first time, solved with a note and progress (Ctrl-C
-    then ends the command with ``stopped``)."""
+    then ends the command with ``stopped``, marked with ``N_``)."""
     from drawodds.render.solve import solve_progress
     from drawodds.solver.cache import equilibrium_cached
     from drawodds.solver.settings import DEFAULT_EXPLOITABILITY
     from drawodds.solver.solve import equilibrium_solution
 
     if equilibrium_cached(rules):
-        with spinner("loading the equilibrium...", enabled=not quiet):
+        with spinner(_("loading the equilibrium..."), enabled=not quiet):
             return equilibrium_solution(rules)
-    note(f"solving the heads-up {rules.name} equilibrium once (a few minutes, more on a busy machine; "
-         "kept for next time, and drawodds solve can do it ahead)")
+    note(_("solving the heads-up {rules} equilibrium once (a few minutes, more on a busy machine; "
+           "kept for next time, and drawodds solve can do it ahead)").format(rules=rules.name))
     with solve_progress(100_000, DEFAULT_EXPLOITABILITY, enabled=not quiet) as (stage, checkpoint):
         solved = equilibrium_solution(rules, progress=checkpoint, stage=stage or (lambda s, f: None))
     if solved.interrupted:
-        interrupted(stopped)
+        interrupted(_(stopped))
     return solved
