@@ -8,7 +8,6 @@ own words (``Usage:``, ``Options``, ``Missing argument``) are taken from it for 
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -145,7 +144,8 @@ def speaking(lang: str) -> Iterator[str]:
         if lang == i18n.ENGLISH:
             yield lang
             return
-        rich_utils = importlib.import_module("typer.rich_utils")
+        from typer import rich_utils
+
         saved = {attr: getattr(rich_utils, attr) for attr in _TYPER_WORDS}
         for attr, sentence in _TYPER_WORDS.items():
             setattr(rich_utils, attr, _(sentence))
