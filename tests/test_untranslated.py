@@ -77,7 +77,19 @@ RUNS: dict[str, list[str]] = {
 
 # Sentences other parts of the program still print in English (marked there, translated after the
 # merge): the runs that show them fail on purpose until they are gone, then the mark must go.
-OTHERS: dict[str, str] = {}
+OTHERS: dict[str, str] = {
+    "eval": "render/eval.py and the hand descriptions of evaluate.py",
+    "rules": "render/rules.py and the rule sets' descriptions in rules.py",
+    "rules-jackpot": "render/rules.py and the rule sets' options and sources in rules.py",
+    "policies": "render/policies.py and the patterns' descriptions of models/policies",
+    "keep": "render/keep.py (legend, columns, verdict) and the hand descriptions",
+    "read": "render/read.py and analyses/read.py",
+    "openers": "render/openers.py",
+    "simulate": "render/simulate.py",
+    "simulate-points": "render/simulate.py (points games)",
+    "lesson": "analyses/lessons.py and render/lesson.py",
+    "train": "trainer/ and render/train.py",
+}
 
 
 def _cases() -> list[object]:

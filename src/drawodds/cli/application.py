@@ -175,7 +175,8 @@ def _run(args: list[str]) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("always", CacheNote)
             warnings.showwarning = _cache_note
-            name = next((a for a in args if not a.startswith("-")), None)     # only the command that runs is loaded
+            words = [a for i, a in enumerate(args) if not a.startswith("-") and (i == 0 or args[i - 1] != "--lang")]
+            name = words[0] if words else None      # only the command that runs is loaded
             built = typer.main.get_command(build_app((name,) if name in COMMANDS else COMMANDS))
             code = dress(built).main(args=args, standalone_mode=False, prog_name="drawodds")
     except typer.Exit as exc:
