@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import os
 from pathlib import Path
+from typing import NoReturn
 
 from drawodds.cards import shown
 from drawodds.errors import DrawoddsError, RequestError
@@ -43,7 +44,7 @@ def message(exc: DrawoddsError) -> str:
     return exc.worded({p: _names.get(p) or FLAGS.get(p) or "--" + p.replace("_", "-") for p in exc.parameters})
 
 
-def interrupted(done: str) -> None:
+def interrupted(done: str) -> NoReturn:
     """After a Ctrl-C: say what the printed figures cover, then exit 130."""
     note(_("interrupted: {what}").format(what=done))
     raise Interrupted

@@ -52,8 +52,10 @@ def report_cmd(
         with stage_bar(enabled=not json_out) as stage:
             result = report(out_dir, quick=quick, seed=seed, workers=workers, progress=stage, force=force)
     except GuideInterrupted as stop:
-        finished = _("{done} of the guide's {parts} parts had finished ({names})").format(
-            done=len(stop.finished), parts=stop.parts, names=", ".join(stop.finished)) if stop.finished else \
-            _("0 of the guide's {parts} parts had finished").format(parts=stop.parts)
-        interrupted(_("{finished}; nothing was written, as the guide is written whole").format(finished=finished))
+        if stop.finished:
+            interrupted(_("{done} of the guide's {parts} parts had finished ({names}); nothing was written, as "
+                          "the guide is written whole").format(done=len(stop.finished), parts=stop.parts,
+                                                              names=", ".join(stop.finished)))
+        interrupted(_("0 of the guide's {parts} parts had finished; nothing was written, as the guide is written "
+                      "whole").format(parts=stop.parts))
     show(result, json_out, render_report)
