@@ -132,9 +132,9 @@ def grade_read(question: ReadQuestion, answer: Answer) -> ReadGrade:
     top = list(question.classes.items())[:3]
     told = [Phrase.pgettext("reading", "{holding} {percent}", holding=READ_WORDS.get(c, c), percent=Percent(p, 0))
             for c, p in top]
+    count = COUNT[question.draw] if question.draw < len(COUNT) else question.draw
     drawing = (Phrase.pgettext("reading", "standing pat") if question.draw == 0 else
-               Phrase.pgettext("reading", "drawing {count}", count=COUNT[question.draw]) if question.draw < len(COUNT) else
-               Phrase.pgettext("reading", "drawing {count}", count=question.draw))
+               Phrase.pgettext("reading", "drawing {count}", count=count))
     line = Line(Phrase.gettext("{drawing} they hold {holdings}; you win {equity} keeping {cards}, draw {n}",
                                drawing=drawing, holdings=_listed(told), equity=Percent(best.equity),
                                cards=_shown(best.keep) or NOTHING, n=best.draw))

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from drawodds.cards import JOKER, format_cards, parse_cards
-from drawodds.i18n import N_
 from drawodds.evaluate import CATEGORIES
+from drawodds.i18n import N_
 from drawodds.patterns import HoldKind, hold_pattern_label, kept_cards
 from drawodds.trainer.phrases import Line, Number, Percent, Phrase
 from drawodds.trainer.questions import Position
@@ -230,7 +230,8 @@ def _subject(f: HoldFacts) -> Text:
 _VERBS: dict[str, tuple[str, str, str]] = {
     "fills": (N_("{hold} fills {figure}"), N_("{hold} fills only {figure}"), N_("{hold} never fills")),
     "hits": (N_("{hold} hits {figure}"), N_("{hold} hits only {figure}"), N_("{hold} never hits")),
-    "ends jacks or better": (N_("{hold} ends jacks or better {figure}"), N_("{hold} ends jacks or better only {figure}"),
+    "ends jacks or better": (N_("{hold} ends jacks or better {figure}"),
+                             N_("{hold} ends jacks or better only {figure}"),
                              N_("{hold} never ends jacks or better")),
     "ends a pair or better": (N_("{hold} ends a pair or better {figure}"),
                               N_("{hold} ends a pair or better only {figure}"),
