@@ -13,11 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from drawodds import i18n
 from drawodds.cards import JOKER, format_cards, parse_cards
 from drawodds.evaluate import CATEGORIES
 from drawodds.i18n import N_
 from drawodds.patterns import HoldKind, hold_pattern_label, kept_cards
-from drawodds.trainer.phrases import Line, Number, Percent, Phrase
+from drawodds.trainer.phrases import Line, Number, Percent, Phrase, said
 from drawodds.trainer.questions import Position
 
 P = Phrase
@@ -103,7 +104,8 @@ THE_MADE = {1: P.pgettext("made hand", "the pair"), 2: P.pgettext("made hand", "
 
 def _en(text: Any) -> str:
     """A name or figure as English text: what the rules compare, so every language says the same."""
-    return text.english() if isinstance(text, Phrase) else text.text() if isinstance(text, Percent) else str(text)
+    with i18n.use(i18n.ENGLISH):
+        return said(text)
 
 
 def _both(first: Text, second: Text) -> Phrase:
