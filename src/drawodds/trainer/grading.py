@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from drawodds import i18n
 from drawodds.analyses.keep import ranking
 from drawodds.cards import format_cards
 from drawodds.patterns import hold_pattern_label
@@ -109,11 +110,12 @@ def grade(question: Position, answer: Answer) -> Grade:
     j = i if i else min(1, len(rows) - 1)      # a right answer: why it beats the runner-up
     best, other = (hold_facts(question, k, rows[k], float(rank.value[k])) for k in (0, j))
     because = why_points(rows[0], rows[j]) if "points_trick" in rows[0] else why(best, other, question.objective)
-    return Grade(question.index, format_cards(question.hand), question.dealt, question.objective, answer.text,
+    with i18n.use(i18n.ENGLISH):          # the grade's words are data (JSON), English in every language
+        dealt, patterns = question.dealt, (hold_pattern_label(question.codes[0]), hold_pattern_label(question.codes[i]))
+    return Grade(question.index, format_cards(question.hand), dealt, question.objective, answer.text,
                  list(rows[0]["keep"]), int(rows[0]["draw"]), list(rows[i]["keep"]), int(rows[i]["draw"]),
                  float(rank.value[0]), float(rank.value[i]), gap, gap_se, exact, mistake, question.pattern,
-                 hold_pattern_label(question.codes[0]), hold_pattern_label(question.codes[i]),
-                 because, question.seed)
+                 *patterns, because, question.seed)
 
 
 def _listed(items: list[Phrase]) -> Phrase:
