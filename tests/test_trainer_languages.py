@@ -172,3 +172,17 @@ def test_the_history_is_language_neutral(tmp_path):
     assert {r["session"] for r in records} == {1, 2, 3}
     assert not re.search(r"[åäöø]", json.dumps([{k: v for k, v in r.items() if k != "answer"} for r in records],
                                                ensure_ascii=False))
+
+
+def test_answers_in_the_players_words_mean_what_the_english_ones_do():
+    setup = tr.train_setup("morkpoker", objective="jacks")
+    pos = tr.position(setup, np.array([code(c) for c in "Ks Kc Qd 7s 3d".split()]), 1, 1)
+
+    def kept(text: str) -> tuple[str, ...]:
+        return tr.parse_answer(text, pos, setup.rules).keep
+
+    assert kept("släng 7s 3d") == kept("kast 7s 3d") == kept("throw 7s 3d") == ("Ks", "Kc", "Qd")
+    assert kept("behåll Ks Kc") == kept("behold Ks Kc") == kept("Ks Kc") == ("Ks", "Kc")
+    assert kept("stå") == kept("pat") and len(kept("stå")) == 5
+    assert [tr.parse_answer(w, pos, setup.rules).kind for w in ("hjälp", "hjelp", "poäng", "poeng", "sluta", "slutt")] \
+        == ["help", "help", "score", "score", "quit", "quit"]
