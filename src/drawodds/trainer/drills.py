@@ -10,20 +10,33 @@ import numpy as np
 
 from drawodds.analyses.strategy import Solver, make_solver, parse_objective, suit_classes
 from drawodds.errors import TRAIN_TRIALS, RequestError, check_name
+from drawodds.i18n import N_
 from drawodds.kinds import HoldType
 from drawodds.patterns import hold_pattern_codes, hold_type
 from drawodds.results import Result, shown_as
 from drawodds.rules import RuleSet, preset
+from drawodds.trainer.phrases import Phrase
 
 OBJECTIVES = ("equity", "jacks", "points")
 TRIALS = 20_000           # Monte Carlo trials per keep question (equity against opponents)
 POINTS_TRIALS = 5_000     # the same in Poengpoker and Chicago, where every trial plays out five tricks
 DRILLS = ("mixed", "keep", "read")
-UNITS = {"equity": "points of equity", "jacks": "percentage points", "points": "points"}
+UNITS = {"equity": N_("points of equity"), "jacks": N_("percentage points"), "points": N_("points")}
 
 # The patterns drilled and tallied: the type of the best hold (``kinds.HoldType``), by slug.
 PATTERNS: dict[str, HoldType] = {t.slug: t for t in HoldType}
 PATTERN_NAMES: dict[str, str] = {t.slug: t.label for t in HoldType}
+# Each pattern as a player reads it (its slug and English name stay in JSON and the history).
+PATTERN_WORDS: dict[str, Phrase] = {
+    "pat": Phrase.pgettext("pattern", "stand pat"),
+    "made": Phrase.pgettext("pattern", "keep trips / two pair / quads"),
+    "pair": Phrase.pgettext("pattern", "keep the pair"), "kicker": Phrase.pgettext("pattern", "pair + kicker"),
+    "flush-draw": Phrase.pgettext("pattern", "flush draw"),
+    "straight-draw": Phrase.pgettext("pattern", "straight draw"),
+    "sf-draw": Phrase.pgettext("pattern", "straight-flush draw"), "two-cards": Phrase.pgettext("pattern", "two cards"),
+    "one-card": Phrase.pgettext("pattern", "one card"), "draw-five": Phrase.pgettext("pattern", "draw five"),
+    "other": Phrase.pgettext("pattern", "other"),
+}
 _PATTERN_KEEPS = {HoldType.ONE_CARD.slug: 1, HoldType.DRAW_FIVE.slug: 0}    # cards kept: need a draw of 4 or 5
 
 Objective = Literal["equity", "jacks", "points"]
