@@ -50,7 +50,9 @@ def test_the_word_finder_sees_an_english_word_and_spares_accented_ones_flags_and
     assert english_words("Ķééƥ A♠ K♠ (best hold)") == {"best", "hold"}
 
 
-ANSWERS = "AsAh\nscore\n45\nthrow 7s 3s\nquit\n"
+# Answers that are no English words (the trainer echoes them): a draw count, standing pat, the score
+# asked in Swedish, a reading (two pair, 45%), a bad answer, quit.
+ANSWERS = "3\npoäng\npat\n2p 45\nAsAh\n3\nq\n"
 
 # The runs of the test, by name: quick sizes of every command that finishes in seconds.
 RUNS: dict[str, list[str]] = {
@@ -64,7 +66,7 @@ RUNS: dict[str, list[str]] = {
     "simulate": ["simulate", "--deals", "200"],
     "simulate-points": ["simulate", "--rules", "poengpoker", "--games", "2"],
     "lesson": ["lesson", "pat", "--deals", "100", "--no-equilibrium"],
-    "train": ["train", "--answers", "{answers}", "--seed", "1", "--hands", "3", "--history", "{history}"],
+    "train": ["train", "--answers", "{answers}", "--seed", "1", "--hands", "4", "--history", "{history}"],
     "cache": ["cache"],
     "error-option": ["keep", "AsAhKs7s3s", "--tirals", "3"],
     "error-value": ["keep", "AsAhKs7s3s", "--trials", "many"],
@@ -88,7 +90,7 @@ OTHERS: dict[str, str] = {
     "simulate": "render/simulate.py",
     "simulate-points": "render/simulate.py (points games)",
     "lesson": "analyses/lessons.py and render/lesson.py",
-    "train": "trainer/ and render/train.py",
+    "train": "the hand descriptions (king high, three aces) of evaluate.py",
 }
 
 
