@@ -154,6 +154,7 @@ def test_swedish_help_and_errors_read_swedish(capsys: pytest.CaptureFixture[str]
 
 @pytest.mark.parametrize("argv, env, chosen", [
     (["--lang", "nb", "eval", "--help"], {}, "nb"),
+    (["--lang", "sv"], {}, "sv"),                                   # drawodds alone: the help
     (["eval", "--help", "--lang=sv"], {"DRAWODDS_LANG": "nb"}, "sv"),
     (["eval", "--help"], {"DRAWODDS_LANG": "nb", "LANG": "sv_SE.UTF-8"}, "nb"),
     (["eval", "--help"], {"LANG": "sv_SE.UTF-8"}, "sv"),

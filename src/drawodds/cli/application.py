@@ -20,7 +20,7 @@ import typer
 
 from drawodds import __version__
 from drawodds.cli.errors import INTERRUPTED, Interrupted, flag_names, message
-from drawodds.cli.language import click_message, dress, language_option, speaking
+from drawodds.cli.language import click_message, dress, language_option, speaking, without_language
 from drawodds.errors import DrawoddsError, choose_language
 from drawodds.i18n import N_, _
 from drawodds.paths import CacheNote
@@ -166,7 +166,7 @@ def run(argv: list[str] | None = None) -> int:
     except DrawoddsError as exc:
         return _error(message(exc))
     with speaking(lang):
-        return _run(args)
+        return _run(without_language(args))
 
 
 def _run(args: list[str]) -> int:
@@ -175,8 +175,7 @@ def _run(args: list[str]) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("always", CacheNote)
             warnings.showwarning = _cache_note
-            words = [a for i, a in enumerate(args) if not a.startswith("-") and (i == 0 or args[i - 1] != "--lang")]
-            name = words[0] if words else None      # only the command that runs is loaded
+            name = next((a for a in args if not a.startswith("-")), None)     # only the command that runs is loaded
             built = typer.main.get_command(build_app((name,) if name in COMMANDS else COMMANDS))
             code = dress(built).main(args=args, standalone_mode=False, prog_name="drawodds")
     except typer.Exit as exc:

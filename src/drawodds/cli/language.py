@@ -36,6 +36,23 @@ def language_option(args: Sequence[str]) -> str | None:
     return found
 
 
+def without_language(args: Sequence[str]) -> list[str]:
+    """``args`` without the ``--lang`` that ``language_option`` read (``drawodds --lang sv`` alone is
+    ``drawodds``: the help)."""
+    kept: list[str] = []
+    skip = False
+    for i, arg in enumerate(args):
+        if skip:
+            skip = False
+        elif "--" in args[:i]:
+            kept.append(arg)
+        elif arg == FLAG and i + 1 < len(args):
+            skip = True
+        elif not arg.startswith(FLAG + "="):
+            kept.append(arg)
+    return kept
+
+
 def worded(template: str, **values: Any) -> str:
     """Help text ``template`` (marked with ``N_``) filled with ``values``, in English; the built command
     words it in the language of the run. A value that is a callable is called in that language."""
@@ -120,7 +137,7 @@ def click_message(text: str) -> str:
 
 
 def _localized_usage(command: Any) -> None:
-    """``command``'s usage line and help option in the current language (for this built command only)."""
+    """``command``'s usage line, help option and help page in the current language (for this built command only)."""
     original_help_option = command.get_help_option
 
     def get_help_option(ctx: Any) -> Any:
@@ -132,25 +149,41 @@ def _localized_usage(command: Any) -> None:
     def format_usage(ctx: Any, formatter: Any) -> None:
         formatter.write_usage(ctx.command_path, " ".join(command.collect_usage_pieces(ctx)), prefix=_(USAGE) + " ")
 
+    original_format_help = command.format_help
+
+    def format_help(ctx: Any, formatter: Any) -> None:
+        _typer_words()          # typer's help module is loaded for a help page only
+        original_format_help(ctx, formatter)
+
     command.get_help_option = get_help_option
     command.format_usage = format_usage
+    command.format_help = format_help
+
+
+_saved_words: dict[str, str] = {}      # typer's own words while ours stand in for them
+
+
+def _typer_words() -> None:
+    """Put typer's help words in the current language (once a run; ``speaking`` puts them back)."""
+    from typer import rich_utils
+
+    if not _saved_words:
+        _saved_words.update({attr: getattr(rich_utils, attr) for attr in _TYPER_WORDS})
+        for attr, sentence in _TYPER_WORDS.items():
+            setattr(rich_utils, attr, _(sentence))
 
 
 @contextmanager
 def speaking(lang: str) -> Iterator[str]:
-    """Speak ``lang`` inside the block: ours through ``i18n.use``, typer's help words from our catalog
-    (put back as they were after it). English leaves typer untouched."""
+    """Speak ``lang`` inside the block (``i18n.use``); typer's help words, changed for a help page
+    shown in it, are put back after it."""
     with i18n.use(lang):
-        if lang == i18n.ENGLISH:
-            yield lang
-            return
-        from typer import rich_utils
-
-        saved = {attr: getattr(rich_utils, attr) for attr in _TYPER_WORDS}
-        for attr, sentence in _TYPER_WORDS.items():
-            setattr(rich_utils, attr, _(sentence))
         try:
             yield lang
         finally:
-            for attr, value in saved.items():
-                setattr(rich_utils, attr, value)
+            if _saved_words:
+                from typer import rich_utils
+
+                for attr, value in _saved_words.items():
+                    setattr(rich_utils, attr, value)
+                _saved_words.clear()
