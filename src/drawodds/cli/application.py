@@ -105,7 +105,8 @@ def build_app(names: Sequence[str] = COMMANDS) -> typer.Typer:
     built.callback()(_root)
     for name in names:
         function = command(name)
-        built.command(name, help=sys.modules[function.__module__].HELP)(function)   # each module's HELP
+        # each module's HELP, marked for the catalog (else typer takes the function's docstring)
+        built.command(name, help=getattr(sys.modules[function.__module__], "HELP", None))(function)
     return built
 
 
