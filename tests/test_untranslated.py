@@ -27,7 +27,7 @@ ALLOWED = {
     "standard", "loose", "tight", "equilibrium", "rule", "reader", "pat", "station", "random", "raiser",
     "snower", "trips", "sensible", "list", "clear", "str", "int", "float", "OPTIONS", "COMMAND", "ARGS",
     "JSON", "CSV", "PNG", "PDF", "MB", "README", "Monte", "Carlo", "SE", "CFR", "dcfr", "cfr",
-    "hand", "name", "draw", "action", "topic", "topics", "Jk",
+    "hand", "name", "draw", "action", "topic", "topics", "Jk", "web", "dist",
 }
 # Tokens that are not words: flags, paths and file names, slugs, placeholders of the help, environment
 # variables, a value quoted back, card codes, help-markup that the pseudo language leaves as it is.
@@ -124,6 +124,25 @@ def test_every_sentence_a_command_prints_goes_through_the_catalog(name: str, cap
 
 WIDE = ("keep", "read", "openers", "simulate", "simulate-points", "rules-jackpot", "policies",
         "lesson", "train", "help-keep", "help-train")
+
+
+@pytest.mark.parametrize("lang", ["sv", "nb"])
+def test_every_help_text_is_a_sentence_of_the_catalog(lang: str) -> None:
+    """The pseudo language accents any help text, marked or not: here each must be in the catalog."""
+    import typer
+
+    from drawodds.cli.application import build_app
+    from drawodds.cli.language import TEMPLATES
+
+    catalog = i18n.merged(sorted((i18n.LOCALE_DIR / lang).glob("*.po")))
+    group = typer.main.get_command(build_app())
+    missing = []
+    for command in [group, *group.commands.values()]:       # type: ignore[attr-defined]
+        for text in [command.help, *(getattr(p, "help", None) for p in command.params)]:
+            msgid = TEMPLATES.get(text, text) if text else None
+            if msgid and not (msgid in catalog and catalog[msgid].string):
+                missing.append(f"{command.name}: {text!r}")
+    assert not missing, f"help texts without a {lang} translation:\n" + "\n".join(missing)
 
 
 @pytest.mark.parametrize("lang", ["sv", "nb"])

@@ -19,8 +19,10 @@ from drawodds.i18n import N_, _
 FLAG = "--lang"
 HELP = N_("The language to write in (default: DRAWODDS_LANG, else the locale, else English).")
 
-# Help texts built from values (a range, the cores here): their English text -> how to word them now.
+# Help texts built from values (a range, the cores here): their English text -> how to word them now,
+# and -> the catalog's sentence they are made from.
 _WORDED: dict[str, Callable[[], str]] = {}
+TEMPLATES: dict[str, str] = {}
 
 
 def language_option(args: Sequence[str]) -> str | None:
@@ -63,6 +65,7 @@ def worded(template: str, **values: Any) -> str:
     with i18n.use(i18n.ENGLISH):
         english = fill()
     _WORDED[english] = fill
+    TEMPLATES[english] = template
     return english
 
 

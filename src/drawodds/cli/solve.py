@@ -10,6 +10,7 @@ import typer
 
 from drawodds.cards import shown
 from drawodds.cli.errors import interrupted, refuse, scheduler, writable_file, writable_folder
+from drawodds.cli.language import worded
 from drawodds.cli.options import DaskOpt, DrawsOpt, JokerOpt, JsonOpt, MaxDrawOpt, SchedulerOpt, bounded, build_rules
 from drawodds.errors import FIELD_ROUNDS, check_positive
 from drawodds.execution import available_cores
@@ -75,9 +76,9 @@ def solve_cmd(
         N_("Fixed-point passes of the field the holds are chosen against"), 2))] = 2,
     schedule: Annotated[Schedule, typer.Option(
         "--schedule", help=N_("CFR variant: dcfr (discounted CFR, the default) or cfr+."))] = Schedule.DCFR,
-    workers: Annotated[int | None, typer.Option("--workers", "-w", help=(
-        f"Processes for the abstraction build: 1 to the cores available ({available_cores()} here; "
-        "the default is all of them). The abstraction is the same on any number."))] = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", help=worded(N_(
+        "Processes for the abstraction build: 1 to the cores available ({cores} here; the default is all of "
+        "them). The abstraction is the same on any number."), cores=available_cores()))] = None,
     scheduler_address: SchedulerOpt = None,
     dask: DaskOpt = False,
     out: Annotated[str | None, typer.Option(
