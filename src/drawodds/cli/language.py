@@ -1,9 +1,10 @@
 """The language the command line speaks: ``--lang`` read before the application is built (its help
-is written when it is built), every help text and click's own words in that language.
+is written when it is built), every help text and typer's own words in that language.
 
-English costs nothing here: no catalog is read and click is left as it is. In Swedish and
-Norwegian the built command's help texts are looked up in the catalog, and click's and typer's
-own words (``Usage:``, ``Options``, ``Missing argument``) are taken from it for the run.
+English costs nothing here: no catalog is read and typer is left as it is. In Swedish and
+Norwegian the built command's help texts are looked up in the catalog, typer's help words
+(``Usage:``, ``Options``, ``[required]``) come from it for a help page, and the usage errors its
+click writes in English (``Missing argument 'hand'.``) are worded again from it.
 """
 
 from __future__ import annotations
