@@ -31,7 +31,7 @@ ALLOWED = {
 }
 # Tokens that are not words: flags, paths and file names, slugs, placeholders of the help, environment
 # variables, a value quoted back, card codes, help-markup that the pseudo language leaves as it is.
-NOT_WORDS = re.compile(r"--?[\w-]+|[\w./~-]*/[\w./-]*|\b[\w-]+\.(?:md|png|pdf|jsonl?|parquet|csv|txt)\b"
+NOT_WORDS = re.compile(r"--?[\w-]+|[\w./~-]*/[\w./-]*|\b[\w-]+(?:\.[\w-]+)*\.[a-z][a-z0-9]{1,6}\b"
                        r"|\b[A-Z][A-Z0-9_]{2,}\b|\b[a-z]+(?:_[a-z]+)+\b|\[(?:required|default: [^\]]*)\]"
                        r"|\{[\w-]+\}|<\w+>|'[^'\s]*'"
                        r"|\b(?:[2-9TJQKA]|10)[shdc]\b|\b(?:[2-9TJQKA][shdc]){2,5}\b")
