@@ -53,20 +53,22 @@ def card_from_text(token: str, position: int = 1, *, joker: bool = False) -> int
     low = token.strip().lower()
     if low in _JOKER_WORDS:
         if not joker:
-            raise CardError(f"card {position} '{text}': a joker, but this deck has none "
-                            "(use a rule set with the joker, e.g. {joker})", "joker")
+            raise CardError("card {position} '{text}': a joker, but this deck has none (use a rule set with the "
+                            "joker, e.g. {joker})", "joker", position=position, text=text)
         return JOKER
     if len(text) < 2:
-        raise CardError(f"card {position} '{text}': a card is a rank and a suit, like 'As' or '10h'")
+        raise CardError("card {position} '{text}': a card is a rank and a suit, like 'As' or '10h'", position=position,
+                        text=text)
     rank_text, suit_text = low[:-1], low[-1]
     if rank_text == "1" and suit_text in _SUIT_ALIASES:
-        raise CardError(f"card {position} '{text}': no rank '1'; did you mean 10{suit_text} or A{suit_text}?")
+        raise CardError("card {position} '{text}': no rank '1'; did you mean 10{suit} or A{suit}?", position=position,
+                        text=text, suit=suit_text)
     if rank_text.upper() not in _RANK_ALIASES:
-        raise CardError(f"card {position} '{text}': unknown rank '{shown(rank_text)}' "
-                        "(use 2-9, T or 10, J, Q, K, A)")
+        raise CardError("card {position} '{text}': unknown rank '{rank}' (use 2-9, T or 10, J, Q, K, A)",
+                        position=position, text=text, rank=shown(rank_text))
     if suit_text.lower() not in _SUIT_ALIASES:
-        raise CardError(f"card {position} '{text}': unknown suit '{shown(suit_text)}' "
-                        "(use c d h s or ♣ ♦ ♥ ♠)")
+        raise CardError("card {position} '{text}': unknown suit '{suit}' (use c d h s or ♣ ♦ ♥ ♠)", position=position,
+                        text=text, suit=shown(suit_text))
     return _RANK_ALIASES[rank_text.upper()] * 4 + _SUIT_ALIASES[suit_text.lower()]
 
 
@@ -101,15 +103,18 @@ def parse_cards(text: str | Iterable[str], *, joker: bool = False) -> list[int]:
 def _add_distinct(cards: list[int], card: int, i: int, written: str) -> None:
     """Append the ``i``-th card (``written`` as the user gave it), refusing one already in ``cards``."""
     if card in cards:
-        raise CardError(f"card {i} '{written}': duplicate of card {cards.index(card) + 1}")
+        raise CardError("card {position} '{text}': duplicate of card {first}", position=i, text=written,
+                        first=cards.index(card) + 1)
     cards.append(card)
 
 
 def _sized_hand(cards: list[int], size: int) -> Hand:
     """The hand of ``cards`` as an int8 array, refused unless it has exactly ``size`` of them."""
     if len(cards) != size:
-        raise CardError(f"a hand has {size} cards; got {len(cards)}"
-                        + (f" ({' '.join(card_str(c) for c in cards)})" if cards else ""))
+        if not cards:
+            raise CardError("a hand has {size} cards; got {count}", size=size, count=0)
+        raise CardError("a hand has {size} cards; got {count} ({cards})", size=size, count=len(cards),
+                        cards=" ".join(card_str(c) for c in cards))
     return np.asarray(cards, dtype=np.int8)
 
 
@@ -140,12 +145,15 @@ def as_hand(hand: str | Iterable[str] | Sequence[int] | npt.NDArray[np.integer],
         return parse_hand(hand, joker=joker, size=size)       # type: ignore[arg-type]
     codes = np.asarray(hand).ravel()
     if codes.dtype.kind not in "iu":
-        raise CardError(f"a hand is text or card numbers, got {codes.dtype} values")
+        raise CardError("a hand is text or card numbers, got {kind} values", kind=codes.dtype)
     cards: list[int] = []
     for i, code in enumerate(codes.tolist(), start=1):
         if not 0 <= code < DECK_SIZE + int(joker):
-            raise CardError(f"card {i}: {code} is not a card number (0-{DECK_SIZE - 1 + int(joker)})"
-                            + ("" if joker or code != JOKER else "; the joker needs a rule set with it"))
+            if code == JOKER and not joker:
+                raise CardError("card {position}: {code} is not a card number (0-{last}); the joker needs a rule "
+                                "set with it", position=i, code=code, last=DECK_SIZE - 1)
+            raise CardError("card {position}: {code} is not a card number (0-{last})", position=i, code=code,
+                            last=DECK_SIZE - 1 + int(joker))
         _add_distinct(cards, code, i, card_str(code))
     return _sized_hand(cards, size)
 
@@ -156,7 +164,7 @@ def card_str(card: int, *, pretty: bool = False) -> str:
     if card == JOKER:
         return "🃏" if pretty else "Jk"
     if not 0 <= card < DECK_SIZE:
-        raise CardError(f"{card} is not a card number (0-52)")
+        raise CardError("{card} is not a card number (0-52)", card=card)
     return RANKS[card // 4] + (SUIT_GLYPHS if pretty else SUITS)[card % 4]
 
 

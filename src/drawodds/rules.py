@@ -150,13 +150,14 @@ class RuleSet:
         drawodds.rules.RuleError: players must be a whole number, got '4'
         """
         if not isinstance(values, dict):
-            raise RuleError(f"a rule set is read from a dict of options, got {type(values).__name__}")
+            raise RuleError("a rule set is read from a dict of options, got {kind}", kind=type(values).__name__)
         unknown = sorted(str(k) for k in values if k not in _OPTION_KINDS)
         if unknown:
-            raise RuleError(f"unknown rule option {unknown[0]!r}; options are: {', '.join(sorted(_OPTION_KINDS))}")
+            raise RuleError("unknown rule option {name}; options are: {choices}", name=repr(unknown[0]),
+                            choices=', '.join(sorted(_OPTION_KINDS)))
         name = values.get("name", cls.name)
         if not isinstance(name, str):
-            raise RuleError(f"name must be text, got {name!r}")
+            raise RuleError("name must be text, got {name}", name=repr(name))
         base = _PRESETS.get(name, cls())
         changes: dict[str, Any] = {
             k: tuple(v) if isinstance(v, list) and typing.get_origin(_OPTION_KINDS[k]) is tuple else v
@@ -168,41 +169,43 @@ class RuleSet:
         known = {f.name for f in dataclasses.fields(self)}
         unknown = sorted(set(changes) - known)
         if unknown:
-            raise RuleError(f"unknown rule option {unknown[0]!r}; options are: {', '.join(sorted(known))}")
+            raise RuleError("unknown rule option {name}; options are: {choices}", name=repr(unknown[0]),
+                            choices=', '.join(sorted(known)))
         return dataclasses.replace(self, **changes).validate()  # type: ignore[arg-type]
 
     def validate(self) -> RuleSet:
         """Return self, or raise RuleError naming the first impossible combination."""
         points_game = self.game != "draw"
         if self.game not in ("draw", "poengpoker", "chicago"):
-            raise RuleError(f"unknown game {self.game!r}")
+            raise RuleError("unknown game {game}", game=repr(self.game))
         if self.max_draw not in MAX_DRAW_CHOICES:
-            raise RuleError(f"max draw must be one of {', '.join(MAX_DRAW_CHOICES)}, got {self.max_draw!r}")
+            raise RuleError("max draw must be one of {choices}, got {value}", choices=', '.join(MAX_DRAW_CHOICES),
+                            value=repr(self.max_draw))
         _check_kinds(self)
         if points_game:
             if self.joker:
-                raise RuleError(f"{self.game} is played with 52 cards: no joker (the Poengpoker page)")
+                raise RuleError("{game} is played with 52 cards: no joker (the Poengpoker page)", game=self.game)
             if not 2 <= self.players <= 6:
-                raise RuleError(f"{self.game} is for 2-6 players, got {self.players}")
+                raise RuleError("{game} is for 2-6 players, got {players}", game=self.game, players=self.players)
         else:
             if not 2 <= self.players <= 8:
-                raise RuleError(f"the draw game is for 2-8 players, got {self.players}")
+                raise RuleError("the draw game is for 2-8 players, got {players}", players=self.players)
             if self.max_draw_cards >= 4 and self.max_draw != "4-ace" and self.players > 5:
-                raise RuleError(f"with up to {self.max_draw_cards} cards drawn the deck serves at most "
-                                f"5 players (the Swedish Mörkpoker page), got {self.players}")
+                raise RuleError("with up to {max_draw} cards drawn the deck serves at most 5 players (the Swedish "
+                                "Mörkpoker page), got {players}", max_draw=self.max_draw_cards, players=self.players)
         if not 1 <= self.draws <= 3:
-            raise RuleError(f"draws must be 1, 2 or 3 (single, double, triple draw), got {self.draws}")
+            raise RuleError("draws must be 1, 2 or 3 (single, double, triple draw), got {draws}", draws=self.draws)
         if not points_game and self.empty_stub == "reshuffle" and _deck_may_run_dry(self):
-            raise RuleError(f"{self.players} players drawing up to {self.max_draw_cards} cards "
-                            f"{self.draws} time(s) can empty the deck, since nobody is dealt back "
-                            f"their own discards: use fewer players, draws or cards")
+            raise RuleError("{players} players drawing up to {max_draw} cards {draws} time(s) can empty the deck, "
+                            "since nobody is dealt back their own discards: use fewer players, draws or cards",
+                            players=self.players, max_draw=self.max_draw_cards, draws=self.draws)
         if self.game == "draw" and (self.small_bet <= 0 or self.big_bet <= 0):
             raise RuleError("bets must be positive")
         if self.ante < 0 or self.stack <= 0 or self.deals <= 0:
             raise RuleError("ante must be >= 0, stack and deals > 0")
         if self.max_consecutive_antes is not None and self.max_consecutive_antes < 1:
-            raise RuleError(f"max_consecutive_antes must be at least 1 (or None for no limit), "
-                            f"got {self.max_consecutive_antes}")
+            raise RuleError("max_consecutive_antes must be at least 1 (or None for no limit), got {value}",
+                            value=self.max_consecutive_antes)
         if not points_game and self.empty_stub == "short":
             raise RuleError("empty_stub='short' is for the points games: in the draw game the stub "
                             "is always rebuilt from earlier discards (the Norwegian 5-card draw page)")
@@ -244,22 +247,22 @@ def _check_kinds(rules: RuleSet) -> None:
         if origin is Literal:
             if value not in args or not isinstance(value, str):
                 choices = ", ".join(map(str, args[:-1])) + f" or {args[-1]}"
-                raise RuleError(f"{name} must be {choices}, got {value!r}")
+                raise RuleError("{name} must be {choices}, got {value}", name=name, choices=choices, value=repr(value))
         elif kind is bool:
             if not isinstance(value, bool):
-                raise RuleError(f"{name} must be True or False, got {value!r}")
+                raise RuleError("{name} must be True or False, got {value}", name=name, value=repr(value))
         elif kind is int:
             if not is_whole(value):
-                raise RuleError(f"{name} must be a whole number, got {value!r}")
+                raise RuleError("{name} must be a whole number, got {value}", name=name, value=repr(value))
         elif kind is str:
             if not isinstance(value, str):
-                raise RuleError(f"{name} must be text, got {value!r}")
+                raise RuleError("{name} must be text, got {value}", name=name, value=repr(value))
         elif origin is tuple:
             if not isinstance(value, tuple) or not all(is_whole(v) for v in value):
-                raise RuleError(f"{name} must be a tuple of whole numbers, got {value!r}")
+                raise RuleError("{name} must be a tuple of whole numbers, got {value}", name=name, value=repr(value))
         elif args == (int, type(None)):
             if value is not None and not is_whole(value):
-                raise RuleError(f"{name} must be a whole number or None, got {value!r}")
+                raise RuleError("{name} must be a whole number or None, got {value}", name=name, value=repr(value))
 
 
 def _deck_may_run_dry(rules: RuleSet) -> bool:
@@ -276,15 +279,15 @@ def _check_blinds(rules: RuleSet) -> None:
     increasing from the dealer's left (each twice the one before unless blinds_doubling is off)."""
     blinds = rules.blinds
     if not 2 <= len(blinds) <= 4 or len(blinds) > rules.players:
-        raise RuleError(f"use 2-4 blinds and at most one per player; got {len(blinds)} blinds "
-                        f"for {rules.players} players")
+        raise RuleError("use 2-4 blinds and at most one per player; got {count} blinds for {players} players",
+                        count=len(blinds), players=rules.players)
     if min(blinds) <= 0:
-        raise RuleError(f"blinds must be positive, got {blinds}")
+        raise RuleError("blinds must be positive, got {blinds}", blinds=blinds)
     if any(b <= a for a, b in itertools.pairwise(blinds)):
-        raise RuleError(f"blinds must increase from the dealer's left, got {blinds}")
+        raise RuleError("blinds must increase from the dealer's left, got {blinds}", blinds=blinds)
     if rules.blinds_doubling and any(b != 2 * a for a, b in itertools.pairwise(blinds)):
-        raise RuleError(f"each blind must be twice the one before, got {blinds} "
-                        f"(set blinds_doubling=False for other steps)")
+        raise RuleError("each blind must be twice the one before, got {blinds} (set blinds_doubling=False for other "
+                        "steps)", blinds=blinds)
 
 
 # The kind of every option, from its annotation (``sources`` is bookkeeping, not an option).
@@ -417,11 +420,13 @@ def preset(name: str = "morkpoker", **overrides: object) -> RuleSet:
     drawodds.rules.RuleError: unknown rule set 'texas'; choose one of: morkpoker, svensk, jackpot, poengpoker, chicago
     """
     if not isinstance(name, str):
-        raise RuleError(f"a rule set is named by text, one of: {', '.join(_PRESETS)}; got {name!r}")
+        raise RuleError("a rule set is named by text, one of: {choices}; got {name}", choices=', '.join(_PRESETS),
+                        name=repr(name))
     key = name.lower().replace("ø", "o").replace("ö", "o")
     aliases = {"jacks": "jackpot", "jackpott": "jackpot", "svenska": "svensk", "koppoker": "svensk",
                "poeng": "poengpoker", "plain": "morkpoker"}
     key = aliases.get(key, key)
     if key not in _PRESETS:
-        raise RuleError(f"unknown rule set {name!r}; choose one of: {', '.join(_PRESETS)}")
+        raise RuleError("unknown rule set {name}; choose one of: {choices}", name=repr(name),
+                        choices=', '.join(_PRESETS))
     return _PRESETS[key].replace(**overrides) if overrides else _PRESETS[key].validate()
