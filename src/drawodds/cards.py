@@ -8,11 +8,13 @@ The joker ("bug") is 52. Hands are numpy arrays of shape ``(..., 5)``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from drawodds import i18n
 from drawodds.errors import DrawoddsError
 
 RANKS = "23456789TJQKA"
@@ -34,6 +36,34 @@ _SHOWN_TOKEN = 12   # longest piece of the user's input echoed back in an error
 # One card: a rank (10, 1-9, T J Q K A) then a suit letter or symbol, or the joker "Jk"/"Joker"/🃏.
 _TOKEN = re.compile(r"(joker|jk|🃏|10|[1-9tjqka])([cdhs♣♦♥♠♧♢♡♤]?)", re.IGNORECASE)
 
+
+@dataclass(frozen=True)
+class _Notation:
+    """The ranks, suits and joker words one way of writing cards accepts."""
+
+    ranks: Mapping[str, int]
+    suits: Mapping[str, int]
+    jokers: tuple[str, ...]
+    token: re.Pattern[str]
+
+
+_ENGLISH = _Notation(_RANK_ALIASES, _SUIT_ALIASES, _JOKER_WORDS, _TOKEN)
+# Swedish and Norwegian players write E (ess), K, D (dam/dame), Kn (knekt), 10 and the suits s h r k
+# (spader/spar, hjärter/hjerter, ruter, klöver/kløver), the joker X; the English notation works too.
+# "Jk" would be the joker in English and the jack of clubs (J + k) here: it is refused as ambiguous.
+_NORDIC = _Notation(_RANK_ALIASES | {"E": 12, "D": 10, "KN": 9},
+                    _SUIT_ALIASES | {"r": 1, "k": 0},
+                    ("joker", "jo", "x", "🃏"),
+                    re.compile(r"(joker|🃏|x|10|kn|[1-9tjqkaed])([cdhsrk♣♦♥♠♧♢♡♤]?)", re.IGNORECASE))
+_AMBIGUOUS = "jk"
+_NORDIC_LANGUAGES = frozenset({"sv", "nb"})
+
+
+def _notation() -> _Notation:
+    """The notation of the current language: Swedish and Norwegian add theirs to the English one."""
+    return _NORDIC if i18n.language() in _NORDIC_LANGUAGES else _ENGLISH
+
+
 Hand = npt.NDArray[np.int8]
 
 
@@ -48,40 +78,46 @@ def shown(text: str) -> str:
 
 
 def card_from_text(token: str, position: int = 1, *, joker: bool = False) -> int:
-    """Parse one card token such as ``As``, ``10h``, ``t♠``, ``Jk`` or ``🃏``."""
+    """Parse one card token such as ``As``, ``10h``, ``t♠``, ``Jk`` or ``🃏`` (under Swedish or
+    Norwegian also ``Es``, ``Kns``, ``Dr``, ``10k`` or ``X``)."""
+    notation = _notation()
     text = shown(token.strip())
     low = token.strip().lower()
-    if low in _JOKER_WORDS:
+    if low in notation.jokers:
         if not joker:
             raise CardError("card {position} '{text}': a joker, but this deck has none (use a rule set with the "
                             "joker, e.g. {joker})", "joker", position=position, text=text)
         return JOKER
-    if len(text) < 2:
-        raise CardError("card {position} '{text}': a card is a rank and a suit, like 'As' or '10h'", position=position,
-                        text=text)
+    if low == _AMBIGUOUS and notation is _NORDIC:
+        raise CardError("card {position} '{text}': the joker or the jack of clubs? Write the joker as X or Joker, "
+                        "the jack of clubs as Knk or Jc", position=position, text=text)
+    if len(text) < 2 or (notation is _NORDIC and low.upper() in notation.ranks):
+        raise CardError("card {position} '{text}': a card is a rank and a suit, like 'As' or '10h'",
+                        position=position, text=text)
     rank_text, suit_text = low[:-1], low[-1]
-    if rank_text == "1" and suit_text in _SUIT_ALIASES:
-        raise CardError("card {position} '{text}': no rank '1'; did you mean 10{suit} or A{suit}?", position=position,
-                        text=text, suit=suit_text)
-    if rank_text.upper() not in _RANK_ALIASES:
+    if rank_text == "1" and suit_text in notation.suits:
+        raise CardError("card {position} '{text}': no rank '1'; did you mean 10{suit} or A{suit}?",
+                        position=position, text=text, suit=suit_text)
+    if rank_text.upper() not in notation.ranks:
         raise CardError("card {position} '{text}': unknown rank '{rank}' (use 2-9, T or 10, J, Q, K, A)",
                         position=position, text=text, rank=shown(rank_text))
-    if suit_text.lower() not in _SUIT_ALIASES:
-        raise CardError("card {position} '{text}': unknown suit '{suit}' (use c d h s or ♣ ♦ ♥ ♠)", position=position,
-                        text=text, suit=shown(suit_text))
-    return _RANK_ALIASES[rank_text.upper()] * 4 + _SUIT_ALIASES[suit_text.lower()]
+    if suit_text not in notation.suits:
+        raise CardError("card {position} '{text}': unknown suit '{suit}' (use c d h s or ♣ ♦ ♥ ♠)",
+                        position=position, text=text, suit=shown(suit_text))
+    return notation.ranks[rank_text.upper()] * 4 + notation.suits[suit_text]
 
 
 def split_tokens(text: str) -> list[str]:
     """Split hand text into card tokens, with or without separators (``AsKh``, ``As Kh``, ``as,kh``)."""
+    notation = _notation()
     tokens: list[str] = []
     for chunk in re.split(r"[\s,;/|]+", text.strip()):
         if not chunk:
             continue
         pos = 0
         while pos < len(chunk):
-            m = _TOKEN.match(chunk, pos)
-            if m is None or (not m.group(2) and m.group(1).lower() not in _JOKER_WORDS):
+            m = notation.token.match(chunk, pos)
+            if m is None or (not m.group(2) and m.group(1).lower() not in notation.jokers):
                 # Not a card: report the rest of the chunk (up to the next plausible card).
                 bad = chunk[pos:pos + 3] if m is None else chunk[pos:m.end() + 1]
                 tokens.append(bad)
