@@ -26,20 +26,24 @@ def test_a_duplicate_card_reads_in_swedish_and_norwegian() -> None:
 
 def test_a_bad_trial_count_reads_in_swedish_with_its_numbers_and_the_flag() -> None:
     flags = {"trials": "--trials"}
-    assert message(KEEP_TRIALS.check, 1, names=flags) == "--trials must be at least 2 (a standard error needs two), got 1"
+    assert (message(KEEP_TRIALS.check, 1, names=flags)
+            == "--trials must be at least 2 (a standard error needs two), got 1")
     assert message(KEEP_TRIALS.check, 200_000_000) == "trials can be at most 100,000,000, got 200,000,000"
     with i18n.use("sv"):
         assert (message(KEEP_TRIALS.check, 1, names=flags)
                 == "--trials måste vara minst 2 (ett medelfel kräver två), inte 1")
-        assert message(KEEP_TRIALS.check, 200_000_000) == "trials får vara högst 100\u00a0000\u00a0000, inte 200\u00a0000\u00a0000"
+        assert (message(KEEP_TRIALS.check, 200_000_000)
+                == "trials får vara högst 100\u00a0000\u00a0000, inte 200\u00a0000\u00a0000")
     with i18n.use("nb"):
-        assert message(KEEP_TRIALS.check, 1, names=flags) == "--trials må være minst 2 (en standardfeil krever to), ikke 1"
+        assert (message(KEEP_TRIALS.check, 1, names=flags)
+                == "--trials må være minst 2 (en standardfeil krever to), ikke 1")
 
 
 def test_a_shared_check_names_its_own_parameter_in_every_language() -> None:
     assert message(check_fraction, 1.5, "se", names={"se": "--se"}) == "--se must be a number between 0 and 1, got 1.5"
     with i18n.use("sv"):
-        assert message(check_fraction, 1.5, "se", names={"se": "--se"}) == "--se måste vara ett tal mellan 0 och 1, inte 1,5"
+        assert (message(check_fraction, 1.5, "se", names={"se": "--se"})
+                == "--se måste vara ett tal mellan 0 och 1, inte 1,5")
 
 
 def test_an_error_wrapping_another_words_both_in_the_language() -> None:
