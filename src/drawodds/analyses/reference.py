@@ -27,7 +27,10 @@ class HandReport(Result):
     cards: list[str]
     category: str
     strength: int
-    description: str
+    description: str     # in the language of the moment it was made
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "description": describe(self.strength)}     # JSON: always English
 
 
 def hand_report(hand: str | Iterable[str], *, joker: bool = False) -> HandReport:
