@@ -20,7 +20,8 @@ def test_hands_in_swedish_and_norwegian() -> None:
                                              "kåk, nior över kungar", "stege, femma högst", "sjua högst, 5-4-3-2"]
     with i18n.use("nb"):
         assert [words(h) for h in hands] == ["par i ess, K-7-3", "to par, konger og syvere, kicker 2",
-                                             "hus, niere over konger", "straight, femmer høyest", "syver høyest, 5-4-3-2"]
+                                             "hus, niere over konger", "straight, femmer høyest",
+                                             "syver høyest, 5-4-3-2"]
     assert words("KsKh7c7d2s") == "two pair, kings and sevens, 2 kicker"
 
 
