@@ -506,12 +506,13 @@ def strategy_report(objective: str | None = None, rules: RuleSet | str | None = 
     check_seed(seed)
     policy = check_name(policy, "policy", "standard, loose or tight")
     if rules.draws != 1:
-        raise RequestError(f"strategy tables cover one draw; {rules.name} has {rules.draws} draws")
+        raise RequestError("strategy tables cover one draw; {rule_set} has {draws} draws", rule_set=rules.name,
+                           draws=rules.draws)
     if check_removal and objective.lower() != "equity":
         raise RequestError("{check_removal} measures the equity objective: ask for it with {objective} equity",
                            "check_removal", "objective")
     if out is not None and not out.endswith((".parquet", ".csv")):
-        raise RequestError(f"{{out}} must end in .parquet or .csv, got {out!r}", "out")
+        raise RequestError("{out} must end in .parquet or .csv, got {value}", "out", value=repr(out))
     opponents = opponents or default_opponents(rules)
     equity = objective.strip().lower() == "equity"
     progress("field distribution" if equity else "objective", 0.0)

@@ -167,8 +167,8 @@ def lesson_rules(rules: str | RuleSet = "morkpoker", *, deals: int = 20_000, see
     arguments: a plain betting draw game, ``deals`` and ``seed`` in range."""
     base = preset(rules) if isinstance(rules, str) else rules
     if base.game != "draw":
-        raise RequestError(f"the standing-pat lesson is about betting in the draw game, and {base.name} is a "
-                           "points game: use {rules} morkpoker or svensk", "rules")
+        raise RequestError("the standing-pat lesson is about betting in the draw game, and {rule_set} is a points "
+                           "game: use {rules} morkpoker or svensk", "rules", rule_set=base.name)
     if base.opener == "jacks":
         raise RequestError("the standing-pat lesson plays the plain game: use {rules} morkpoker or svensk", "rules")
     LESSON_DEALS.check(deals)

@@ -389,7 +389,7 @@ def guide(*, quick: bool = False, seed: int = 1, workers: int | None = None, sca
     ``workers`` processes (default: every core); that changes the speed, never the numbers."""
     check_seed(seed)
     if not 0 < scale <= 1:
-        raise RequestError(f"scale must be above 0 and at most 1, got {scale}")
+        raise RequestError("scale must be above 0 and at most 1, got {scale}", scale=scale)
     budget = (QUICK if quick else FULL).scaled(scale) if scale != 1 else (QUICK if quick else FULL)
     order = QUICK_ORDER if quick else FULL_ORDER
     parts: dict[str, object] = {}

@@ -127,9 +127,12 @@ def check_guide_folder(out_dir: str | Path, *, force: bool = False) -> None:
     mine = [p for p in out.iterdir() if p.name in _FIXED or p.name.startswith("cheatsheet_")]
     theirs = sorted(p.name for p in mine if p.name not in ours or p.is_symlink())
     if theirs:
-        more = f" and {len(theirs) - 1} more" if len(theirs) > 1 else ""
-        raise RequestError(f"{theirs[0]}{more} in {out} would be replaced and were not written by drawodds "
-                           "report: choose another folder, or add {force}", "force")
+        if len(theirs) > 1:
+            raise RequestError("{file} and {more} more in {out} would be replaced and were not written by drawodds "
+                               "report: choose another folder, or add {force}", "force", file=theirs[0],
+                               more=len(theirs) - 1, out=out)
+        raise RequestError("{file} in {out} would be replaced and were not written by drawodds report: choose "
+                           "another folder, or add {force}", "force", file=theirs[0], out=out)
 
 
 def report(out_dir: str | Path = "reports", *, quick: bool = False, seed: int = 1, workers: int | None = None,
