@@ -23,7 +23,7 @@ from drawodds.analyses.report import (
     KeepSection,
     Report,
 )
-from drawodds.i18n import N_, _, local_number, ngettext, number, percent
+from drawodds.i18n import N_, _, local_number, ngettext, number, percent, pgettext
 from drawodds.kinds import FinalGroup
 from drawodds.render.console import pretty_hand, stdout
 from drawodds.rules import preset
@@ -105,9 +105,7 @@ def _plan_table(plan: CondensedStrategy, wins: bool = False) -> str:
     """A list as a Markdown table; ``wins``: with the average share of the pot of each line's hands."""
     rows = []
     for i, line in enumerate(plan.lines, 1):
-        draw = 5 - line.keep
-        row = [str(i), line.pattern,
-               _("stand pat") if draw == 0 else _("keep {keep}, draw {draw}").format(keep=line.keep, draw=draw)]
+        row = [str(i), line.pattern, line.hold]
         if wins:
             row.append(_pct(plan.mean[i - 1]))
         rows.append((*row, _pct(line.share, 2)))
@@ -496,7 +494,7 @@ def _points(guide: Guide) -> str:
                                  _num_se(h.points, h.points_se),
                                  f"{number(h.hand_points, 2)} + {number(h.trick_points, 2)}",
                                  _("best") if i == 0 else _num_se(h.behind, h.behind_se)))
-    examples = _table((_("game"), _("hand"), _("keep"), _("draw"), _("points ± se"), _("hand + trick"),
+    examples = _table((_("game"), _("hand"), _("keep"), pgettext("column", "draw"), _("points ± se"), _("hand + trick"),
                        _("behind the best")), example_rows, "lllrrrr")
     trials = sec.examples[0].trials if sec.examples else 0
     return "\n\n".join([
