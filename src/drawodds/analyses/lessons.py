@@ -78,10 +78,11 @@ With two pair ({hand}) drawing one card fills a full house
 {fill} of the time (4 of 47). Against one opponent who drew three
 (standard draw policy), the showdown equity is:""").format(hand=" ".join(self.hand),
                                                        fill=percent(self.fill_probability, 1))
-        equity = "\n".join([f"| {_('line')} | {_('showdown equity')} |", "|---|---|",
-                            f"| {_('draw one')} | "
+        line, showdown, draw_one, stand_pat = _("line"), _("showdown equity"), _("draw one"), _("stand pat")
+        equity = "\n".join([f"| {line} | {showdown} |", "|---|---|",
+                            f"| {draw_one} | "
                             f"{local_number(Estimate(self.equity_draw, self.equity_draw_se).percent(2))} |",
-                            f"| {_('stand pat')} | "
+                            f"| {stand_pat} | "
                             f"{local_number(Estimate(self.equity_pat, self.equity_pat_se).percent(2))} |"])
         gains = _("""Drawing gains only {gain} of the pot at the showdown
 ({trials} trials, common random numbers).""").format(
@@ -102,7 +103,8 @@ our draw count says) or ignores them (`rule`). Chips per deal where the opponent
 more than the card you would draw, because the second betting round is then played against a
 hand that believes it is behind. Here is that claim in numbers ({rules} rules, heads-up).""").format(
             rules=self.rules)
-        return f"""# {_("Standing pat is a move")}
+        title = _("Standing pat is a move")
+        return f"""# {title}
 
 {intro}
 
