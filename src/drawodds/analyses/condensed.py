@@ -41,7 +41,16 @@ from drawodds.evaluate import FIVE_ACES, FLUSH, FULL_HOUSE, QUADS, STRAIGHT, STR
 from drawodds.execution import Stage
 from drawodds.holds import HOLD_POSITIONS, N_HOLDS
 from drawodds.i18n import _, number
-from drawodds.patterns import JOKER_FLAG, N_CODES, HoldKind, hold_pattern_codes, kept_cards, merge_key, merged_label
+from drawodds.patterns import (
+    JOKER_FLAG,
+    N_CODES,
+    HoldKind,
+    hold_pattern_codes,
+    kept_cards,
+    merge_key,
+    merged_label,
+    merged_words,
+)
 from drawodds.results import HIDDEN, Result, shown_as
 from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel
@@ -56,6 +65,11 @@ class StrategyLine(Result):
     keep: int                       # cards kept
     share: float = field(metadata=shown_as(name="deals_share"))   # fraction of deals this line decides
     codes: tuple[int, ...] = field(metadata=HIDDEN)
+
+    @property
+    def words(self) -> str:
+        """The line's pattern in the reader's language (``pattern`` is its English name)."""
+        return merged_words(list(self.codes))
 
     @property
     def hold(self) -> str:

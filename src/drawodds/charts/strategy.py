@@ -95,7 +95,7 @@ def plot_condensed(plan: CondensedStrategy, title: str, unit: str, path: Path) -
     ax.set_title(title + "\n" + _("Take the first line that matches. Following this list loses {loss} {unit} per "
                                    "deal\nagainst the exact optimum ({optimum}).").format(
         loss=number(plan.loss, 5), unit=unit, optimum=number(plan.optimum, 6)), fontsize=10, loc="left")
-    cell = [[str(i), ln.pattern, ln.hold, percent(ln.share, 2)] for i, ln in enumerate(lines, 1)]
+    cell = [[str(i), ln.words, ln.hold, percent(ln.share, 2)] for i, ln in enumerate(lines, 1)]
     tab = ax.table(cellText=cell, colLabels=["#", _("hold pattern"), _("play"), _("deals")], loc="upper left",
                    colLoc="left", cellLoc="left", colWidths=[0.05, 0.6, 0.2, 0.12])
     tab.auto_set_font_size(False)

@@ -105,7 +105,7 @@ def _plan_table(plan: CondensedStrategy, wins: bool = False) -> str:
     """A list as a Markdown table; ``wins``: with the average share of the pot of each line's hands."""
     rows = []
     for i, line in enumerate(plan.lines, 1):
-        row = [str(i), line.pattern, line.hold]
+        row = [str(i), line.words, line.hold]
         if wins:
             row.append(_pct(plan.mean[i - 1]))
         rows.append((*row, _pct(line.share, 2)))
