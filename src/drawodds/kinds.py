@@ -35,7 +35,6 @@ from drawodds.evaluate import (
     TRIPS,
     TWO_PAIR,
 )
-from drawodds.i18n import N_
 
 
 class _Kind(IntEnum):
@@ -141,21 +140,21 @@ class StartingHand(_Kind):
     """A row of the strategy chart: the best thing a dealt hand starts with (pairs by rank down to
     tens, then 7-9 and 2-6; nothing by its top card)."""
 
-    STRAIGHT_OR_BETTER = 0, "straight_or_better", N_("straight or better")
-    TRIPS = 1, "trips", N_("three of a kind")
-    TWO_PAIR = 2, "two_pair", N_("two pair")
-    ACES = 3, "pair_of_aces", N_("pair of aces")
-    KINGS = 4, "pair_of_kings", N_("pair of kings")
-    QUEENS = 5, "pair_of_queens", N_("pair of queens")
-    JACKS = 6, "pair_of_jacks", N_("pair of jacks")
-    TENS = 7, "pair_of_tens", N_("pair of tens")
-    SEVENS_TO_NINES = 8, "pair_7_9", N_("pair 7s-9s")
-    DEUCES_TO_SIXES = 9, "pair_2_6", N_("pair 2s-6s")
-    FOUR_FLUSH = 10, "four_flush", N_("four-flush")
-    OPEN_ENDED = 11, "open_ended", N_("open-ended straight draw")
-    ACE_HIGH = 12, "ace_high", N_("ace high")
-    KING_HIGH = 13, "king_high", N_("king high")
-    QUEEN_HIGH_OR_LESS = 14, "queen_high_or_less", N_("queen high or less")
+    STRAIGHT_OR_BETTER = 0, "straight_or_better", "straight or better"
+    TRIPS = 1, "trips", "three of a kind"
+    TWO_PAIR = 2, "two_pair", "two pair"
+    ACES = 3, "pair_of_aces", "pair of aces"
+    KINGS = 4, "pair_of_kings", "pair of kings"
+    QUEENS = 5, "pair_of_queens", "pair of queens"
+    JACKS = 6, "pair_of_jacks", "pair of jacks"
+    TENS = 7, "pair_of_tens", "pair of tens"
+    SEVENS_TO_NINES = 8, "pair_7_9", "pair 7s-9s"
+    DEUCES_TO_SIXES = 9, "pair_2_6", "pair 2s-6s"
+    FOUR_FLUSH = 10, "four_flush", "four-flush"
+    OPEN_ENDED = 11, "open_ended", "open-ended straight draw"
+    ACE_HIGH = 12, "ace_high", "ace high"
+    KING_HIGH = 13, "king_high", "king high"
+    QUEEN_HIGH_OR_LESS = 14, "queen_high_or_less", "queen high or less"
 
 
 class HoldType(_Kind):
@@ -218,12 +217,12 @@ _READ_OF_CATEGORY = {Category.HIGH_CARD: ReadClass.HIGH_CARDS, Category.ONE_PAIR
 class FinalGroup(_Kind):
     """Final categories grouped into the guide's columns (``categories`` lists the members)."""
 
-    HIGH_CARD = 0, "high_card", N_("high card")
-    ONE_PAIR = 1, "one_pair", N_("one pair")
-    TWO_PAIR = 2, "two_pair", N_("two pair")
-    TRIPS = 3, "three_of_a_kind", N_("three of a kind")
-    STRAIGHT_OR_FLUSH = 4, "straight_or_flush", N_("straight or flush")
-    FULL_HOUSE_OR_BETTER = 5, "full_house_or_better", N_("full house or better")
+    HIGH_CARD = 0, "high_card", "high card"
+    ONE_PAIR = 1, "one_pair", "one pair"
+    TWO_PAIR = 2, "two_pair", "two pair"
+    TRIPS = 3, "three_of_a_kind", "three of a kind"
+    STRAIGHT_OR_FLUSH = 4, "straight_or_flush", "straight or flush"
+    FULL_HOUSE_OR_BETTER = 5, "full_house_or_better", "full house or better"
 
     @property
     def categories(self) -> tuple[Category, ...]:

@@ -35,19 +35,12 @@ from drawodds.evaluate import (
     evaluate,
 )
 from drawodds.holds import HOLD_POSITIONS, N_HOLDS
-from drawodds.i18n import ENGLISH, N_, _, ngettext, pgettext, use
 from drawodds.kinds import Category, HoldType, StartingHand
 
 HIGH = 9          # jack: "high cards" are J, Q, K, A (the Jacks-or-Better paying ranks)
 TEN = 8
 PLURAL = RANK_PLURALS
 NAME = RANK_NAMES
-# The ranks in a pattern's words, shown by _() (``pair of jacks``, ``one card: ace``).
-_RANK_PLURAL_WORDS = (N_("deuces"), N_("threes"), N_("fours"), N_("fives"), N_("sixes"), N_("sevens"),
-                      N_("eights"), N_("nines"), N_("tens"), N_("jacks"), N_("queens"), N_("kings"), N_("aces"))
-_RANK_NAME_WORDS = (N_("deuce"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"), N_("eight"),
-                    N_("nine"), N_("ten"), N_("jack"), N_("queen"), N_("king"), N_("ace"))
-assert _RANK_PLURAL_WORDS == PLURAL and _RANK_NAME_WORDS == NAME
 
 
 class HoldKind(IntEnum):
@@ -240,98 +233,65 @@ def starting_hand(deals: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
 # --- holds --------------------------------------------------------------------------------------
 
 def _hi(h: int) -> str:
-    return ngettext("{n} high card", "{n} high cards", h).format(n=h)
-
-
-def _letter(rank: int) -> str:
-    """A high card's letter as the reader's language writes it (``A``; ``E`` for ess)."""
-    letters = {12: pgettext("rank letter", "A"), 11: pgettext("rank letter", "K"),
-               10: pgettext("rank letter", "Q"), 9: pgettext("rank letter", "J"), 8: pgettext("rank letter", "T")}
-    return letters.get(rank, RANKS[rank])
-
-
-def _kicker(rank: int) -> str:
-    """The kicker of a pair + kicker pattern in words (``queen kicker``; below a jack, ``low kicker``)."""
-    words = {12: N_("ace kicker"), 11: N_("king kicker"), 10: N_("queen kicker"), 9: N_("jack kicker"),
-             0: N_("low kicker")}
-    return _(words.get(rank, words[0]))
-
-
-def _two_high(ranks: list[tuple[int, int]], suited: bool) -> str:
-    """``AK suited``, ``AK, AT or QT offsuit``: two high cards of one kind."""
-    pairs = [_("{high}{low}").format(high=_letter(hi), low=_letter(lo)) for hi, lo in ranks]
-    cards = pairs[0] if len(pairs) == 1 else _("{items} or {last}").format(items=", ".join(pairs[:-1]),
-                                                                          last=pairs[-1])
-    return (_("{cards} suited") if suited else _("{cards} offsuit")).format(cards=cards)
+    return f"{h} high card{'s' if h != 1 else ''}"
 
 
 def hold_pattern_label(code: int) -> str:
-    """A pattern code in English words, e.g. ``'4 to a flush, 2 high cards'`` (its name in JSON and
-    files; ``pattern_words`` says it in the reader's language)."""
-    with use(ENGLISH):
-        return pattern_words(code)
-
-
-# Patterns whose words do not depend on ranks, by kind (shown by _()).
-_FIXED_WORDS = {
-    K.DISCARD: N_("discard all five"),
-    K.QUADS: N_("four of a kind"),
-    K.QUADS_PAT: N_("four of a kind + kicker (stand pat)"),
-    K.FULL_HOUSE: N_("full house (stand pat)"),
-    K.TRIPS: N_("three of a kind"),
-    K.TRIPS_K: N_("three of a kind + kicker"),
-    K.TRIPS_PAT: N_("three of a kind + two kickers (stand pat)"),
-    K.TWO_PAIR: N_("two pair"),
-    K.TWO_PAIR_PAT: N_("two pair + kicker (stand pat)"),
-    K.PAT_FLUSH: N_("flush (stand pat)"),
-    K.PAT_STRAIGHT: N_("straight (stand pat)"),
-    K.PAT_NOTHING: N_("no pair (stand pat)"),
-}
-
-
-def pattern_words(code: int) -> str:
-    """A pattern code in the reader's language, e.g. ``'4 to a flush, 2 high cards'``."""
+    """A pattern code in words, e.g. ``'4 to a flush, 2 high cards'``."""
     if code & JOKER_FLAG:
         rest = code & ~JOKER_FLAG
         if rest >> 8 == K.JOKER_PAT:
-            return _("{category} with the joker (stand pat)").format(category=_(Category(rest & 0xF).label))
-        return _("joker alone") if rest >> 8 == K.DISCARD else _("joker + {rest}").format(rest=pattern_words(rest))
+            return f"{Category(rest & 0xF).label} with the joker (stand pat)"
+        return "joker alone" if rest >> 8 == K.DISCARD else f"joker + {hold_pattern_label(rest)}"
     kind, x, y = code >> 8, (code >> 4) & 0xF, code & 0xF
-    if kind in _FIXED_WORDS:
-        return _(_FIXED_WORDS[kind])
-    ranks = _(PLURAL[x]) if kind in (K.PAIR, K.PAIR_K, K.PAIR_KK, K.PAIR_PAT) else ""
+    kicker = {12: "ace", 11: "king", 10: "queen", 9: "jack"}
+    labels: dict[int, str] = {
+        K.DISCARD: "discard all five",
+        K.QUADS: "four of a kind",
+        K.QUADS_PAT: "four of a kind + kicker (stand pat)",
+        K.FULL_HOUSE: "full house (stand pat)",
+        K.TRIPS: "three of a kind",
+        K.TRIPS_K: "three of a kind + kicker",
+        K.TRIPS_PAT: "three of a kind + two kickers (stand pat)",
+        K.TWO_PAIR: "two pair",
+        K.TWO_PAIR_PAT: "two pair + kicker (stand pat)",
+        K.PAT_FLUSH: "flush (stand pat)",
+        K.PAT_STRAIGHT: "straight (stand pat)",
+        K.PAT_NOTHING: "no pair (stand pat)",
+    }
+    if kind in labels:
+        return labels[kind]
     if kind == K.PAIR:
-        return _("pair of {ranks}").format(ranks=ranks)
+        return f"pair of {PLURAL[x]}"
     if kind == K.PAIR_K:
-        return _("pair of {ranks} + {kicker}").format(ranks=ranks, kicker=_kicker(y))
+        return f"pair of {PLURAL[x]} + {kicker.get(y, 'low')} kicker"
     if kind == K.PAIR_KK:
-        return _("pair of {ranks} + two kickers").format(ranks=ranks)
+        return f"pair of {PLURAL[x]} + two kickers"
     if kind == K.PAIR_PAT:
-        return _("pair of {ranks} (stand pat)").format(ranks=ranks)
+        return f"pair of {PLURAL[x]} (stand pat)"
     if kind == K.PAT_SF:
-        return _("royal flush (stand pat)") if x else _("straight flush (stand pat)")
+        return "royal flush (stand pat)" if x else "straight flush (stand pat)"
     if kind == K.ROYAL_DRAW:
-        return _("{n} to a royal flush").format(n=x)
+        return f"{x} to a royal flush"
     if kind == K.SF_DRAW:
         if x == 4:
-            return _("4 to a straight flush (open)") if y == 0 else _("4 to a straight flush (inside)")
-        gaps = ngettext("{n} gap", "{n} gaps", y & 3).format(n=y & 3)
-        return _("3 to a straight flush, {high}, {gaps}").format(high=_hi(y >> 2), gaps=gaps)
+            return f"4 to a straight flush ({'open' if y == 0 else 'inside'})"
+        return f"3 to a straight flush, {_hi(y >> 2)}, {y & 3} gap{'s' if (y & 3) != 1 else ''}"
     if kind == K.FLUSH_DRAW:
-        return _("{n} to a flush, {high}").format(n=x, high=_hi(y))
+        return f"{x} to a flush, {_hi(y)}"
     if kind == K.STRAIGHT_DRAW:
         if x == 4:
-            return (_("4 to an open straight, {high}") if y >> 3 == 0
-                    else _("4 to an inside straight, {high}")).format(high=_hi(y & 7))
-        return _("3 to a straight, {high}").format(high=_hi(y & 7))
+            return (f"4 to an open straight, {_hi(y & 7)}" if y >> 3 == 0
+                    else f"4 to an inside straight, {_hi(y & 7)}")
+        return f"3 to a straight, {_hi(y & 7)}"
     if kind == K.UNRELATED:
-        return _("{n} unrelated cards, {high}").format(n=x, high=_hi(y))
+        return f"{x} unrelated cards, {_hi(y)}"
     if kind in (K.TWO_HIGH_SUITED, K.TWO_HIGH_OFFSUIT):
-        return _two_high([(x, y)], kind == K.TWO_HIGH_SUITED)
+        return f"{RANKS[x]}{RANKS[y]} {'suited' if kind == K.TWO_HIGH_SUITED else 'offsuit'}"
     if kind == K.CARD_PLUS_LOW:
-        return (_("{rank} + a lower card of its suit") if y else _("{rank} + a lower card")).format(rank=_(NAME[x]))
+        return f"{NAME[x]} + a lower card{' of its suit' if y else ''}"
     if kind == K.ONE_CARD:
-        return _("one card: {rank}").format(rank=_(NAME[x]))
+        return f"one card: {NAME[x]}"
     raise ValueError(f"unknown pattern code {code}")
 
 
@@ -441,11 +401,10 @@ def kept_cards(code: int) -> int:
 
 
 def _rank_list(ranks: list[int], names: tuple[str, ...]) -> str:
-    """'kings or aces', 'deuces to nines' (runs of three or more), 'any rank' (all thirteen), in the
-    reader's language (``names``: the ranks' English words, looked up in the catalog)."""
+    """'kings or aces', 'deuces to nines' (runs of three or more), 'any rank' (all thirteen)."""
     r = sorted(set(ranks))
     if len(r) == 13:
-        return _("any rank")
+        return "any rank"
     runs: list[list[int]] = []
     for x in r:
         if runs and x == runs[-1][-1] + 1:
@@ -455,11 +414,10 @@ def _rank_list(ranks: list[int], names: tuple[str, ...]) -> str:
     words: list[str] = []
     for run in runs:
         if len(run) >= 3:
-            words.append(_("{first} to {last}").format(first=_(names[run[0]]), last=_(names[run[-1]])))
+            words.append(f"{names[run[0]]} to {names[run[-1]]}")
         else:
-            words.extend(_(names[x]) for x in run)
-    return words[0] if len(words) == 1 else _("{items} or {last}").format(items=", ".join(words[:-1]),
-                                                                          last=words[-1])
+            words.extend(names[x] for x in run)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def merge_key(code: int) -> tuple[int, ...] | None:
@@ -474,29 +432,23 @@ def merge_key(code: int) -> tuple[int, ...] | None:
 
 
 def merged_label(codes: list[int]) -> str:
-    """A printed line of pattern codes in English words (``pair of sixes to nines``; its name in JSON)."""
-    with use(ENGLISH):
-        return merged_words(codes)
-
-
-def merged_words(codes: list[int]) -> str:
-    """A printed line of pattern codes in the reader's language."""
     if len(codes) == 1:
-        return pattern_words(codes[0])
+        return hold_pattern_label(codes[0])
     kind, y = codes[0] >> 8, codes[0] & 0xF
     xs = [(c >> 4) & 0xF for c in codes]
     if kind == K.PAIR:
-        return _("pair of {ranks}").format(ranks=_rank_list(xs, PLURAL)) if len(set(xs)) < 13 else _("any pair")
+        return f"pair of {_rank_list(xs, PLURAL)}" if len(set(xs)) < 13 else "any pair"
     if kind == K.PAIR_KK:
-        return _("pair of {ranks} + two kickers").format(ranks=_rank_list(xs, PLURAL))
+        return f"pair of {_rank_list(xs, PLURAL)} + two kickers"
     if kind == K.PAIR_K:
-        return _("pair of {ranks} + {kicker}").format(ranks=_rank_list(xs, PLURAL), kicker=_kicker(y))
+        kicker = {12: "ace", 11: "king", 10: "queen", 9: "jack"}.get(y, "low")
+        return f"pair of {_rank_list(xs, PLURAL)} + {kicker} kicker"
     if kind == K.ONE_CARD:
-        return _("one card: {rank}").format(rank=_rank_list(xs, NAME))
+        return f"one card: {_rank_list(xs, NAME)}"
     if kind == K.CARD_PLUS_LOW:
-        return (_("{rank} + a lower card of its suit") if y else _("{rank} + a lower card")).format(
-            rank=_rank_list(xs, NAME))
-    return _two_high([((c >> 4) & 0xF, c & 0xF) for c in codes], kind == K.TWO_HIGH_SUITED)
+        return f"{_rank_list(xs, NAME)} + a lower card{' of its suit' if y else ''}"
+    pairs = [f"{RANKS[(c >> 4) & 0xF]}{RANKS[c & 0xF]}" for c in codes]
+    return f"{', '.join(pairs[:-1])} or {pairs[-1]} {'suited' if kind == K.TWO_HIGH_SUITED else 'offsuit'}"
 
 
 HOLD_TYPES = HoldType.labels()   # the coarse types of hold, by ``HoldType`` code

@@ -41,16 +41,7 @@ from drawodds.evaluate import FIVE_ACES, FLUSH, FULL_HOUSE, QUADS, STRAIGHT, STR
 from drawodds.execution import Stage
 from drawodds.holds import HOLD_POSITIONS, N_HOLDS
 from drawodds.i18n import _, number
-from drawodds.patterns import (
-    JOKER_FLAG,
-    N_CODES,
-    HoldKind,
-    hold_pattern_codes,
-    kept_cards,
-    merge_key,
-    merged_label,
-    merged_words,
-)
+from drawodds.patterns import JOKER_FLAG, N_CODES, HoldKind, hold_pattern_codes, kept_cards, merge_key, merged_label
 from drawodds.results import HIDDEN, Result, shown_as
 from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel
@@ -68,8 +59,8 @@ class StrategyLine(Result):
 
     @property
     def words(self) -> str:
-        """The line's pattern in the reader's language (``pattern`` is its English name)."""
-        return merged_words(list(self.codes))
+        """The line's pattern in the reader's language (``pattern`` is its English name, which data keeps)."""
+        return _(self.pattern)
 
     @property
     def hold(self) -> str:
