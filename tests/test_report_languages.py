@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from matplotlib.figure import Figure
@@ -26,7 +27,7 @@ from drawodds.render.report import cheatsheet_footer, guide_files, guide_markdow
 from drawodds.results import json_data
 
 SCALE = 0.02
-SIZES = {"classes": 0.005, "removal_trials": 100, "dilemma_trials": 200}
+SIZES: dict[str, Any] = {"classes": 0.005, "removal_trials": 100, "dilemma_trials": 200}
 
 HEADINGS = {
     "en": ["1. What to keep", "2. Reading draw counts", "3. Jacks or Better: pass-outs and pot growth",
@@ -102,7 +103,12 @@ def test_a_cheat_sheet_speaks_swedish(data) -> None:
 
 def test_a_chart_title_and_its_ticks_speak_norwegian(data, monkeypatch, tmp_path) -> None:
     drawn: list[Figure] = []
-    monkeypatch.setattr(reading, "save", lambda fig, path, dpi=120: drawn.append(fig) or Path(path))
+
+    def keep(fig: Figure, path: str | Path, dpi: int = 120) -> Path:
+        drawn.append(fig)
+        return Path(path)
+
+    monkeypatch.setattr(reading, "save", keep)
     with i18n.use("nb"):
         reading.draw_read_draws(list(data.reading.plain), tmp_path / "read.png", "undertittel")
         ax = drawn[0].axes[0]
