@@ -2,7 +2,8 @@
 
 Each kind is an enum member carrying its numeric code (the member's value, the index arrays use),
 its ``slug`` (the stable name in JSON, history files and typed answers) and its ``label`` (the
-words shown to a player, in English as data keeps it; ``words`` is it in the reader's language). Different questions sort hands differently, so they are different enums:
+words shown to a player, in English as data keeps it; ``words`` is it in the reader's language).
+Different questions sort hands differently, so they are different enums:
 
 * ``Category``: the final hand's category, as the evaluator ranks it (codes are ``evaluate``'s).
 * ``PolicyPattern``: how a draw policy reads a dealt hand before the draw (``policies``).
