@@ -21,6 +21,7 @@ from rich.text import Text
 
 from drawodds.cards import JOKER, SUIT_GLYPHS, SUITS, card_str
 from drawodds.execution import Stage
+from drawodds.i18n import _, local_number, number
 from drawodds.results import json_data
 
 PIPED_WIDTH = 160   # piped output (files, documented examples) gets a stable wide page
@@ -92,7 +93,8 @@ class _Rate(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} {self.unit}/s" if speed else "", style="progress.data.speed")
+        return Text(_("{speed} {unit}/s").format(speed=number(speed, grouped=True), unit=self.unit) if speed else "",
+                    style="progress.data.speed")
 
 
 @contextmanager
@@ -126,7 +128,7 @@ def stage_bar(enabled: bool = True) -> Iterator[Stage]:
         return
     bar = Progress(TextColumn("{task.description:<40}"), BarColumn(), TimeRemainingColumn(elapsed_when_finished=True),
                    console=Console(stderr=True), transient=True)
-    task = bar.add_task("starting", total=100)
+    task = bar.add_task(_("starting"), total=100)
     with bar:
         yield lambda stage, f: bar.update(task, description=stage, completed=100 * f)
 
@@ -144,13 +146,22 @@ def spinner(label: str, enabled: bool = True) -> Iterator[None]:
 # --- formatting ---------------------------------------------------------------------------------
 
 def pct(p: float) -> str:
-    """A probability as a percentage: one decimal, two below 0.1%."""
-    return f"{100 * p:.1f}" if p >= 0.001 or p == 0 else f"{100 * p:.2f}"
+    """A probability as a percentage (the number only): one decimal, two below 0.1%; as the
+    reader's language writes numbers."""
+    return local_number(f"{100 * p:.1f}" if p >= 0.001 or p == 0 else f"{100 * p:.2f}")
+
+
+def pct_sign(p: float, decimals: int | None = None) -> str:
+    """A probability as a percentage with its sign (``52.9%``, ``52,9 %``): ``pct``'s decimals, or
+    ``decimals``."""
+    raw = f"{100 * p:.{decimals}f}" if decimals is not None else (f"{100 * p:.1f}" if p >= 0.001 or p == 0
+                                                                   else f"{100 * p:.2f}")
+    return local_number(raw + "%")
 
 
 def fmt(value: float | None, digits: int = 5) -> str:
     """A number with fixed decimals, ``n/a`` for a missing one."""
-    return "n/a" if value is None else f"{value:.{digits}f}"
+    return _("n/a") if value is None else number(value, digits)
 
 
 def pretty_cards(cards: Sequence[str]) -> str:
