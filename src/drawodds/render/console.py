@@ -21,7 +21,7 @@ from rich.text import Text
 
 from drawodds.cards import JOKER, SUIT_GLYPHS, SUITS, card_str
 from drawodds.execution import Stage
-from drawodds.i18n import _, local_number, number
+from drawodds.i18n import N_, _, local_number, number
 from drawodds.results import json_data
 
 PIPED_WIDTH = 160   # piped output (files, documented examples) gets a stable wide page
@@ -171,6 +171,32 @@ def pretty_cards(cards: Sequence[str]) -> str:
 
 
 _GLYPHS = dict(zip(SUITS, SUIT_GLYPHS, strict=True))
+
+
+RANK_PLURAL_WORDS = (N_("deuces"), N_("threes"), N_("fours"), N_("fives"), N_("sixes"), N_("sevens"),
+                     N_("eights"), N_("nines"), N_("tens"), N_("jacks"), N_("queens"), N_("kings"), N_("aces"))
+_HOLDING_WORDS = {"two_pair": N_("two pair"), "trips": N_("trips"), "four_flush": N_("four flush"),
+                  "open_ended": N_("open ended"), "inside_straight": N_("inside straight"),
+                  "high_cards": N_("high cards"), "snow": N_("snow"), "broken_pat": N_("broken pat"),
+                  "pair": N_("pair"), "jacks": N_("jacks"), "straight": N_("straight")}
+
+
+def holding_words(name: str) -> str:
+    """A holding's or range's name (``pair_of_aces_ace_kicker``, ``pat_flush``, ``four_flush``) in the
+    reader's language (in English: its words, ``pair of aces ace kicker``)."""
+    from drawodds.cards import RANK_PLURALS
+    from drawodds.kinds import Category
+
+    kicker = name.endswith("_ace_kicker")
+    stem = name.removesuffix("_ace_kicker")
+    if stem.startswith("pair_of_") and stem[8:] in RANK_PLURALS:
+        ranks = _(RANK_PLURAL_WORDS[RANK_PLURALS.index(stem[8:])])
+        return (_("pair of {ranks} ace kicker") if kicker else _("pair of {ranks}")).format(ranks=ranks)
+    if name.startswith("pat_") and name[4:] in Category.slugs():
+        return _("pat {category}").format(category=Category.from_slug(name[4:]).words)
+    if name in Category.slugs():
+        return Category.from_slug(name).words
+    return _(_HOLDING_WORDS[name]) if name in _HOLDING_WORDS else name.replace("_", " ")
 
 
 def pretty_hand(text: str) -> str:
