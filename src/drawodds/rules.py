@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from drawodds.cards import DECK_SIZE, JOKER
 from drawodds.errors import DrawoddsError
+from drawodds.i18n import N_
 
 MaxDraw = Literal["3", "4-ace", "4", "5", "any"]
 Game = Literal["draw", "poengpoker", "chicago"]
@@ -381,16 +382,16 @@ _PRESETS: dict[str, RuleSet] = {
 }
 
 PRESET_DESCRIPTIONS: dict[str, str] = {
-    "morkpoker": "plain Mørkpoker, the home game of the Mørkpoker guide (default): ante 1, bets 1/2, "
-                 "40 chips",
-    "svensk": "Swedish köppoker (the Swedish Mörkpoker page): ante 1, 5/10, bet + 3 raises, left of "
-              "button acts first",
-    "jackpot": "Jacks or Better / Jackpott (the Jacks-or-Better page): openers, pot carried, Robert's "
-               "Rules cap",
-    "poengpoker": "Poengpoker (the Poengpoker page): any exchange, best hand scores 8..0, last trick 2, "
-                  "to 13",
-    "chicago": "Chicago (the Poengpoker page): three exchanges, last trick 5, to 52, royal flush wins "
-               "at once",
+    "morkpoker": N_("plain Mørkpoker, the home game of the Mørkpoker guide (default): ante 1, bets 1/2, "
+                    "40 chips"),
+    "svensk": N_("Swedish köppoker (the Swedish Mörkpoker page): ante 1, 5/10, bet + 3 raises, left of "
+                 "button acts first"),
+    "jackpot": N_("Jacks or Better / Jackpott (the Jacks-or-Better page): openers, pot carried, Robert's "
+                  "Rules cap"),
+    "poengpoker": N_("Poengpoker (the Poengpoker page): any exchange, best hand scores 8..0, last trick 2, "
+                     "to 13"),
+    "chicago": N_("Chicago (the Poengpoker page): three exchanges, last trick 5, to 52, royal flush wins "
+                  "at once"),
 }
 
 
