@@ -10,7 +10,7 @@ from drawodds.analyses.condensed import HandCheck, StrategyReport
 from drawodds.analyses.equity_table import EquityTableRun
 from drawodds.analyses.strategy import Objective
 from drawodds.i18n import N_, _, local_number, ngettext, number
-from drawodds.kinds import Category
+from drawodds.kinds import Category, shown
 from drawodds.render.console import pretty_cards, stdout
 from drawodds.sim.stats import Estimate
 
@@ -76,7 +76,8 @@ def render_strategy(report: StrategyReport) -> None:
     grid.add_column(_("play"), no_wrap=True)
     grid.add_column(_("deals"), justify="right", no_wrap=True)
     for i, line in enumerate(condensed.lines, start=1):
-        grid.add_row(str(i), line.pattern, line.hold, local_number(f"{100 * line.share:.2f}%"))
+        play = _("stand pat") if line.keep == 5 else _("keep {n}, draw {d}").format(n=line.keep, d=5 - line.keep)
+        grid.add_row(str(i), shown(line.pattern), play, local_number(f"{100 * line.share:.2f}%"))
     console.print(grid)
     if report.equity:
         console.print(_("Card removal between our hand and the field is ignored in the table."))
@@ -124,7 +125,7 @@ def render_hand_check(check: HandCheck) -> None:
 
     unit = unit_words(check.unit)
     console.print(_("[bold]{hand}[/bold] meets line {number} of the list: {line}").format(
-        hand=hand, number=check.line_number, line=check.line))
+        hand=hand, number=check.line_number, line=shown(check.line)))
     console.print(_("the list says:   {hold}  ({value} {unit})").format(
         hold=hold(check.list_keep), value=number(check.list_value, 6), unit=unit))
     console.print(_("the best hold:   {hold}  ({value} {unit})").format(
