@@ -286,32 +286,3 @@ class SolvedKind(_Kind):
     FLUSH = 14, "flush", N_("flush")
     FULL_HOUSE_OR_BETTER = 15, "full_house_or_better", N_("full house or better")
 
-
-class Phrase(str):
-    """Words for a player that data keeps in English: the string is the English text; ``shown``
-    words it in the reader's language from its catalog template and values (phrases among the
-    values are worded too)."""
-
-    template: str
-    values: dict[str, object]
-
-    def __new__(cls, template: str, **values: object) -> Phrase:
-        phrase = super().__new__(cls, template.format(**values))
-        phrase.template = template
-        phrase.values = values
-        return phrase
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_phrase, (self.template, self.values))
-
-
-def _phrase(template: str, values: dict[str, object]) -> Phrase:
-    return Phrase(template, **values)
-
-
-def shown(text: str) -> str:
-    """``text`` in the reader's language: a ``Phrase`` from its template, a sentence marked for the
-    catalog by its translation; an empty text stays empty."""
-    if isinstance(text, Phrase):
-        return _(text.template).format(**{k: shown(v) if isinstance(v, str) else v for k, v in text.values.items()})
-    return _(text) if text else text

@@ -35,8 +35,8 @@ from drawodds.evaluate import (
     evaluate,
 )
 from drawodds.holds import HOLD_POSITIONS, N_HOLDS
-from drawodds.i18n import N_
-from drawodds.kinds import Category, HoldType, Phrase, StartingHand
+from drawodds.i18n import N_, Phrase
+from drawodds.kinds import Category, HoldType, StartingHand
 
 HIGH = 9          # jack: "high cards" are J, Q, K, A (the Jacks-or-Better paying ranks)
 TEN = 8
@@ -242,7 +242,7 @@ _KICKERS = {12: N_("ace"), 11: N_("king"), 10: N_("queen"), 9: N_("jack")}
 
 def hold_pattern_label(code: int) -> str:
     """A pattern code in words, e.g. ``'4 to a flush, 2 high cards'`` (English, which data keeps;
-    ``kinds.shown`` words it in the reader's language)."""
+    ``i18n.worded`` words it in the reader's language)."""
     if code & JOKER_FLAG:
         rest = code & ~JOKER_FLAG
         if rest >> 8 == K.JOKER_PAT:

@@ -59,8 +59,8 @@ from drawodds.evaluate import (
     jacks_or_better_floor,
 )
 from drawodds.holds import draw_limits
-from drawodds.i18n import N_
-from drawodds.kinds import Phrase, PolicyPattern
+from drawodds.i18n import N_, Phrase
+from drawodds.kinds import PolicyPattern
 from drawodds.patterns import count_columns, dealt_features, or_columns, straight_draw_tables
 from drawodds.results import Result
 from drawodds.rules import RuleSet
@@ -308,7 +308,7 @@ def in_range(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet) -> npt.ND
 
 def describe_policy(policy: DrawPolicy, rules: RuleSet | None = None) -> list[tuple[str, str]]:
     """The policy as readable rows (hand pattern, what it keeps), first matching row wins: English
-    text that ``kinds.shown`` words in the reader's language."""
+    text that ``i18n.worded`` words in the reader's language."""
     def pair_rule(letter: str | None, what: str) -> tuple[str, str] | None:
         if letter is None:
             return None

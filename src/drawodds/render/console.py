@@ -19,9 +19,10 @@ from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
-from drawodds.cards import JOKER, SUIT_GLYPHS, SUITS, card_str
+from drawodds.cards import JOKER, RANK_PLURALS, SUIT_GLYPHS, SUITS, card_str
 from drawodds.execution import Stage
 from drawodds.i18n import N_, _, local_number, number
+from drawodds.kinds import Category
 from drawodds.results import json_data
 
 PIPED_WIDTH = 160   # piped output (files, documented examples) gets a stable wide page
@@ -187,9 +188,6 @@ _HOLDING_WORDS = {"two_pair": N_("two pair"), "trips": N_("trips"), "four_flush"
 def holding_words(name: str) -> str:
     """A holding's or range's name (``pair_of_aces_ace_kicker``, ``pat_flush``, ``four_flush``) in the
     reader's language (in English: its words, ``pair of aces ace kicker``)."""
-    from drawodds.cards import RANK_PLURALS
-    from drawodds.kinds import Category
-
     kicker = name.endswith("_ace_kicker")
     stem = name.removesuffix("_ace_kicker")
     if stem.startswith("pair_of_") and stem[8:] in RANK_PLURALS:

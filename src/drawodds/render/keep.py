@@ -16,7 +16,7 @@ from rich.table import Table
 
 from drawodds.analyses.keep import HoldRanking, KeepResult, dealt_description, ranking
 from drawodds.cards import format_hand
-from drawodds.i18n import _, ngettext, number, pgettext
+from drawodds.i18n import _, ngettext, number, pgettext, worded
 from drawodds.kinds import Category
 from drawodds.render.console import fits, natural_width, pct, pct_sign, pretty_cards, pretty_hand, stdout
 from drawodds.sim.stats import Estimate
@@ -169,7 +169,7 @@ def _setup(result: KeepResult) -> str:
             who = _("{who}, dealt {range}").format(who=who, range=result.hand_range)
     by = _("equity against {field}").format(field=_field(result)) if result.by == "field" else _ranked_by(result.by)
     return _("{hand}, {dealt} · rules {rules}, max draw {max_draw} · {who} · ranked by {by}").format(
-        hand=format_hand(result.hand, pretty=True), dealt=dealt_description(result), rules=rs.name,
+        hand=format_hand(result.hand, pretty=True), dealt=worded(dealt_description(result)), rules=rs.name,
         max_draw=rs.max_draw_text, who=who, by=by)
 
 

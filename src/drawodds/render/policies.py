@@ -5,8 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from drawodds.analyses.reference import PolicyBook
-from drawodds.i18n import _
-from drawodds.kinds import shown
+from drawodds.i18n import _, worded
 from drawodds.render.console import stdout
 
 
@@ -20,7 +19,7 @@ def render_policies(book: PolicyBook) -> None:
         table.add_column(_("hand pattern (first match wins)"))
         table.add_column(_("keeps"))
         for i, (pattern, hold) in enumerate(sheet.rows, start=1):
-            table.add_row(str(i), shown(pattern), shown(hold))
+            table.add_row(str(i), worded(pattern), worded(hold))
         console.print(table)
     console.print(_("[dim]Options: --snow S (weak hands stand pat at rate S), --break-rate B (pat straights/flushes "
                     "break to a straight-flush draw at rate B). Every hold respects the rule set's draw limit.[/dim]"))

@@ -5,8 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from drawodds.analyses.reference import PresetList, RuleSheet
-from drawodds.i18n import _
-from drawodds.kinds import shown
+from drawodds.i18n import _, worded
 from drawodds.render.console import stdout
 
 
@@ -17,14 +16,14 @@ def render_presets(presets: PresetList) -> None:
     table.add_column(_("preset"), style="bold")
     table.add_column(_("what it is"))
     for name, description in presets.presets.items():
-        table.add_row(name, shown(description))
+        table.add_row(name, worded(description))
     console.print(table)
 
 
 def render_rule_sheet(sheet: RuleSheet) -> None:
     """Every option of one rule set: value and source."""
     console = stdout()
-    table = Table(title=_("{name}: {description}").format(name=sheet.name, description=shown(sheet.description)))
+    table = Table(title=_("{name}: {description}").format(name=sheet.name, description=worded(sheet.description)))
     table.add_column(_("option"), style="bold")
     table.add_column(_("value"))
     table.add_column(_("source in the rule documents"), style="dim")

@@ -9,8 +9,8 @@ from rich.table import Table
 from drawodds.analyses.condensed import HandCheck, StrategyReport
 from drawodds.analyses.equity_table import EquityTableRun
 from drawodds.analyses.strategy import Objective
-from drawodds.i18n import N_, _, local_number, ngettext, number
-from drawodds.kinds import Category, shown
+from drawodds.i18n import N_, _, local_number, ngettext, number, worded
+from drawodds.kinds import Category
 from drawodds.render.console import pretty_cards, stdout
 from drawodds.sim.stats import Estimate
 
@@ -77,7 +77,7 @@ def render_strategy(report: StrategyReport) -> None:
     grid.add_column(_("deals"), justify="right", no_wrap=True)
     for i, line in enumerate(condensed.lines, start=1):
         play = _("stand pat") if line.keep == 5 else _("keep {n}, draw {d}").format(n=line.keep, d=5 - line.keep)
-        grid.add_row(str(i), shown(line.pattern), play, local_number(f"{100 * line.share:.2f}%"))
+        grid.add_row(str(i), worded(line.pattern), play, local_number(f"{100 * line.share:.2f}%"))
     console.print(grid)
     if report.equity:
         console.print(_("Card removal between our hand and the field is ignored in the table."))
@@ -125,7 +125,7 @@ def render_hand_check(check: HandCheck) -> None:
 
     unit = unit_words(check.unit)
     console.print(_("[bold]{hand}[/bold] meets line {number} of the list: {line}").format(
-        hand=hand, number=check.line_number, line=shown(check.line)))
+        hand=hand, number=check.line_number, line=worded(check.line)))
     console.print(_("the list says:   {hold}  ({value} {unit})").format(
         hold=hold(check.list_keep), value=number(check.list_value, 6), unit=unit))
     console.print(_("the best hold:   {hold}  ({value} {unit})").format(
