@@ -21,7 +21,7 @@ from rich.text import Text
 
 from drawodds.cards import JOKER, RANK_PLURALS, SUIT_GLYPHS, SUITS, card_str
 from drawodds.execution import Stage
-from drawodds.i18n import N_, _, local_number, number
+from drawodds.i18n import N_, _, local_number, number, pgettext
 from drawodds.kinds import Category
 from drawodds.results import json_data
 
@@ -198,6 +198,14 @@ def holding_words(name: str) -> str:
     if name in Category.slugs():
         return Category.from_slug(name).words
     return _(_HOLDING_WORDS[name]) if name in _HOLDING_WORDS else name.replace("_", " ")
+
+
+def max_draw_words(text: str) -> str:
+    """A rule set's draw limit as printed (``RuleSet.max_draw_text``) in the reader's language."""
+    words = {"any": pgettext("max draw", "any"), "4-ace": pgettext("max draw", "4-ace"),
+             "4-ace, the joker counting as the ace": _("4-ace, the joker counting as the ace"),
+             "4-ace, a real ace only": _("4-ace, a real ace only")}
+    return words.get(text, text)
 
 
 def pretty_hand(text: str) -> str:

@@ -18,7 +18,16 @@ from drawodds.analyses.keep import HoldRanking, KeepResult, dealt_description, r
 from drawodds.cards import format_hand
 from drawodds.i18n import _, ngettext, number, pgettext, worded
 from drawodds.kinds import Category
-from drawodds.render.console import fits, natural_width, pct, pct_sign, pretty_cards, pretty_hand, stdout
+from drawodds.render.console import (
+    fits,
+    max_draw_words,
+    natural_width,
+    pct,
+    pct_sign,
+    pretty_cards,
+    pretty_hand,
+    stdout,
+)
 from drawodds.sim.stats import Estimate
 
 Row = dict[str, Any]
@@ -170,7 +179,7 @@ def _setup(result: KeepResult) -> str:
     by = _("equity against {field}").format(field=_field(result)) if result.by == "field" else _ranked_by(result.by)
     return _("{hand}, {dealt} · rules {rules}, max draw {max_draw} · {who} · ranked by {by}").format(
         hand=format_hand(result.hand, pretty=True), dealt=worded(dealt_description(result)), rules=rs.name,
-        max_draw=rs.max_draw_text, who=who, by=by)
+        max_draw=max_draw_words(rs.max_draw_text), who=who, by=by)
 
 
 # --- the table ------------------------------------------------------------------------------------

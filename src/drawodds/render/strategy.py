@@ -11,7 +11,7 @@ from drawodds.analyses.equity_table import EquityTableRun
 from drawodds.analyses.strategy import Objective
 from drawodds.i18n import N_, _, local_number, ngettext, number, worded
 from drawodds.kinds import Category
-from drawodds.render.console import pretty_cards, stdout
+from drawodds.render.console import max_draw_words, pretty_cards, stdout
 from drawodds.sim.stats import Estimate
 
 UNITS = {"probability": N_("probability"), "coins per coin bet": N_("coins per coin bet"), "points": N_("points"),
@@ -50,7 +50,7 @@ def headline(report: StrategyReport) -> str:
     """What the table is: the objective it maximises under which rules."""
     rules = report.table.rules
     return _("Best play for every deal under {rules} (max draw {max_draw}). It maximises: {objective}.").format(
-        rules=rules.name, max_draw=rules.max_draw_text, objective=objective_words(report.objective))
+        rules=rules.name, max_draw=max_draw_words(rules.max_draw_text), objective=objective_words(report.objective))
 
 
 def render_strategy(report: StrategyReport) -> None:
