@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.cards import JOKER, RANKS, CardError, rank_word
-from drawodds.i18n import _
+from drawodds.cards import JOKER, RANK_NAMES, RANK_PLURALS, RANKS, CardError
+from drawodds.i18n import N_, Phrase
 
 CATEGORIES = ("high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
               "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind")
@@ -207,9 +207,8 @@ def _check_codes(flat: npt.NDArray[np.integer], limit: int) -> None:
         if low >= 0 and high <= limit:
             return
         bad = low if low < 0 else high
-    if bad == JOKER:
-        raise CardError("card code {bad} is outside the deck (the joker needs joker=True)", bad=bad)
-    raise CardError("card code {bad} is outside the deck", bad=bad)
+    hint = " (the joker needs joker=True)" if bad == JOKER else ""
+    raise CardError(f"card code {bad} is outside the deck{hint}")
 
 
 def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
@@ -233,7 +232,7 @@ def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
     """
     arr = np.asarray(hands)
     if arr.ndim == 0 or arr.shape[-1] != 5:
-        raise CardError("hands must have shape (..., 5), got {shape}", shape=arr.shape)
+        raise CardError(f"hands must have shape (..., 5), got {arr.shape}")
     if not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"hands must be integer card codes, got dtype {arr.dtype}")
     flat = arr.reshape(-1, 5)
@@ -312,7 +311,7 @@ def jacks_or_better_floor() -> int:
 
 
 def describe(strength: int) -> str:
-    """A human description of a hand class, e.g. ``'pair of aces, K-7-3'``, in the reader's language.
+    """A human description of a hand class, e.g. ``'pair of aces, K-7-3'``.
 
     >>> describe(4094), describe(1), describe(7462)
     ('pair of aces, K-7-3', 'seven high, 5-4-3-2', 'royal flush')
@@ -323,27 +322,24 @@ def describe(strength: int) -> str:
     """
     category, tie = _decode(int(strength))
     names = [RANKS[r] for r in tie]
-    kickers = "-".join(names[1:])
     if category == HIGH_CARD:
-        return _("{rank} high, {kickers}").format(rank=rank_word(tie[0]), kickers=kickers)
+        return Phrase(N_("{rank} high, {kickers}"), rank=RANK_NAMES[tie[0]], kickers="-".join(names[1:]))
     if category == ONE_PAIR:
-        return _("pair of {ranks}, {kickers}").format(ranks=rank_word(tie[0], plural=True), kickers=kickers)
+        return Phrase(N_("pair of {ranks}, {kickers}"), ranks=RANK_PLURALS[tie[0]], kickers="-".join(names[1:]))
     if category == TWO_PAIR:
-        return _("two pair, {high} and {low}, {kicker} kicker").format(
-            high=rank_word(tie[0], plural=True), low=rank_word(tie[1], plural=True), kicker=names[2])
+        return Phrase(N_("two pair, {high} and {low}, {kicker} kicker"), high=RANK_PLURALS[tie[0]],
+                      low=RANK_PLURALS[tie[1]], kicker=names[2])
     if category == TRIPS:
-        return _("three {ranks}, {kickers}").format(ranks=rank_word(tie[0], plural=True), kickers=kickers)
+        return Phrase(N_("three {ranks}, {kickers}"), ranks=RANK_PLURALS[tie[0]], kickers="-".join(names[1:]))
     if category == STRAIGHT:
-        return _("straight, {rank} high").format(rank=rank_word(tie[0]))
+        return Phrase(N_("straight, {rank} high"), rank=RANK_NAMES[tie[0]])
     if category == FLUSH:
-        return _("flush, {ranks}").format(ranks="-".join(names))
+        return Phrase(N_("flush, {cards}"), cards="-".join(names))
     if category == FULL_HOUSE:
-        return _("full house, {high} over {low}").format(high=rank_word(tie[0], plural=True),
-                                                          low=rank_word(tie[1], plural=True))
+        return Phrase(N_("full house, {high} over {low}"), high=RANK_PLURALS[tie[0]], low=RANK_PLURALS[tie[1]])
     if category == QUADS:
-        return _("four {ranks}, {kicker} kicker").format(ranks=rank_word(tie[0], plural=True), kicker=names[1])
+        return Phrase(N_("four {ranks}, {kicker} kicker"), ranks=RANK_PLURALS[tie[0]], kicker=names[1])
     if category == STRAIGHT_FLUSH:
-        if tie[0] == 12:
-            return _("royal flush")
-        return _("straight flush, {rank} high").format(rank=rank_word(tie[0]))
-    return _("five aces")
+        return N_("royal flush") if tie[0] == 12 else Phrase(N_("straight flush, {rank} high"),
+                                                             rank=RANK_NAMES[tie[0]])
+    return N_("five aces")

@@ -59,6 +59,7 @@ from drawodds.evaluate import (
     jacks_or_better_floor,
 )
 from drawodds.holds import draw_limits
+from drawodds.i18n import N_, Phrase
 from drawodds.kinds import PolicyPattern
 from drawodds.patterns import count_columns, dealt_features, or_columns, straight_draw_tables
 from drawodds.results import Result
@@ -121,10 +122,10 @@ _BASE: dict[str, DrawPolicy] = {
     "tight": DrawPolicy(name="tight", flush_over_pair=None, straight_draws="none"),
 }
 POLICY_DESCRIPTIONS = {
-    "standard": "pat with straight or better; trips, two pair, pairs; four-flushes (over small pairs) "
-                "and open-ended straight draws; else two high cards",
-    "loose": "standard plus gutshots, pair + ace kicker, draws over small pairs, four to an ace",
-    "tight": "never draws to straights, a pair always beats a four-flush; else as standard",
+    "standard": N_("pat with straight or better; trips, two pair, pairs; four-flushes (over small pairs) "
+                   "and open-ended straight draws; else two high cards"),
+    "loose": N_("standard plus gutshots, pair + ace kicker, draws over small pairs, four to an ace"),
+    "tight": N_("never draws to straights, a pair always beats a four-flush; else as standard"),
 }
 
 
@@ -311,34 +312,39 @@ def in_range(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet) -> npt.ND
 
 
 def describe_policy(policy: DrawPolicy, rules: RuleSet | None = None) -> list[tuple[str, str]]:
-    """The policy as readable rows (hand pattern, what it keeps), first matching row wins."""
+    """The policy as readable rows (hand pattern, what it keeps), first matching row wins: English
+    text that ``i18n.worded`` words in the reader's language."""
     def pair_rule(letter: str | None, what: str) -> tuple[str, str] | None:
         if letter is None:
             return None
-        return (f"{what} + a pair of {RANK_PLURALS[RANKS.index(letter.upper())]} or lower", f"the {what}, draw 1")
+        ranks = RANK_PLURALS[RANKS.index(letter.upper())]
+        return (Phrase(N_("{what} + a pair of {ranks} or lower"), what=what, ranks=ranks),
+                Phrase(N_("the {what}, draw 1"), what=what))
     rows: list[tuple[str, str] | None] = [
-        ("straight, flush, full house, four of a kind, straight flush", "all five: stand pat"),
-        ("three of a kind", "the three, draw 2"),
-        ("two pair", "both pairs, draw 1"),
-        pair_rule(policy.flush_over_pair, "four-flush"),
+        (N_("straight, flush, full house, four of a kind, straight flush"), N_("all five: stand pat")),
+        (N_("three of a kind"), N_("the three, draw 2")),
+        (N_("two pair"), N_("both pairs, draw 1")),
+        pair_rule(policy.flush_over_pair, N_("four-flush")),
         pair_rule(policy.straight_over_pair if policy.straight_draws != "none" else None,
-                  "open-ended straight draw"),
-        ("one pair", "the pair and an ace kicker (draw 2), else the pair (draw 3)"
-         if policy.ace_kicker else "the pair, draw 3"),
-        ("four-flush", "the four suited cards, draw 1"),
-        ("open-ended straight draw", "the four, draw 1") if policy.straight_draws != "none" else None,
-        ("inside straight draw", "the four, draw 1") if policy.straight_draws == "inside" else None,
-        ("nothing (high cards)", f"up to {policy.high_cards} highest of J Q K A"
-         + ("; an ace alone when four may be drawn to it" if policy.ace_alone else "")),
-        ("any hold the draw limit forbids", "add the highest cards until it is legal"),
-        ("the joker", "always kept: an ace for pairs, wild in flush and straight draws"),
+                  N_("open-ended straight draw")),
+        (N_("one pair"), N_("the pair and an ace kicker (draw 2), else the pair (draw 3)")
+         if policy.ace_kicker else N_("the pair, draw 3")),
+        (N_("four-flush"), N_("the four suited cards, draw 1")),
+        (N_("open-ended straight draw"), N_("the four, draw 1")) if policy.straight_draws != "none" else None,
+        (N_("inside straight draw"), N_("the four, draw 1")) if policy.straight_draws == "inside" else None,
+        (N_("nothing (high cards)"),
+         Phrase(N_("up to {n} highest of J Q K A; an ace alone when four may be drawn to it"), n=policy.high_cards)
+         if policy.ace_alone else Phrase(N_("up to {n} highest of J Q K A"), n=policy.high_cards)),
+        (N_("any hold the draw limit forbids"), N_("add the highest cards until it is legal")),
+        (N_("the joker"), N_("always kept: an ace for pairs, wild in flush and straight draws")),
     ]
     if policy.snow > 0:
-        rows.append((("hands below a pair" if policy.snow_hands == "nothing" else "any drawing hand"),
-                     f"stand pat instead (snow) at rate {policy.snow:g}"))
+        rows.append(((N_("hands below a pair") if policy.snow_hands == "nothing" else N_("any drawing hand")),
+                     Phrase(N_("stand pat instead (snow) at rate {rate}"), rate=f"{policy.snow:g}")))
     if policy.break_rate > 0:
-        rows.append(("pat straight or flush with four to a straight flush",
-                     f"break it and draw 1 at rate {policy.break_rate:g}"))
+        rows.append((N_("pat straight or flush with four to a straight flush"),
+                     Phrase(N_("break it and draw 1 at rate {rate}"), rate=f"{policy.break_rate:g}")))
     if policy.min_hand != "any":
-        rows.append(("range before the draw", f"only hands of at least {policy.min_hand.replace('_', ' ')}"))
+        rows.append((N_("range before the draw"), Phrase(N_("only hands of at least {hand}"),
+                                                         hand=policy.min_hand.replace("_", " "))))
     return [r for r in rows if r is not None]
