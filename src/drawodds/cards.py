@@ -22,7 +22,7 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 JOKER = 52
 DECK_SIZE = 52
-# The ranks' names in English; ``rank_word`` gives them in the reader's language.
+# The ranks' names in English (catalog entries: ``i18n.worded`` gives them in the reader's language).
 RANK_NAMES = (N_("deuce"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"), N_("eight"),
               N_("nine"), N_("ten"), N_("jack"), N_("queen"), N_("king"), N_("ace"))
 RANK_PLURALS = (N_("deuces"), N_("threes"), N_("fours"), N_("fives"), N_("sixes"), N_("sevens"), N_("eights"),
@@ -194,11 +194,6 @@ def as_hand(hand: str | Iterable[str] | Sequence[int] | npt.NDArray[np.integer],
                             last=DECK_SIZE - 1 + int(joker))
         _add_distinct(cards, code, i, card_str(code))
     return _sized_hand(cards, size)
-
-
-def rank_word(rank: int, *, plural: bool = False) -> str:
-    """A rank's name (0 = deuce ... 12 = ace) in the reader's language: ``ace``/``aces``, ``ess``."""
-    return i18n.gettext((RANK_PLURALS if plural else RANK_NAMES)[rank])
 
 
 def card_str(card: int, *, pretty: bool = False) -> str:

@@ -207,8 +207,9 @@ def _check_codes(flat: npt.NDArray[np.integer], limit: int) -> None:
         if low >= 0 and high <= limit:
             return
         bad = low if low < 0 else high
-    hint = " (the joker needs joker=True)" if bad == JOKER else ""
-    raise CardError(f"card code {bad} is outside the deck{hint}")
+    if bad == JOKER:
+        raise CardError("card code {bad} is outside the deck (the joker needs joker=True)", bad=bad)
+    raise CardError("card code {bad} is outside the deck", bad=bad)
 
 
 def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
@@ -232,7 +233,7 @@ def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
     """
     arr = np.asarray(hands)
     if arr.ndim == 0 or arr.shape[-1] != 5:
-        raise CardError(f"hands must have shape (..., 5), got {arr.shape}")
+        raise CardError("hands must have shape (..., 5), got {shape}", shape=arr.shape)
     if not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"hands must be integer card codes, got dtype {arr.dtype}")
     flat = arr.reshape(-1, 5)

@@ -27,10 +27,7 @@ class HandReport(Result):
     cards: list[str]
     category: str
     strength: int
-    description: str     # in the language of the moment it was made
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**super().to_dict(), "description": describe(self.strength)}     # JSON: always English
+    description: str     # English; i18n.worded() words it for a reader
 
 
 def hand_report(hand: str | Iterable[str], *, joker: bool = False) -> HandReport:
