@@ -8,6 +8,7 @@ loaded on use.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -19,6 +20,9 @@ def run(argv: list[str] | None = None) -> int:
 
         print(f"drawodds {__version__}")
         return 0
+    # One BLAS thread unless the user says otherwise: the commands' products are small or already split
+    # over worker processes, and OpenBLAS's idle threads spin for a tenth of a CPU second at start-up.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from drawodds.cli.application import run as run_application
 
     return run_application(argv)
