@@ -23,9 +23,27 @@ def run(argv: list[str] | None = None) -> int:
     # One BLAS thread unless the user says otherwise: the commands' products are small or already split
     # over worker processes, and OpenBLAS's idle threads spin for a tenth of a CPU second at start-up.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    _keep_freed_memory()
     from drawodds.cli.application import run as run_application
 
     return run_application(argv)
+
+
+def _keep_freed_memory() -> None:
+    """Let glibc's malloc keep freed memory for the next array instead of handing it back to the system.
+
+    Each chunk of a Monte Carlo allocates the same large temporaries again; by default glibc maps them
+    afresh and returns them when freed, so every chunk paid about 2,800 page faults (a fifth of its
+    time). Arrays under 32 MB now come from the heap, which keeps up to 256 MB of free memory for
+    reuse. Elsewhere than glibc there is no ``mallopt`` and nothing changes."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        libc.mallopt(-3, 32 << 20)       # M_MMAP_THRESHOLD
+        libc.mallopt(-1, 256 << 20)      # M_TRIM_THRESHOLD
+    except (OSError, AttributeError):
+        pass
 
 
 def main(argv: list[str] | None = None) -> None:
