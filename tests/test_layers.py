@@ -25,7 +25,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "drawodds"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("drawodds.cards", "drawodds.evaluate", "drawodds.combinatorics", "drawodds.rules", "drawodds.holds",
-     "drawodds.results", "drawodds.execution", "drawodds.errors", "drawodds.paths", "drawodds.kinds"),
+     "drawodds.results", "drawodds.execution", "drawodds.errors", "drawodds.paths", "drawodds.kinds",
+     "drawodds.i18n"),
     ("drawodds.patterns", "drawodds.policies", "drawodds.handrange"),
     ("drawodds.sim",),
     ("drawodds.engine",),

@@ -14,20 +14,25 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from drawodds import i18n
+
 _NAMED = re.compile(r"\{(\w+)\}")
 
 
 class DrawoddsError(ValueError):
     """A request drawodds cannot serve; the message says why in one sentence.
 
-    ``DrawoddsError("{trials} must be at least 2, got 1", "trials")`` is about the parameter
-    ``trials``: its message reads "trials must be at least 2, got 1", and ``worded(names)``
-    gives the same sentence with each parameter named as ``names`` says (``--trials``).
+    ``DrawoddsError("{trials} must be at least {low}, got {value}", "trials", low=2, value=1)`` is
+    about the parameter ``trials``: its message reads "trials must be at least 2, got 1", and
+    ``worded(names)`` gives the same sentence with each parameter named as ``names`` says
+    (``--trials``). The template is the sentence's entry in the translation catalog, so it is
+    worded in the language current when it is shown; ``values`` fill its other placeholders.
     """
 
-    def __init__(self, message: str = "", *parameters: str) -> None:
+    def __init__(self, message: str = "", *parameters: str, **values: object) -> None:
         self.template = message
         self.parameters = parameters
+        self.values = values
         super().__init__(self.worded())
 
     @property
@@ -36,11 +41,21 @@ class DrawoddsError(ValueError):
         return self.parameters[0] if self.parameters else None
 
     def worded(self, names: Mapping[str, str] | None = None) -> str:
-        """The message, each parameter it names written as ``names`` gives it (default: as is)."""
-        if not self.parameters:
-            return self.template
+        """The message in the current language, each parameter it names written as ``names``
+        gives it (default: as is)."""
+        template = i18n.gettext(self.template) if self.template else self.template
+        if not self.parameters and not self.values:
+            return template
         names = names or {}
-        return _NAMED.sub(lambda m: names.get(m[1], m[1]) if m[1] in self.parameters else m[0], self.template)
+
+        def fill(m: re.Match[str]) -> str:
+            if m[1] in self.parameters:
+                return names.get(m[1], m[1])
+            if m[1] in self.values:
+                return str(self.values[m[1]])
+            return m[0]
+
+        return _NAMED.sub(fill, template)
 
 
 class RequestError(DrawoddsError):
@@ -66,6 +81,21 @@ class Bound:
     def help(self, text: str, default: str = "") -> str:
         """A help text with the range (and default) appended."""
         return f"{text} ({self.lo:,}-{self.hi:,}{f'; default {default}' if default else ''})."
+
+
+def choose_language(option: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: ``option`` (``--lang``), else ``DRAWODDS_LANG``, else the locale, else
+    English. An option or ``DRAWODDS_LANG`` that names no language drawodds speaks is refused."""
+    choices = ", ".join(i18n.LANGUAGES)
+    if option:
+        if not i18n.known(option):
+            raise DrawoddsError("{lang} must be one of {choices}, got {value}", "lang", choices=choices,
+                                value=repr(option))
+        return option
+    chosen = i18n.from_environment(environ)
+    if not i18n.known(chosen):
+        raise DrawoddsError("DRAWODDS_LANG must be one of {choices}, got {value}", choices=choices, value=repr(chosen))
+    return chosen
 
 
 def check_seed(seed: int | None) -> None:

@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from drawodds import i18n
+
 HIDDEN: Mapping[str, Any] = MappingProxyType({"json": False})   # keep this field out of to_dict()
 _REPR_ITEMS = 6            # fields shown by repr() before it abbreviates
 _REPR_TEXT = 40            # longest single value in a repr
@@ -57,6 +59,13 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, list | tuple | set | frozenset):
         return [jsonable(v) for v in value]
     return value
+
+
+def json_data(value: Any) -> Any:
+    """``value`` (a result or any data) as the plain data of its JSON, always in English: the JSON
+    shape is what other tools read, whatever language a person reads."""
+    with i18n.use(i18n.ENGLISH):
+        return jsonable(value if isinstance(value, Mapping) or not hasattr(value, "to_dict") else value.to_dict())
 
 
 def _shown(result: Any, f: dataclasses.Field[Any]) -> tuple[str, Any]:

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from drawodds.cards import JOKER, SUIT_GLYPHS, SUITS, card_str
 from drawodds.execution import Stage
-from drawodds.results import jsonable
+from drawodds.results import json_data
 
 PIPED_WIDTH = 160   # piped output (files, documented examples) gets a stable wide page
 
@@ -55,8 +55,7 @@ def stderr_is_terminal() -> bool:
 
 def emit_json(result: HasDict | Mapping[str, Any]) -> None:
     """Print a result's dict as JSON on stdout (NaN becomes null so other tools can read it)."""
-    data = result if isinstance(result, Mapping) else result.to_dict()
-    print(json.dumps(jsonable(data), indent=2, ensure_ascii=False))
+    print(json.dumps(json_data(result), indent=2, ensure_ascii=False))
 
 
 def show(result: R, json_out: bool, render: Callable[[R], None]) -> None:
