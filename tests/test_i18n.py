@@ -68,11 +68,11 @@ def test_english_errors_are_worded_from_their_template_in_the_current_language()
 
 
 def test_plural_forms_follow_the_count():
-    for lang in ("sv", "nb"):
+    expected = {"sv": ("{n} motståndare", "{n} motståndare"), "nb": ("{n} motstander", "{n} motstandere")}
+    for lang, (singular, plural) in expected.items():
         with i18n.use(lang):
-            one = i18n.ngettext("{n} opponent", "{n} opponents", 1)
-            three = i18n.ngettext("{n} opponent", "{n} opponents", 3)
-        assert one == three == "{n} motståndare"
+            assert i18n.ngettext("{n} opponent", "{n} opponents", 1) == singular
+            assert i18n.ngettext("{n} opponent", "{n} opponents", 3) == plural
 
 
 def test_the_pseudo_language_accents_letters_but_keeps_placeholders_and_markup():

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.cards import JOKER, RANK_NAMES, RANK_PLURALS, RANKS, CardError
+from drawodds.cards import JOKER, RANKS, CardError, rank_word
+from drawodds.i18n import _
 
 CATEGORIES = ("high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
               "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind")
@@ -206,8 +207,9 @@ def _check_codes(flat: npt.NDArray[np.integer], limit: int) -> None:
         if low >= 0 and high <= limit:
             return
         bad = low if low < 0 else high
-    hint = " (the joker needs joker=True)" if bad == JOKER else ""
-    raise CardError(f"card code {bad} is outside the deck{hint}")
+    if bad == JOKER:
+        raise CardError("card code {bad} is outside the deck (the joker needs joker=True)", bad=bad)
+    raise CardError("card code {bad} is outside the deck", bad=bad)
 
 
 def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
@@ -231,7 +233,7 @@ def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
     """
     arr = np.asarray(hands)
     if arr.ndim == 0 or arr.shape[-1] != 5:
-        raise CardError(f"hands must have shape (..., 5), got {arr.shape}")
+        raise CardError("hands must have shape (..., 5), got {shape}", shape=arr.shape)
     if not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"hands must be integer card codes, got dtype {arr.dtype}")
     flat = arr.reshape(-1, 5)
@@ -310,7 +312,7 @@ def jacks_or_better_floor() -> int:
 
 
 def describe(strength: int) -> str:
-    """A human description of a hand class, e.g. ``'pair of aces, K-7-3'``.
+    """A human description of a hand class, e.g. ``'pair of aces, K-7-3'``, in the reader's language.
 
     >>> describe(4094), describe(1), describe(7462)
     ('pair of aces, K-7-3', 'seven high, 5-4-3-2', 'royal flush')
@@ -321,22 +323,27 @@ def describe(strength: int) -> str:
     """
     category, tie = _decode(int(strength))
     names = [RANKS[r] for r in tie]
+    kickers = "-".join(names[1:])
     if category == HIGH_CARD:
-        return f"{RANK_NAMES[tie[0]]} high, {'-'.join(names[1:])}"
+        return _("{rank} high, {kickers}").format(rank=rank_word(tie[0]), kickers=kickers)
     if category == ONE_PAIR:
-        return f"pair of {RANK_PLURALS[tie[0]]}, {'-'.join(names[1:])}"
+        return _("pair of {ranks}, {kickers}").format(ranks=rank_word(tie[0], plural=True), kickers=kickers)
     if category == TWO_PAIR:
-        return f"two pair, {RANK_PLURALS[tie[0]]} and {RANK_PLURALS[tie[1]]}, {names[2]} kicker"
+        return _("two pair, {high} and {low}, {kicker} kicker").format(
+            high=rank_word(tie[0], plural=True), low=rank_word(tie[1], plural=True), kicker=names[2])
     if category == TRIPS:
-        return f"three {RANK_PLURALS[tie[0]]}, {'-'.join(names[1:])}"
+        return _("three {ranks}, {kickers}").format(ranks=rank_word(tie[0], plural=True), kickers=kickers)
     if category == STRAIGHT:
-        return f"straight, {RANK_NAMES[tie[0]]} high"
+        return _("straight, {rank} high").format(rank=rank_word(tie[0]))
     if category == FLUSH:
-        return f"flush, {'-'.join(names)}"
+        return _("flush, {ranks}").format(ranks="-".join(names))
     if category == FULL_HOUSE:
-        return f"full house, {RANK_PLURALS[tie[0]]} over {RANK_PLURALS[tie[1]]}"
+        return _("full house, {high} over {low}").format(high=rank_word(tie[0], plural=True),
+                                                          low=rank_word(tie[1], plural=True))
     if category == QUADS:
-        return f"four {RANK_PLURALS[tie[0]]}, {names[1]} kicker"
+        return _("four {ranks}, {kicker} kicker").format(ranks=rank_word(tie[0], plural=True), kicker=names[1])
     if category == STRAIGHT_FLUSH:
-        return "royal flush" if tie[0] == 12 else f"straight flush, {RANK_NAMES[tie[0]]} high"
-    return "five aces"
+        if tie[0] == 12:
+            return _("royal flush")
+        return _("straight flush, {rank} high").format(rank=rank_word(tie[0]))
+    return _("five aces")

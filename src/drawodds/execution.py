@@ -58,10 +58,10 @@ def resolve_workers(workers: int | None) -> int:
     if workers is None:
         return cores
     if workers < 1:
-        raise ExecutionError(f"{{workers}} must be at least 1, got {workers}", "workers")
+        raise ExecutionError("{workers} must be at least 1, got {value}", "workers", value=workers)
     if workers > cores:
-        raise ExecutionError(f"{{workers}} can be at most {cores} (the cores available here), got {workers}",
-                             "workers")
+        raise ExecutionError("{workers} can be at most {cores} (the cores available here), got {value}",
+                             "workers", cores=cores, value=workers)
     return workers
 
 
@@ -159,7 +159,8 @@ class Runner:
             try:
                 self._client = Client(self.scheduler, timeout="10s")
             except OSError as exc:
-                raise ExecutionError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
+                raise ExecutionError("cannot reach the Dask scheduler at {address}: {reason}", address=self.scheduler,
+                                     reason=exc) from None
 
     def spreads(self, chunks: int) -> bool:
         """Whether ``chunks`` chunks may run outside this process (one chunk always runs here)."""

@@ -149,7 +149,7 @@ def merged(sources: list[Path]) -> Any:
             whole = part
             continue
         for message in part:
-            if message.id and message.id not in whole:
+            if message.id and whole.get(message.id, context=message.context) is None:
                 whole[message.id] = message
     if whole is None:
         from babel.messages.catalog import Catalog

@@ -98,17 +98,20 @@ class DrawPolicy(Result):
         if not 0.0 <= self.snow <= 1.0 or not 0.0 <= self.break_rate <= 1.0:
             raise RequestError("snow and break_rate are rates between 0 and 1")
         if self.snow_hands not in ("nothing", "any"):
-            raise RequestError(f"snow_hands must be 'nothing' or 'any', got {self.snow_hands!r}")
+            raise RequestError("snow_hands must be 'nothing' or 'any', got {value}", value=repr(self.snow_hands))
         for field_name in ("flush_over_pair", "straight_over_pair"):
             value = getattr(self, field_name)
             if value is not None and (len(value) != 1 or value.upper() not in RANKS):
-                raise RequestError(f"{field_name} must be a rank letter (2-9, T, J, Q, K, A) or None")
+                raise RequestError("{field_name} must be a rank letter (2-9, T, J, Q, K, A) or None",
+                                   field_name=field_name)
         if self.straight_draws not in ("none", "open", "inside"):
-            raise RequestError(f"straight_draws must be none, open or inside, got {self.straight_draws!r}")
+            raise RequestError("straight_draws must be none, open or inside, got {value}",
+                               value=repr(self.straight_draws))
         if not 0 <= self.high_cards <= 5:
             raise RequestError("high_cards must be 0..5")
         if self.min_hand not in MIN_HANDS:
-            raise RequestError(f"min_hand must be one of {', '.join(MIN_HANDS)}, got {self.min_hand!r}")
+            raise RequestError("min_hand must be one of {choices}, got {value}", choices=', '.join(MIN_HANDS),
+                               value=repr(self.min_hand))
 
 
 _BASE: dict[str, DrawPolicy] = {
@@ -133,11 +136,13 @@ def draw_policy(name: str = "standard", **params: object) -> DrawPolicy:
     """A named policy with some parameters overridden; ValueError on an unknown name or parameter."""
     key = name.lower()
     if key not in _BASE:
-        raise RequestError(f"unknown draw policy {name!r}; choose one of: {', '.join(_BASE)}")
+        raise RequestError("unknown draw policy {name}; choose one of: {choices}", name=repr(name),
+                           choices=', '.join(_BASE))
     known = {f.name for f in dataclasses.fields(DrawPolicy)} - {"name"}
     unknown = sorted(set(params) - known)
     if unknown:
-        raise RequestError(f"unknown policy parameter {unknown[0]!r}; parameters are: {', '.join(sorted(known))}")
+        raise RequestError("unknown policy parameter {name}; parameters are: {choices}", name=repr(unknown[0]),
+                           choices=', '.join(sorted(known)))
     return dataclasses.replace(_BASE[key], **params)  # type: ignore[arg-type]
 
 
@@ -179,7 +184,7 @@ def _plan(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet, usual_only: 
     """``hold_plan``; with ``usual_only`` the deviation is left out (its rate 0, its hold the usual one)."""
     cards = np.asarray(hands)
     if cards.ndim != 2 or cards.shape[1] != 5:
-        raise RequestError(f"hands must have shape (T, 5), got {cards.shape}")
+        raise RequestError("hands must have shape (T, 5), got {shape}", shape=cards.shape)
     if not np.issubdtype(cards.dtype, np.integer):
         raise TypeError(f"hands must be integer card codes, got dtype {cards.dtype}")
     if len(cards) <= CHUNK:

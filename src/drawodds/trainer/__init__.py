@@ -15,12 +15,13 @@ session. The history is a JSON-lines file, one line per graded question.
 
 from __future__ import annotations
 
-from drawodds.trainer.answers import HELP, READ_CLASSES, Answer, AnswerError, parse_answer
+from drawodds.trainer.answers import HELP, READ_CLASSES, READ_WORDS, Answer, AnswerError, parse_answer
 from drawodds.trainer.dealing import BATCH, CLOSE_SCALE, CLOSE_WEIGHT, FOCUS_BATCHES, candidate_weights, choose_deal
 from drawodds.trainer.drills import (
     DRILLS,
     OBJECTIVES,
     PATTERN_NAMES,
+    PATTERN_WORDS,
     PATTERNS,
     POINTS_TRIALS,
     TRIALS,
@@ -42,6 +43,7 @@ from drawodds.trainer.history import (
     next_session,
     pattern_weights,
 )
+from drawodds.trainer.phrases import Line, Phrase
 from drawodds.trainer.questions import (
     READ_EVERY,
     Position,
@@ -58,12 +60,13 @@ from drawodds.trainer.session import PROMPTS, Help, Score, Welcome, plural, run_
 from drawodds.trainer.summary import PatternRow, SessionRow, TrainingSummary, history_record, summarise
 from drawodds.trainer.whylines import WHY_RULES, WHY_WIDTH, HoldFacts, hold_facts, why, why_points
 
-__all__ = ["Answer", "AnswerError", "BATCH", "CLOSE_SCALE", "CLOSE_WEIGHT", "DRILLS", "ERROR_WEIGHT", "FOCUS_BATCHES",
-           "Grade", "HELP", "HISTORY_FILE", "Help", "HoldFacts", "JSON_DIGITS", "OBJECTIVES", "Objective", "PATTERNS",
-           "PATTERN_NAMES", "POINTS_TRIALS", "PROMPTS", "PatternRow", "Position", "Question", "READ_BAND",
-           "READ_CLASSES", "READ_EVERY", "ReadGrade", "ReadQuestion", "Score", "SessionRow", "TRIALS", "TrainSetup",
-           "TrainingSummary", "UNITS", "WHY_RULES", "WHY_WIDTH", "Welcome", "append_history", "best_patterns",
-           "candidate_weights", "choose_deal", "default_history_path", "focus_names", "grade", "grade_read",
-           "history_record", "hold_codes", "hold_facts", "load_history", "next_question", "next_session",
-           "parse_answer", "pattern_weights", "plural", "position", "question_kind", "read_class", "read_question",
+__all__ = ["Answer", "AnswerError", "BATCH", "CLOSE_SCALE", "CLOSE_WEIGHT", "DRILLS", "ERROR_WEIGHT",
+           "FOCUS_BATCHES", "Grade", "HELP", "HISTORY_FILE", "Help", "HoldFacts", "JSON_DIGITS", "Line",
+           "OBJECTIVES", "Objective", "PATTERNS", "PATTERN_NAMES", "PATTERN_WORDS", "POINTS_TRIALS", "PROMPTS",
+           "PatternRow", "Phrase", "Position", "Question", "READ_BAND", "READ_CLASSES", "READ_EVERY", "READ_WORDS",
+           "ReadGrade", "ReadQuestion", "Score", "SessionRow", "TRIALS", "TrainSetup", "TrainingSummary", "UNITS",
+           "WHY_RULES", "WHY_WIDTH", "Welcome", "append_history", "best_patterns", "candidate_weights",
+           "choose_deal", "default_history_path", "focus_names", "grade", "grade_read", "history_record",
+           "hold_codes", "hold_facts", "load_history", "next_question", "next_session", "parse_answer",
+           "pattern_weights", "plural", "position", "question_kind", "read_class", "read_question",
            "resolve_pattern", "run_session", "summarise", "train_setup", "why", "why_points"]

@@ -6,13 +6,15 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from drawodds import i18n
 from drawodds.analyses.keep import ranking
 from drawodds.cards import format_cards
 from drawodds.patterns import hold_pattern_label
 from drawodds.results import Result
-from drawodds.trainer.answers import Answer
+from drawodds.trainer.answers import READ_WORDS, Answer
+from drawodds.trainer.phrases import Line, Percent, Phrase
 from drawodds.trainer.questions import Position, ReadQuestion
-from drawodds.trainer.whylines import _pc, _shown, hold_facts, why, why_points
+from drawodds.trainer.whylines import COUNT, NOTHING, _shown, hold_facts, why, why_points
 
 READ_BAND = 0.05          # an equity estimate within 5 points of the pot counts as right
 JSON_DIGITS = 12     # significant digits of a cost or value in JSON: past the float noise of sums
@@ -51,7 +53,7 @@ class Grade(Result):
     pattern: str                 # the best hold's type (a key of PATTERNS)
     best_pattern: str
     chosen_pattern: str
-    why: str
+    why: str                     # a ``Line``: English here and in JSON, said in the reader's language when shown
     seed: int | None = None
 
     @property
@@ -108,11 +110,20 @@ def grade(question: Position, answer: Answer) -> Grade:
     j = i if i else min(1, len(rows) - 1)      # a right answer: why it beats the runner-up
     best, other = (hold_facts(question, k, rows[k], float(rank.value[k])) for k in (0, j))
     because = why_points(rows[0], rows[j]) if "points_trick" in rows[0] else why(best, other, question.objective)
-    return Grade(question.index, format_cards(question.hand), question.dealt, question.objective, answer.text,
+    with i18n.use(i18n.ENGLISH):          # the grade's words are data (JSON), English in every language
+        dealt, patterns = question.dealt, (hold_pattern_label(question.codes[0]), hold_pattern_label(question.codes[i]))
+    return Grade(question.index, format_cards(question.hand), dealt, question.objective, answer.text,
                  list(rows[0]["keep"]), int(rows[0]["draw"]), list(rows[i]["keep"]), int(rows[i]["draw"]),
                  float(rank.value[0]), float(rank.value[i]), gap, gap_se, exact, mistake, question.pattern,
-                 hold_pattern_label(question.codes[0]), hold_pattern_label(question.codes[i]),
-                 because, question.seed)
+                 *patterns, because, question.seed)
+
+
+def _listed(items: list[Phrase]) -> Phrase:
+    """'a, b, c': the items of a list, as the reader's language separates them."""
+    line = items[0]
+    for item in items[1:]:
+        line = Phrase.pgettext("list", "{items}, {item}", items=line, item=item)
+    return line
 
 
 def grade_read(question: ReadQuestion, answer: Answer) -> ReadGrade:
@@ -121,11 +132,14 @@ def grade_read(question: ReadQuestion, answer: Answer) -> ReadGrade:
     band = max(READ_BAND, 2 * best.equity_se)
     likely = question.likely
     top = list(question.classes.items())[:3]
-    told = ", ".join(f"{c} {100 * p:.0f}%" for c, p in top)
-    words = {0: "standing pat", 1: "drawing one", 2: "drawing two", 3: "drawing three"}.get(
-        question.draw, f"drawing {question.draw}")
-    line = (f"{words} they hold {told}; you win {_pc(best.equity)} keeping {_shown(best.keep) or 'nothing'}, "
-            f"draw {best.draw}")
+    told = [Phrase.pgettext("reading", "{holding} {percent}", holding=READ_WORDS.get(c, c), percent=Percent(p, 0))
+            for c, p in top]
+    count = COUNT[question.draw] if question.draw < len(COUNT) else question.draw
+    drawing = (Phrase.pgettext("reading", "standing pat") if question.draw == 0 else
+               Phrase.pgettext("reading", "drawing {count}", count=count))
+    line = Line(Phrase.gettext("{drawing} they hold {holdings}; you win {equity} keeping {cards}, draw {n}",
+                               drawing=drawing, holdings=_listed(told), equity=Percent(best.equity),
+                               cards=_shown(best.keep) or NOTHING, n=best.draw))
     return ReadGrade(question.index, format_cards(question.hand), question.draw, answer.text,
                      answer.read_class or "", float(answer.read_equity or 0.0), likely, question.classes[likely],
                      dict(question.classes), best.equity, best.equity_se, list(best.keep), band,

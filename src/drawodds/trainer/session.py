@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from drawodds.errors import TRAIN_HANDS, check_seed
+from drawodds.i18n import N_, gettext
 from drawodds.trainer.answers import HELP, Answer, AnswerError, parse_answer
 from drawodds.trainer.drills import TrainSetup
 from drawodds.trainer.grading import Grade, ReadGrade, grade, grade_read
@@ -20,7 +21,7 @@ from drawodds.trainer.history import append_history, load_history, next_session
 from drawodds.trainer.questions import Position, Question, next_question
 from drawodds.trainer.summary import TrainingSummary, history_record, summarise
 
-PROMPTS = {"keep": "Keep? ", "read": "Read? "}
+PROMPTS = {"keep": N_("Keep? "), "read": N_("Read? ")}
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Score:
 
 @dataclass(frozen=True)
 class Help:
-    """Shown on 'help': how to answer."""
+    """Shown on 'help': how to answer (``text``: the catalog's English, said when shown)."""
 
     text: str = HELP
 
@@ -97,7 +98,7 @@ def _answer(question: Question, setup: TrainSetup, ask: Callable[[str], str | No
             items: Sequence[Grade | ReadGrade]) -> Answer | None:
     """The next gradable answer (or quit), asking again after a bad one, help or the score; None at the end."""
     while True:
-        text = ask(PROMPTS[question.kind])
+        text = ask(gettext(PROMPTS[question.kind]))
         if text is None:
             return None
         try:
