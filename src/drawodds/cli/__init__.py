@@ -20,22 +20,24 @@ def run(argv: list[str] | None = None) -> int:
 
         print(f"drawodds {__version__}")
         return 0
-    # One BLAS thread unless the user says otherwise: the commands' products are small or already split
-    # over worker processes, and OpenBLAS's idle threads spin for a tenth of a CPU second at start-up.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    _keep_freed_memory()
     from drawodds.cli.application import run as run_application
 
     return run_application(argv)
 
 
-def _keep_freed_memory() -> None:
-    """Let glibc's malloc keep freed memory for the next array instead of handing it back to the system.
+def _tune_process() -> None:
+    """Settings for a process that is drawodds itself (not a program that calls ``run``), before numpy loads.
 
-    Each chunk of a Monte Carlo allocates the same large temporaries again; by default glibc maps them
-    afresh and returns them when freed, so every chunk paid about 2,800 page faults (a fifth of its
-    time). Arrays under 32 MB now come from the heap, which keeps up to 256 MB of free memory for
-    reuse. Elsewhere than glibc there is no ``mallopt`` and nothing changes."""
+    One BLAS thread unless the user says otherwise: the commands' products are small or already split
+    over worker processes, and OpenBLAS's idle threads spin for a tenth of a CPU second at start-up.
+    glibc's malloc keeps freed memory for the next array instead of handing it back to the system: each
+    chunk of a Monte Carlo allocates the same large temporaries again, and by default glibc mapped them
+    afresh, so every chunk paid about 2,800 page faults (a fifth of its time). Arrays under 32 MB now
+    come from the heap, which keeps up to 256 MB of free memory for reuse. Elsewhere than glibc there
+    is no ``mallopt`` and nothing changes."""
+    if sys.argv[1:] == ["--version"]:
+        return
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         import ctypes
 
@@ -51,7 +53,10 @@ def main(argv: list[str] | None = None) -> None:
 
     As the program itself (no ``argv``: the process's own arguments) it then leaves at once, without
     the interpreter tearing down every module and object one by one (a few hundredths of a second the
-    user would wait for): the output is flushed and the exit handlers run first, as on a normal exit."""
+    user would wait for): the output is flushed and the exit handlers run first, as on a normal exit.
+    Such a process also gets ``_tune_process``'s settings."""
+    if argv is None:
+        _tune_process()
     code = run(argv)
     if argv is None:
         _leave(code)
