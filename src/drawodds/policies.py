@@ -178,19 +178,25 @@ CHUNK = 1 << 15  # hands per block: the temporaries stay in cache (about 1.5x fa
 
 def hold_plan(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet) -> HoldPlan:
     """Classify every hand and compute the policy's usual hold and its deviation (vectorized)."""
+    return _plan(policy, hands, rules, usual_only=False)
+
+
+def _plan(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet, usual_only: bool) -> HoldPlan:
+    """``hold_plan``; with ``usual_only`` the deviation is left out (its rate 0, its hold the usual one)."""
     cards = np.asarray(hands)
     if cards.ndim != 2 or cards.shape[1] != 5:
         raise RequestError("hands must have shape (T, 5), got {shape}", shape=cards.shape)
     if not np.issubdtype(cards.dtype, np.integer):
         raise TypeError(f"hands must be integer card codes, got dtype {cards.dtype}")
     if len(cards) <= CHUNK:
-        return _hold_plan_block(policy, cards, rules)
-    parts = [_hold_plan_block(policy, cards[i:i + CHUNK], rules) for i in range(0, len(cards), CHUNK)]
+        return _hold_plan_block(policy, cards, rules, usual_only)
+    parts = [_hold_plan_block(policy, cards[i:i + CHUNK], rules, usual_only) for i in range(0, len(cards), CHUNK)]
     return HoldPlan(*(np.concatenate([getattr(part, f.name) for part in parts])
                       for f in dataclasses.fields(HoldPlan)))
 
 
-def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: RuleSet) -> HoldPlan:
+def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: RuleSet,
+                     usual_only: bool = False) -> HoldPlan:
     f = dealt_features(cards)   # validates the card codes
     n = len(cards)
     category, joker, jok, rank, bits = f.category, f.joker, f.jok, f.rank, f.bits
@@ -235,6 +241,8 @@ def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: 
     keep = options[option.take(pattern), np.arange(n)]
     keep |= joker
     keep = _make_legal(keep, place, draw_ace, rules)
+    if usual_only:
+        return HoldPlan(pattern, category, keep, keep, np.zeros(n), np.full(n, SNOW, dtype=np.int8), pair_rank)
 
     # Deviations: snow (a drawing hand stands pat) and break (pat straight/flush -> SF draw).
     drawing = count_columns(keep) < 5
@@ -279,6 +287,8 @@ def choose_holds(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet,
     """
     if rng is None and (policy.snow > 0 or policy.break_rate > 0):
         raise RequestError("a policy with snow or break_rate > 0 needs an rng")
+    if policy.snow == 0 and policy.break_rate == 0:    # it never deviates: the usual holds alone
+        return _plan(policy, hands, rules, usual_only=True).keep
     plan = hold_plan(policy, hands, rules)
     if rng is None or not (plan.alt_rate > 0).any():
         return plan.keep

@@ -13,6 +13,7 @@ from typing import Any
 
 from rich.console import Console, JustifyMethod
 from rich.table import Table
+from rich.text import Text
 
 from drawodds.analyses.keep import HoldRanking, KeepResult, dealt_description, ranking
 from drawodds.cards import format_hand
@@ -259,7 +260,7 @@ def _table(result: KeepResult, rank: HoldRanking, rows: list[Row], columns: list
             style = "bold green"
         elif rank.near_best[i]:
             style = "green"
-        table.add_row(*(col.cells[i] for col in columns), style=style)
+        table.add_row(*(Text(col.cells[i]) for col in columns), style=style)   # plain text: no markup to parse
     return table
 
 
