@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from drawodds import i18n
 from drawodds.analyses.removal import RemovalFix, card_removal_table, keep_simulation
 from drawodds.analyses.strategy import (
     CardRemovalCheck,
@@ -60,7 +61,7 @@ class StrategyLine(Result):
     @property
     def words(self) -> str:
         """The line's pattern in the reader's language (``pattern`` is its English name, which data keeps)."""
-        return _(self.pattern)
+        return i18n.worded(self.pattern)
 
     @property
     def hold(self) -> str:

@@ -174,15 +174,11 @@ def pretty_cards(cards: Sequence[str]) -> str:
 _GLYPHS = dict(zip(SUITS, SUIT_GLYPHS, strict=True))
 
 
-# The ranks' English names (``cards.RANK_NAMES``, ``RANK_PLURALS``) marked for the catalog; data keeps English.
-RANK_PLURAL_WORDS = (N_("deuces"), N_("threes"), N_("fours"), N_("fives"), N_("sixes"), N_("sevens"),
-                     N_("eights"), N_("nines"), N_("tens"), N_("jacks"), N_("queens"), N_("kings"), N_("aces"))
-RANK_NAME_WORDS = (N_("deuce"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"), N_("eight"),
-                   N_("nine"), N_("ten"), N_("jack"), N_("queen"), N_("king"), N_("ace"))
 _HOLDING_WORDS = {"two_pair": N_("two pair"), "trips": N_("trips"), "four_flush": N_("four flush"),
                   "open_ended": N_("open ended"), "inside_straight": N_("inside straight"),
                   "high_cards": N_("high cards"), "snow": N_("snow"), "broken_pat": N_("broken pat"),
-                  "pair": N_("pair"), "jacks": N_("jacks"), "straight": N_("straight")}
+                  "pair": N_("pair"), "jacks": N_("jacks"), "straight": N_("straight"), "pat": N_("pat"),
+                  "pair_with_kicker": N_("pair with kicker")}
 
 
 def holding_words(name: str) -> str:
@@ -191,7 +187,7 @@ def holding_words(name: str) -> str:
     kicker = name.endswith("_ace_kicker")
     stem = name.removesuffix("_ace_kicker")
     if stem.startswith("pair_of_") and stem[8:] in RANK_PLURALS:
-        ranks = _(RANK_PLURAL_WORDS[RANK_PLURALS.index(stem[8:])])
+        ranks = _(stem[8:])   # cards.RANK_PLURALS are catalog entries
         return (_("pair of {ranks} ace kicker") if kicker else _("pair of {ranks}")).format(ranks=ranks)
     if name.startswith("pat_") and name[4:] in Category.slugs():
         return _("pat {category}").format(category=Category.from_slug(name[4:]).words)

@@ -25,7 +25,7 @@ from drawodds.analyses.report import (
 )
 from drawodds.i18n import N_, _, local_number, ngettext, number, percent, pgettext
 from drawodds.kinds import FinalGroup
-from drawodds.render.console import pretty_hand, stdout
+from drawodds.render.console import holding_words, pretty_hand, stdout
 from drawodds.rules import preset
 from drawodds.sim.stats import Estimate
 
@@ -79,21 +79,6 @@ def _table(head: Sequence[str], rows: Iterable[Sequence[str]], align: str = "") 
     lines = ["| " + " | ".join(head) + " |", "| " + " | ".join(rule) + " |"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
-
-
-def _words(name: str) -> str:
-    """A category or pattern slug in words (``two_pair``: two pair) in the reader's language."""
-    return _(_WORDS.get(name, name.replace("_", " ")))
-
-
-# The slugs of final hands and of what a draw policy reads a holding as, in words (shown through _()).
-_WORDS = {"high_card": N_("high card"), "one_pair": N_("one pair"), "two_pair": N_("two pair"),
-          "three_of_a_kind": N_("three of a kind"), "straight": N_("straight"), "flush": N_("flush"),
-          "full_house": N_("full house"), "four_of_a_kind": N_("four of a kind"),
-          "straight_flush": N_("straight flush"), "five_of_a_kind": N_("five of a kind"),
-          "pat": N_("pat"), "trips": N_("trips"), "pair": N_("pair"), "pair_with_kicker": N_("pair with kicker"),
-          "four_flush": N_("four flush"), "open_ended": N_("open ended"), "inside_straight": N_("inside straight"),
-          "high_cards": N_("high cards"), "snow": N_("snow"), "broken_pat": N_("broken pat")}
 
 
 def _anchor(title: str) -> str:
@@ -347,7 +332,7 @@ def _reading_summary(readings: Sequence[DrawReading]) -> str:
                        "two pair or better {better} of the time.") if r.draw == 3 else
                      _("A player who drew one held {holding} {held} of the time before the draw and ends with "
                        "two pair or better {better} of the time.")).format(
-            holding=_words(top[0]), held=_pct(top[1], 0), better=_pct(better, 0)))
+            holding=holding_words(top[0]), held=_pct(top[1], 0), better=_pct(better, 0)))
     return " ".join(said)
 
 
@@ -358,7 +343,7 @@ def _reading_table(readings: Sequence[DrawReading]) -> str:
     rows = []
     for r in readings:
         held = sorted(r.holding.items(), key=lambda kv: -kv[1])[:3]
-        held_text = ", ".join(f"{_words(name)} {_pct(p, 0)}" for name, p in held)
+        held_text = ", ".join(f"{holding_words(name)} {_pct(p, 0)}" for name, p in held)
         cells = []
         for _column, names in FINAL_GROUPS:
             p = sum(r.final.get(n, 0.0) for n in names)
