@@ -208,3 +208,56 @@ def test_after_ctrl_c_each_also_sees_the_chunks_that_finished_after_a_gap(ctrl_c
                          each=lambda i, result: seen.append((i, result)))
     assert batch.interrupted and batch.results == []      # the first chunk never finished
     assert seen == [(1, "quick"), (2, "partial")]          # e.g. to write out every part that is done
+
+
+def _helped_chunk(seed: int, index: int, kind: str, parent: int, marker: str) -> tuple[float, bool]:
+    """A test chunk of a job short enough for a forked helper: 'busy' works 0.05 CPU seconds; 'slow'
+    sleeps a minute (until Ctrl-C); 'fragile' fails outside the parent process. Returns its value
+    and whether the helper computed it."""
+    helper = os.getpid() != parent
+    if kind == "busy":
+        start = time.process_time()
+        while time.process_time() - start < 0.05:
+            pass
+    elif kind == "slow":
+        if helper:
+            Path(marker).write_text(str(os.getpid()))
+        time.sleep(60)
+    elif kind == "fragile" and helper:
+        raise RuntimeError("a helper failed")
+    return _chunk_sum(seed, index, 10), helper
+
+
+@pytest.mark.skipif(available_cores() < 2, reason="needs two cores")
+def test_a_job_too_short_for_a_pool_gets_a_forked_helper_with_the_same_answer():
+    calls = [(4, i, "busy", os.getpid(), "") for i in range(7)]   # 0.3 s left after the first chunk
+    with Runner(2) as two:
+        batch = two.map(_helped_chunk, calls)
+        assert two._pool is None
+    assert [value for value, _ in batch.results] == [_chunk_sum(4, i, 10) for i in range(7)]
+    assert [helper for _, helper in batch.results] == [False] * 4 + [True] * 3   # the last half was helped
+
+
+@pytest.mark.skipif(available_cores() < 2, reason="needs two cores")
+def test_a_failing_helper_leaves_its_chunks_to_this_process():
+    calls = [(4, i, "busy" if i < 4 else "fragile", os.getpid(), "") for i in range(7)]
+    with Runner(2) as two:
+        batch = two.map(_helped_chunk, calls)
+    assert batch.results == [(_chunk_sum(4, i, 10), False) for i in range(7)]
+
+
+@pytest.mark.skipif(available_cores() < 2, reason="needs two cores")
+def test_ctrl_c_stops_a_helped_job_and_its_helper_at_once(ctrl_c, tmp_path):
+    marker = tmp_path / "helper"
+    kinds = ["busy", "busy", "slow", "busy", "busy", "slow"]   # this process stops in its third chunk
+    calls = [(4, i, kind, os.getpid(), str(marker)) for i, kind in enumerate(kinds)]
+    with Runner(2) as two:
+        ctrl_c(1.0)
+        start = time.monotonic()
+        batch = two.map(_helped_chunk, calls)
+        stopped = time.monotonic() - start
+    assert batch.interrupted and batch.results == [(_chunk_sum(4, i, 10), False) for i in range(2)]
+    assert stopped < 3.0
+    helper = int(marker.read_text())          # the helper had reached its sleeping chunk: it is gone
+    with pytest.raises(ProcessLookupError):
+        os.kill(helper, 0)

@@ -45,6 +45,17 @@ def test_every_hold_is_legal(rules, name):
     assert keep[hands == JOKER].all(), "the joker is always kept"
 
 
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: f"{r.name}-{r.max_draw}-{'joker' if r.joker else '52'}")
+def test_a_policy_that_never_deviates_holds_what_its_plan_says(rules):
+    """choose_holds skips the deviations of a policy whose snow and break rates are 0: the same holds."""
+    hands = _random_hands(40_000, rules.joker, seed=3)
+    for name in policy_names():
+        policy = draw_policy(name)
+        assert policy.snow == policy.break_rate == 0
+        keep = choose_holds(policy, hands, rules, np.random.default_rng(4))
+        assert np.array_equal(keep, hold_plan(policy, hands, rules).keep), name
+
+
 HOLDS = [  # policy, rule set max_draw, hand, kept cards
     ("standard", "3", "As Kd 9c 6h 2s", "As Kd"),
     ("standard", "3", "Qs 9d 6c 4h 2s", "Qs 9d"),        # one high card: the draw limit forces a second

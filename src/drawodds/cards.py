@@ -8,21 +8,25 @@ The joker ("bug") is 52. Hands are numpy arrays of shape ``(..., 5)``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from drawodds import i18n
 from drawodds.errors import DrawoddsError
+from drawodds.i18n import N_
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 JOKER = 52
 DECK_SIZE = 52
-RANK_NAMES = ("deuce", "three", "four", "five", "six", "seven", "eight", "nine",
-              "ten", "jack", "queen", "king", "ace")
-RANK_PLURALS = ("deuces", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
-                "tens", "jacks", "queens", "kings", "aces")
+# The ranks' names in English (catalog entries: ``i18n.worded`` gives them in the reader's language).
+RANK_NAMES = (N_("deuce"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"), N_("eight"),
+              N_("nine"), N_("ten"), N_("jack"), N_("queen"), N_("king"), N_("ace"))
+RANK_PLURALS = (N_("deuces"), N_("threes"), N_("fours"), N_("fives"), N_("sixes"), N_("sevens"), N_("eights"),
+                N_("nines"), N_("tens"), N_("jacks"), N_("queens"), N_("kings"), N_("aces"))
 SUIT_GLYPHS = "♣♦♥♠"
 _SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3,
                  "♣": 0, "♦": 1, "♥": 2, "♠": 3,
@@ -33,6 +37,34 @@ _SHOWN_TOKEN = 12   # longest piece of the user's input echoed back in an error
 
 # One card: a rank (10, 1-9, T J Q K A) then a suit letter or symbol, or the joker "Jk"/"Joker"/🃏.
 _TOKEN = re.compile(r"(joker|jk|🃏|10|[1-9tjqka])([cdhs♣♦♥♠♧♢♡♤]?)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Notation:
+    """The ranks, suits and joker words one way of writing cards accepts."""
+
+    ranks: Mapping[str, int]
+    suits: Mapping[str, int]
+    jokers: tuple[str, ...]
+    token: re.Pattern[str]
+
+
+_ENGLISH = _Notation(_RANK_ALIASES, _SUIT_ALIASES, _JOKER_WORDS, _TOKEN)
+# Swedish and Norwegian players write E (ess), K, D (dam/dame), Kn (knekt), 10 and the suits s h r k
+# (spader/spar, hjärter/hjerter, ruter, klöver/kløver), the joker X; the English notation works too.
+# "Jk" would be the joker in English and the jack of clubs (J + k) here: it is refused as ambiguous.
+_NORDIC = _Notation(_RANK_ALIASES | {"E": 12, "D": 10, "KN": 9},
+                    _SUIT_ALIASES | {"r": 1, "k": 0},
+                    ("joker", "jo", "x", "🃏"),
+                    re.compile(r"(joker|🃏|x|10|kn|[1-9tjqkaed])([cdhsrk♣♦♥♠♧♢♡♤]?)", re.IGNORECASE))
+_AMBIGUOUS = "jk"
+_NORDIC_LANGUAGES = frozenset({"sv", "nb"})
+
+
+def _notation() -> _Notation:
+    """The notation of the current language: Swedish and Norwegian add theirs to the English one."""
+    return _NORDIC if i18n.language() in _NORDIC_LANGUAGES else _ENGLISH
+
 
 Hand = npt.NDArray[np.int8]
 
@@ -48,38 +80,46 @@ def shown(text: str) -> str:
 
 
 def card_from_text(token: str, position: int = 1, *, joker: bool = False) -> int:
-    """Parse one card token such as ``As``, ``10h``, ``t♠``, ``Jk`` or ``🃏``."""
+    """Parse one card token such as ``As``, ``10h``, ``t♠``, ``Jk`` or ``🃏`` (under Swedish or
+    Norwegian also ``Es``, ``Kns``, ``Dr``, ``10k`` or ``X``)."""
+    notation = _notation()
     text = shown(token.strip())
     low = token.strip().lower()
-    if low in _JOKER_WORDS:
+    if low in notation.jokers:
         if not joker:
-            raise CardError(f"card {position} '{text}': a joker, but this deck has none "
-                            "(use a rule set with the joker, e.g. {joker})", "joker")
+            raise CardError("card {position} '{text}': a joker, but this deck has none (use a rule set with the "
+                            "joker, e.g. {joker})", "joker", position=position, text=text)
         return JOKER
-    if len(text) < 2:
-        raise CardError(f"card {position} '{text}': a card is a rank and a suit, like 'As' or '10h'")
+    if low == _AMBIGUOUS and notation is _NORDIC:
+        raise CardError("card {position} '{text}': the joker or the jack of clubs? Write the joker as X or Joker, "
+                        "the jack of clubs as Knk or Jc", position=position, text=text)
+    if len(text) < 2 or (notation is _NORDIC and low.upper() in notation.ranks):
+        raise CardError("card {position} '{text}': a card is a rank and a suit, like 'As' or '10h'",
+                        position=position, text=text)
     rank_text, suit_text = low[:-1], low[-1]
-    if rank_text == "1" and suit_text in _SUIT_ALIASES:
-        raise CardError(f"card {position} '{text}': no rank '1'; did you mean 10{suit_text} or A{suit_text}?")
-    if rank_text.upper() not in _RANK_ALIASES:
-        raise CardError(f"card {position} '{text}': unknown rank '{shown(rank_text)}' "
-                        "(use 2-9, T or 10, J, Q, K, A)")
-    if suit_text.lower() not in _SUIT_ALIASES:
-        raise CardError(f"card {position} '{text}': unknown suit '{shown(suit_text)}' "
-                        "(use c d h s or ♣ ♦ ♥ ♠)")
-    return _RANK_ALIASES[rank_text.upper()] * 4 + _SUIT_ALIASES[suit_text.lower()]
+    if rank_text == "1" and suit_text in notation.suits:
+        raise CardError("card {position} '{text}': no rank '1'; did you mean 10{suit} or A{suit}?",
+                        position=position, text=text, suit=suit_text)
+    if rank_text.upper() not in notation.ranks:
+        raise CardError("card {position} '{text}': unknown rank '{rank}' (use 2-9, T or 10, J, Q, K, A)",
+                        position=position, text=text, rank=shown(rank_text))
+    if suit_text not in notation.suits:
+        raise CardError("card {position} '{text}': unknown suit '{suit}' (use c d h s or ♣ ♦ ♥ ♠)",
+                        position=position, text=text, suit=shown(suit_text))
+    return notation.ranks[rank_text.upper()] * 4 + notation.suits[suit_text]
 
 
 def split_tokens(text: str) -> list[str]:
     """Split hand text into card tokens, with or without separators (``AsKh``, ``As Kh``, ``as,kh``)."""
+    notation = _notation()
     tokens: list[str] = []
     for chunk in re.split(r"[\s,;/|]+", text.strip()):
         if not chunk:
             continue
         pos = 0
         while pos < len(chunk):
-            m = _TOKEN.match(chunk, pos)
-            if m is None or (not m.group(2) and m.group(1).lower() not in _JOKER_WORDS):
+            m = notation.token.match(chunk, pos)
+            if m is None or (not m.group(2) and m.group(1).lower() not in notation.jokers):
                 # Not a card: report the rest of the chunk (up to the next plausible card).
                 bad = chunk[pos:pos + 3] if m is None else chunk[pos:m.end() + 1]
                 tokens.append(bad)
@@ -101,15 +141,18 @@ def parse_cards(text: str | Iterable[str], *, joker: bool = False) -> list[int]:
 def _add_distinct(cards: list[int], card: int, i: int, written: str) -> None:
     """Append the ``i``-th card (``written`` as the user gave it), refusing one already in ``cards``."""
     if card in cards:
-        raise CardError(f"card {i} '{written}': duplicate of card {cards.index(card) + 1}")
+        raise CardError("card {position} '{text}': duplicate of card {first}", position=i, text=written,
+                        first=cards.index(card) + 1)
     cards.append(card)
 
 
 def _sized_hand(cards: list[int], size: int) -> Hand:
     """The hand of ``cards`` as an int8 array, refused unless it has exactly ``size`` of them."""
     if len(cards) != size:
-        raise CardError(f"a hand has {size} cards; got {len(cards)}"
-                        + (f" ({' '.join(card_str(c) for c in cards)})" if cards else ""))
+        if not cards:
+            raise CardError("a hand has {size} cards; got {count}", size=size, count=0)
+        raise CardError("a hand has {size} cards; got {count} ({cards})", size=size, count=len(cards),
+                        cards=" ".join(card_str(c) for c in cards))
     return np.asarray(cards, dtype=np.int8)
 
 
@@ -140,12 +183,15 @@ def as_hand(hand: str | Iterable[str] | Sequence[int] | npt.NDArray[np.integer],
         return parse_hand(hand, joker=joker, size=size)       # type: ignore[arg-type]
     codes = np.asarray(hand).ravel()
     if codes.dtype.kind not in "iu":
-        raise CardError(f"a hand is text or card numbers, got {codes.dtype} values")
+        raise CardError("a hand is text or card numbers, got {kind} values", kind=codes.dtype)
     cards: list[int] = []
     for i, code in enumerate(codes.tolist(), start=1):
         if not 0 <= code < DECK_SIZE + int(joker):
-            raise CardError(f"card {i}: {code} is not a card number (0-{DECK_SIZE - 1 + int(joker)})"
-                            + ("" if joker or code != JOKER else "; the joker needs a rule set with it"))
+            if code == JOKER and not joker:
+                raise CardError("card {position}: {code} is not a card number (0-{last}); the joker needs a rule "
+                                "set with it", position=i, code=code, last=DECK_SIZE - 1)
+            raise CardError("card {position}: {code} is not a card number (0-{last})", position=i, code=code,
+                            last=DECK_SIZE - 1 + int(joker))
         _add_distinct(cards, code, i, card_str(code))
     return _sized_hand(cards, size)
 
@@ -156,7 +202,7 @@ def card_str(card: int, *, pretty: bool = False) -> str:
     if card == JOKER:
         return "🃏" if pretty else "Jk"
     if not 0 <= card < DECK_SIZE:
-        raise CardError(f"{card} is not a card number (0-52)")
+        raise CardError("{card} is not a card number (0-52)", card=card)
     return RANKS[card // 4] + (SUIT_GLYPHS if pretty else SUITS)[card % 4]
 
 

@@ -26,7 +26,9 @@ class DrawoddsError(ValueError):
     about the parameter ``trials``: its message reads "trials must be at least 2, got 1", and
     ``worded(names)`` gives the same sentence with each parameter named as ``names`` says
     (``--trials``). The template is the sentence's entry in the translation catalog, so it is
-    worded in the language current when it is shown; ``values`` fill its other placeholders.
+    worded in the language current when it is shown; ``values`` fill its other placeholders (a
+    value that is itself a ``DrawoddsError`` is worded with the same names). A check shared by
+    several parameters writes ``{parameter}``: the first parameter the error is about.
     """
 
     def __init__(self, message: str = "", *parameters: str, **values: object) -> None:
@@ -51,8 +53,11 @@ class DrawoddsError(ValueError):
         def fill(m: re.Match[str]) -> str:
             if m[1] in self.parameters:
                 return names.get(m[1], m[1])
+            if m[1] == "parameter" and self.parameters and m[1] not in self.values:
+                return names.get(self.parameters[0], self.parameters[0])
             if m[1] in self.values:
-                return str(self.values[m[1]])
+                value = self.values[m[1]]
+                return value.worded(names) if isinstance(value, DrawoddsError) else str(value)
             return m[0]
 
         return _NAMED.sub(fill, template)
@@ -70,17 +75,29 @@ class Bound:
     parameter: str
     lo: int
     hi: int
-    why: str = ""        # why the lower bound, when it is not obvious
+    standard_error: bool = False     # the lower bound is there because a standard error needs two
 
     def check(self, value: int | None) -> None:
         """Raise a ``RequestError`` naming the parameter unless ``value`` is None or in range."""
-        if value is not None and not self.lo <= value <= self.hi:
-            low = f"must be at least {self.lo:,}{self.why}" if value < self.lo else f"can be at most {self.hi:,}"
-            raise RequestError(f"{{{self.parameter}}} {low}, got {value:,}", self.parameter)
+        if value is None or self.lo <= value <= self.hi:
+            return
+        got = i18n.local_number(f"{value:,}")
+        if value > self.hi:
+            raise RequestError("{parameter} can be at most {high}, got {value}", self.parameter,
+                               high=i18n.local_number(f"{self.hi:,}"), value=got)
+        low = i18n.local_number(f"{self.lo:,}")
+        if self.standard_error:
+            raise RequestError("{parameter} must be at least {low} (a standard error needs two), got {value}",
+                               self.parameter, low=low, value=got)
+        raise RequestError("{parameter} must be at least {low}, got {value}", self.parameter, low=low, value=got)
 
     def help(self, text: str, default: str = "") -> str:
-        """A help text with the range (and default) appended."""
-        return f"{text} ({self.lo:,}-{self.hi:,}{f'; default {default}' if default else ''})."
+        """A help text (already in the reader's language) with the range (and default) appended."""
+        lo, hi = i18n.local_number(f"{self.lo:,}"), i18n.local_number(f"{self.hi:,}")
+        if default:
+            return i18n.gettext("{text} ({low}-{high}; default {default}).").format(
+                text=text, low=lo, high=hi, default=default)
+        return i18n.gettext("{text} ({low}-{high}).").format(text=text, low=lo, high=hi)
 
 
 def choose_language(option: str | None = None, environ: Mapping[str, str] | None = None) -> str:
@@ -101,42 +118,44 @@ def choose_language(option: str | None = None, environ: Mapping[str, str] | None
 def check_seed(seed: int | None) -> None:
     """A random seed is a whole number, 0 or more (None: a fresh shuffle, where allowed)."""
     if seed is not None and seed < 0:
-        raise RequestError(f"{{seed}} must be 0 or more, got {seed}", "seed")
+        raise RequestError("{seed} must be 0 or more, got {value}", "seed", value=seed)
 
 
 def check_fraction(value: float | None, parameter: str) -> None:
     """A standard error or rate strictly between 0 and 1 (NaN and infinities refused)."""
     if value is not None and not (math.isfinite(value) and 0 < value < 1):
-        raise RequestError(f"{{{parameter}}} must be a number between 0 and 1, got {value}", parameter)
+        raise RequestError("{parameter} must be a number between 0 and 1, got {value}", parameter,
+                           value=i18n.local_number(str(value)))
 
 
 def check_rate(value: float, parameter: str) -> None:
     """A rate from 0 to 1 (NaN and infinities refused)."""
     if not (math.isfinite(value) and 0 <= value <= 1):
-        raise RequestError(f"{{{parameter}}} is a rate from 0 to 1, got {value}", parameter)
+        raise RequestError("{parameter} is a rate from 0 to 1, got {value}", parameter,
+                           value=i18n.local_number(str(value)))
 
 
 def check_positive(value: float | None, parameter: str) -> None:
     """A positive finite number, or None."""
     if value is not None and not (math.isfinite(value) and value > 0):
-        raise RequestError(f"{{{parameter}}} must be a positive number, got {value}", parameter)
+        raise RequestError("{parameter} must be a positive number, got {value}", parameter,
+                           value=i18n.local_number(str(value)))
 
 
 def check_name(value: str, parameter: str, example: str) -> str:
     """A name that is not empty (nor spaces): returned stripped."""
     if not value.strip():
-        raise RequestError(f"{{{parameter}}} needs a name: {example}", parameter)
+        raise RequestError("{parameter} needs a name: {example}", parameter, example=example)
     return value.strip()
 
 
 # The sizes the analyses accept: each entry function checks its own, and the command line shows them in its help.
-STANDARD_ERROR = " (a standard error needs two)"
-KEEP_TRIALS = Bound("trials", 2, 100_000_000, STANDARD_ERROR)
-POINTS_TRIALS = Bound("trials", 2, 200_000, STANDARD_ERROR)     # every trial is kept
-READ_TRIALS = Bound("trials", 2, 2_000_000, STANDARD_ERROR)     # every sampled hand is kept
+KEEP_TRIALS = Bound("trials", 2, 100_000_000, standard_error=True)
+POINTS_TRIALS = Bound("trials", 2, 200_000, standard_error=True)     # every trial is kept
+READ_TRIALS = Bound("trials", 2, 2_000_000, standard_error=True)     # every sampled hand is kept
 KEEP_OPPONENTS = Bound("opponents", 0, 5)
 DEALS = Bound("deals", 1, 10_000_000)
-GAMES = Bound("games", 2, 1_000_000, STANDARD_ERROR)
+GAMES = Bound("games", 2, 1_000_000, standard_error=True)
 OPENERS_DEALS = Bound("deals", 0, 1_000_000)
 HAND_DEALS = Bound("deals", 1, 10_000_000)
 ANTE = Bound("ante", 0, 1_000_000)
@@ -144,11 +163,11 @@ MAX_ANTES = Bound("max_consecutive_antes", 1, 100)
 LESSON_DEALS = Bound("deals", 100, 1_000_000)
 LINES = Bound("lines", 1, 200)
 CHECK_REMOVAL = Bound("check_removal", 0, 10_000)
-MC_TRIALS = Bound("trials", 2, 100_000_000, STANDARD_ERROR)
+MC_TRIALS = Bound("trials", 2, 100_000_000, standard_error=True)
 STRATEGY_OPPONENTS = Bound("opponents", 1, 7)
 SOLVE_ITERATIONS = Bound("iterations", 1, 1_000_000)
 PRE_BUCKETS = Bound("pre_buckets", 1, 4096)
 FINAL_BUCKETS = Bound("final_buckets", 1, 2048)
 FIELD_ROUNDS = Bound("rounds", 1, 5)
-TRAIN_TRIALS = Bound("trials", 2, 1_000_000, STANDARD_ERROR)
+TRAIN_TRIALS = Bound("trials", 2, 1_000_000, standard_error=True)
 TRAIN_HANDS = Bound("hands", 1, 100_000)     # questions in one session (None: until the answers end)

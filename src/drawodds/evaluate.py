@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from drawodds.cards import JOKER, RANK_NAMES, RANK_PLURALS, RANKS, CardError
+from drawodds.i18n import N_, Phrase
 
 CATEGORIES = ("high_card", "one_pair", "two_pair", "three_of_a_kind", "straight", "flush",
               "full_house", "four_of_a_kind", "straight_flush", "five_of_a_kind")
@@ -206,8 +207,9 @@ def _check_codes(flat: npt.NDArray[np.integer], limit: int) -> None:
         if low >= 0 and high <= limit:
             return
         bad = low if low < 0 else high
-    hint = " (the joker needs joker=True)" if bad == JOKER else ""
-    raise CardError(f"card code {bad} is outside the deck{hint}")
+    if bad == JOKER:
+        raise CardError("card code {bad} is outside the deck (the joker needs joker=True)", bad=bad)
+    raise CardError("card code {bad} is outside the deck", bad=bad)
 
 
 def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
@@ -231,7 +233,7 @@ def evaluate(hands: npt.ArrayLike, *, joker: bool = False) -> Strengths:
     """
     arr = np.asarray(hands)
     if arr.ndim == 0 or arr.shape[-1] != 5:
-        raise CardError(f"hands must have shape (..., 5), got {arr.shape}")
+        raise CardError("hands must have shape (..., 5), got {shape}", shape=arr.shape)
     if not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"hands must be integer card codes, got dtype {arr.dtype}")
     flat = arr.reshape(-1, 5)
@@ -322,21 +324,23 @@ def describe(strength: int) -> str:
     category, tie = _decode(int(strength))
     names = [RANKS[r] for r in tie]
     if category == HIGH_CARD:
-        return f"{RANK_NAMES[tie[0]]} high, {'-'.join(names[1:])}"
+        return Phrase(N_("{rank} high, {kickers}"), rank=RANK_NAMES[tie[0]], kickers="-".join(names[1:]))
     if category == ONE_PAIR:
-        return f"pair of {RANK_PLURALS[tie[0]]}, {'-'.join(names[1:])}"
+        return Phrase(N_("pair of {ranks}, {kickers}"), ranks=RANK_PLURALS[tie[0]], kickers="-".join(names[1:]))
     if category == TWO_PAIR:
-        return f"two pair, {RANK_PLURALS[tie[0]]} and {RANK_PLURALS[tie[1]]}, {names[2]} kicker"
+        return Phrase(N_("two pair, {high} and {low}, {kicker} kicker"), high=RANK_PLURALS[tie[0]],
+                      low=RANK_PLURALS[tie[1]], kicker=names[2])
     if category == TRIPS:
-        return f"three {RANK_PLURALS[tie[0]]}, {'-'.join(names[1:])}"
+        return Phrase(N_("three {ranks}, {kickers}"), ranks=RANK_PLURALS[tie[0]], kickers="-".join(names[1:]))
     if category == STRAIGHT:
-        return f"straight, {RANK_NAMES[tie[0]]} high"
+        return Phrase(N_("straight, {rank} high"), rank=RANK_NAMES[tie[0]])
     if category == FLUSH:
-        return f"flush, {'-'.join(names)}"
+        return Phrase(N_("flush, {cards}"), cards="-".join(names))
     if category == FULL_HOUSE:
-        return f"full house, {RANK_PLURALS[tie[0]]} over {RANK_PLURALS[tie[1]]}"
+        return Phrase(N_("full house, {high} over {low}"), high=RANK_PLURALS[tie[0]], low=RANK_PLURALS[tie[1]])
     if category == QUADS:
-        return f"four {RANK_PLURALS[tie[0]]}, {names[1]} kicker"
+        return Phrase(N_("four {ranks}, {kicker} kicker"), ranks=RANK_PLURALS[tie[0]], kicker=names[1])
     if category == STRAIGHT_FLUSH:
-        return "royal flush" if tie[0] == 12 else f"straight flush, {RANK_NAMES[tie[0]]} high"
-    return "five aces"
+        return N_("royal flush") if tie[0] == 12 else Phrase(N_("straight flush, {rank} high"),
+                                                             rank=RANK_NAMES[tie[0]])
+    return N_("five aces")

@@ -58,10 +58,10 @@ def resolve_workers(workers: int | None) -> int:
     if workers is None:
         return cores
     if workers < 1:
-        raise ExecutionError(f"{{workers}} must be at least 1, got {workers}", "workers")
+        raise ExecutionError("{workers} must be at least 1, got {value}", "workers", value=workers)
     if workers > cores:
-        raise ExecutionError(f"{{workers}} can be at most {cores} (the cores available here), got {workers}",
-                             "workers")
+        raise ExecutionError("{workers} can be at most {cores} (the cores available here), got {value}",
+                             "workers", cores=cores, value=workers)
     return workers
 
 
@@ -74,6 +74,7 @@ class Batch:
 
 
 POOL_START = 0.3    # seconds a pool of workers costs to start and feed: it pays only for work that saves more
+FORK_START = 0.02   # seconds one forked helper costs (the fork, its first page copies, its results sent back)
 STOP_GRACE = 1.0    # seconds the workers get after Ctrl-C to hand back what they have; then they are killed
 
 # In a worker process: the job's stop flag (set by the parent on Ctrl-C) and whether a chunk is running.
@@ -158,7 +159,8 @@ class Runner:
             try:
                 self._client = Client(self.scheduler, timeout="10s")
             except OSError as exc:
-                raise ExecutionError(f"cannot reach the Dask scheduler at {self.scheduler}: {exc}") from None
+                raise ExecutionError("cannot reach the Dask scheduler at {address}: {reason}", address=self.scheduler,
+                                     reason=exc) from None
 
     def spreads(self, chunks: int) -> bool:
         """Whether ``chunks`` chunks may run outside this process (one chunk always runs here)."""
@@ -220,8 +222,11 @@ class Runner:
             start = 1
             rest = (time.process_time() - clock) * (len(calls) - 1)     # seconds on this process
             if rest * (1 - 1 / self.workers) < POOL_START:
-                for args in calls[1:]:
-                    take(fn(*args))
+                if rest / 2 > FORK_START and hasattr(os, "fork"):
+                    _helped(fn, calls[1:], take)
+                else:
+                    for args in calls[1:]:
+                        take(fn(*args))
                 return
         pool = self._local_pool()
         futures: list[Future[T]] = []
@@ -283,6 +288,49 @@ class Runner:
             raise
         finally:
             self._client.cancel(futures)
+
+
+def _helped(fn: Callable[..., T], calls: Sequence[tuple[Any, ...]], take: Callable[[Any], None]) -> None:
+    """``take(fn(*args))`` for every call in order, the last half computed meanwhile by a forked helper.
+
+    The fork starts in a millisecond with everything this process has built, so a job too short for
+    a pool still gets a second core. The helper hands its results back through a pipe; if it fails,
+    its chunks run here (the same answer). Ctrl-C ends it at once: a chunk is short here, so the
+    run keeps the chunks this process finished."""
+    import pickle
+
+    half = len(calls) // 2
+    mine, theirs = calls[:len(calls) - half], calls[len(calls) - half:]
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:    # the helper: compute, send, and leave without running the parent's exit handlers
+        try:
+            os.close(read_end)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            data = pickle.dumps([fn(*args) for args in theirs], protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(write_end, "wb") as pipe:
+                pipe.write(data)
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    try:
+        with os.fdopen(read_end, "rb") as pipe:
+            for args in mine:
+                take(fn(*args))
+            data = pipe.read()
+        os.waitpid(pid, 0)
+        pid = 0
+    finally:
+        if pid:     # interrupted or failed: the helper's work is not wanted
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    try:
+        results = pickle.loads(data)
+    except Exception:       # the helper failed (its error, if any, comes again here)
+        results = [fn(*args) for args in theirs]
+    for result in results:
+        take(result)
 
 
 @dataclass

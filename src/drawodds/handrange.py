@@ -95,8 +95,8 @@ def _term(token: str) -> Term:
         return Term("cat", c, FIVE_ACES if plus else c)
     if base in DRAW_TOKENS:
         if plus:
-            raise RequestError(f"range term {token!r}: '+' follows a pair, a category or high cards, "
-                               "not a draw")
+            raise RequestError("range term {token}: '+' follows a pair, a category or high cards, not a draw",
+                               token=repr(token))
         return Term("draw", int(DRAW_TOKENS[base]))
     if m := _PAIR.match(token):
         r = RANKS.index(m[1])
@@ -112,9 +112,9 @@ def _term(token: str) -> Term:
         if second < top:
             return Term("high", second, top - 1 if m[3] else second, top, top)
         if second > top:
-            raise RequestError(f"range term {token!r}: write the higher card first "
-                               f"({m[2]}{m[1]}{m[3] or ''})")
-    raise RequestError(f"unknown range term {token!r}; use {ACCEPTED}")
+            raise RequestError("range term {token}: write the higher card first ({written})", token=repr(token),
+                               written=m[2] + m[1] + (m[3] or ""))
+    raise RequestError("unknown range term {token}; use {accepted}", token=repr(token), accepted=ACCEPTED)
 
 
 def _typed_term(token: str) -> Term:
@@ -124,8 +124,12 @@ def _typed_term(token: str) -> Term:
         return _term(token.upper())
     except RequestError as exc:
         cards = re.fullmatch(r"(?:[2-9TJQKA][cdhs]){1,5}", token, flags=re.IGNORECASE) is not None
-        hint = "; a range names kinds of hands (AA, 2P+), not single cards" if cards else ""
-        raise RequestError(str(exc).replace(repr(token.upper()), repr(token), 1) + hint) from None
+        values = {**exc.values, "token": repr(token)} if "token" in exc.values else exc.values
+        typed = RequestError(exc.template, *exc.parameters, **values)
+        if cards:
+            raise RequestError("{reason}; a range names kinds of hands (AA, 2P+), not single cards",
+                               *exc.parameters, reason=typed) from None
+        raise typed from None
 
 
 def _describe(term: Term) -> str:
@@ -191,7 +195,7 @@ class HandRange:
         """Whether each dealt hand (rows of five card codes) is in the range (vectorized)."""
         h = np.asarray(cards)
         if h.ndim != 2 or h.shape[1] != 5:
-            raise RequestError(f"hands must have shape (N, 5), got {h.shape}")
+            raise RequestError("hands must have shape (N, 5), got {shape}", shape=h.shape)
         if len(h) == 0:
             return np.zeros(0, dtype=bool)
         return np.concatenate([self.matches(dealt_features(h[i:i + CHUNK])) for i in range(0, len(h), CHUNK)])
@@ -219,7 +223,7 @@ def parse_range(text: str, *, joker: bool = False) -> HandRange:
     """
     typed = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
     if not typed:
-        raise RequestError(f"the range is empty; use {ACCEPTED}")
+        raise RequestError("the range is empty; use {accepted}", accepted=ACCEPTED)
     terms = tuple(_typed_term(t) for t in typed)
     if not joker and any(t.kind == "cat" and t.lo == FIVE_ACES for t in terms):
         raise RequestError("range term '5K' (five aces) needs the joker deck")

@@ -149,7 +149,7 @@ def merged(sources: list[Path]) -> Any:
             whole = part
             continue
         for message in part:
-            if message.id and message.id not in whole:
+            if message.id and whole.get(message.id, context=message.context) is None:
                 whole[message.id] = message
     if whole is None:
         from babel.messages.catalog import Catalog
@@ -188,6 +188,37 @@ def pseudo(message: str) -> str:
             square = max(square - 1, 0)
         out.append(ch if depth or square else ch.translate(_ACCENTED))
     return "".join(out)
+
+
+class Phrase(str):
+    """Words for a player that data keeps in English: the string is the English text (``template``
+    filled with ``values``; mark the template with ``N_``); ``worded`` words it in the reader's
+    language from its catalog template and values (phrases among the values are worded too)."""
+
+    template: str
+    values: dict[str, object]
+
+    def __new__(cls, template: str, **values: object) -> Phrase:
+        phrase = super().__new__(cls, template.format(**values))
+        phrase.template = template
+        phrase.values = values
+        return phrase
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_phrase, (self.template, self.values))
+
+
+def _phrase(template: str, values: dict[str, object]) -> Phrase:
+    return Phrase(template, **values)
+
+
+def worded(text: str) -> str:
+    """``text`` in the reader's language: a ``Phrase`` from its template, a sentence marked for the
+    catalog by its translation; an empty text stays empty."""
+    if isinstance(text, Phrase):
+        return gettext(text.template).format(**{k: worded(v) if isinstance(v, str) else v
+                                                 for k, v in text.values.items()})
+    return gettext(text) if text else text
 
 
 # --- numbers as the language writes them --------------------------------------------------------------

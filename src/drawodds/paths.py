@@ -97,7 +97,8 @@ def cache_limit() -> int:
     except ValueError:
         mb = math.nan
     if not (math.isfinite(mb) and mb >= 0):
-        raise RequestError(f"{CACHE_LIMIT_ENV} must be a size in megabytes, 0 or more, got {text!r}")
+        raise RequestError("{variable} must be a size in megabytes, 0 or more, got {text}", variable=CACHE_LIMIT_ENV,
+                           text=repr(text))
     return int(mb * 1_000_000)
 
 
@@ -147,11 +148,12 @@ def check_writable(path: str | Path) -> None:
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise RequestError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+        raise RequestError("{path}: cannot be written ({reason})", path=path, reason=exc.strerror or exc) from None
     if stat.S_ISDIR(st.st_mode):
-        raise RequestError(f"{path}: is a folder, not a file")
+        raise RequestError("{path}: is a folder, not a file", path=path)
     if not stat.S_ISREG(st.st_mode):
-        raise RequestError(f"{path}: is not a regular file (a device or a pipe); drawodds writes only regular files")
+        raise RequestError("{path}: is not a regular file (a device or a pipe); drawodds writes only regular files",
+                           path=path)
 
 
 def write_file(path: str | Path, write: Callable[[Path], object]) -> Path:

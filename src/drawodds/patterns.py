@@ -35,6 +35,7 @@ from drawodds.evaluate import (
     evaluate,
 )
 from drawodds.holds import HOLD_POSITIONS, N_HOLDS
+from drawodds.i18n import N_, Phrase
 from drawodds.kinds import Category, HoldType, StartingHand
 
 HIGH = 9          # jack: "high cards" are J, Q, K, A (the Jacks-or-Better paying ranks)
@@ -233,65 +234,73 @@ def starting_hand(deals: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
 # --- holds --------------------------------------------------------------------------------------
 
 def _hi(h: int) -> str:
-    return f"{h} high card{'s' if h != 1 else ''}"
+    return Phrase(N_("{n} high card"), n=h) if h == 1 else Phrase(N_("{n} high cards"), n=h)
+
+
+_KICKERS = {12: N_("ace"), 11: N_("king"), 10: N_("queen"), 9: N_("jack")}
 
 
 def hold_pattern_label(code: int) -> str:
-    """A pattern code in words, e.g. ``'4 to a flush, 2 high cards'``."""
+    """A pattern code in words, e.g. ``'4 to a flush, 2 high cards'`` (English, which data keeps;
+    ``i18n.worded`` words it in the reader's language)."""
     if code & JOKER_FLAG:
         rest = code & ~JOKER_FLAG
         if rest >> 8 == K.JOKER_PAT:
-            return f"{Category(rest & 0xF).label} with the joker (stand pat)"
-        return "joker alone" if rest >> 8 == K.DISCARD else f"joker + {hold_pattern_label(rest)}"
+            return Phrase(N_("{category} with the joker (stand pat)"), category=Category(rest & 0xF).label)
+        return N_("joker alone") if rest >> 8 == K.DISCARD else Phrase(N_("joker + {hold}"),
+                                                                        hold=hold_pattern_label(rest))
     kind, x, y = code >> 8, (code >> 4) & 0xF, code & 0xF
-    kicker = {12: "ace", 11: "king", 10: "queen", 9: "jack"}
     labels: dict[int, str] = {
-        K.DISCARD: "discard all five",
-        K.QUADS: "four of a kind",
-        K.QUADS_PAT: "four of a kind + kicker (stand pat)",
-        K.FULL_HOUSE: "full house (stand pat)",
-        K.TRIPS: "three of a kind",
-        K.TRIPS_K: "three of a kind + kicker",
-        K.TRIPS_PAT: "three of a kind + two kickers (stand pat)",
-        K.TWO_PAIR: "two pair",
-        K.TWO_PAIR_PAT: "two pair + kicker (stand pat)",
-        K.PAT_FLUSH: "flush (stand pat)",
-        K.PAT_STRAIGHT: "straight (stand pat)",
-        K.PAT_NOTHING: "no pair (stand pat)",
+        K.DISCARD: N_("discard all five"),
+        K.QUADS: N_("four of a kind"),
+        K.QUADS_PAT: N_("four of a kind + kicker (stand pat)"),
+        K.FULL_HOUSE: N_("full house (stand pat)"),
+        K.TRIPS: N_("three of a kind"),
+        K.TRIPS_K: N_("three of a kind + kicker"),
+        K.TRIPS_PAT: N_("three of a kind + two kickers (stand pat)"),
+        K.TWO_PAIR: N_("two pair"),
+        K.TWO_PAIR_PAT: N_("two pair + kicker (stand pat)"),
+        K.PAT_FLUSH: N_("flush (stand pat)"),
+        K.PAT_STRAIGHT: N_("straight (stand pat)"),
+        K.PAT_NOTHING: N_("no pair (stand pat)"),
     }
     if kind in labels:
         return labels[kind]
     if kind == K.PAIR:
-        return f"pair of {PLURAL[x]}"
+        return Phrase(N_("pair of {ranks}"), ranks=PLURAL[x])
     if kind == K.PAIR_K:
-        return f"pair of {PLURAL[x]} + {kicker.get(y, 'low')} kicker"
+        return Phrase(N_("pair of {ranks} + low kicker"), ranks=PLURAL[x]) if y not in _KICKERS else \
+            Phrase(N_("pair of {ranks} + {kicker} kicker"), ranks=PLURAL[x], kicker=_KICKERS[y])
     if kind == K.PAIR_KK:
-        return f"pair of {PLURAL[x]} + two kickers"
+        return Phrase(N_("pair of {ranks} + two kickers"), ranks=PLURAL[x])
     if kind == K.PAIR_PAT:
-        return f"pair of {PLURAL[x]} (stand pat)"
+        return Phrase(N_("pair of {ranks} (stand pat)"), ranks=PLURAL[x])
     if kind == K.PAT_SF:
-        return "royal flush (stand pat)" if x else "straight flush (stand pat)"
+        return N_("royal flush (stand pat)") if x else N_("straight flush (stand pat)")
     if kind == K.ROYAL_DRAW:
-        return f"{x} to a royal flush"
+        return Phrase(N_("{n} to a royal flush"), n=x)
     if kind == K.SF_DRAW:
         if x == 4:
-            return f"4 to a straight flush ({'open' if y == 0 else 'inside'})"
-        return f"3 to a straight flush, {_hi(y >> 2)}, {y & 3} gap{'s' if (y & 3) != 1 else ''}"
+            return N_("4 to a straight flush (open)") if y == 0 else N_("4 to a straight flush (inside)")
+        gaps = y & 3
+        return Phrase(N_("3 to a straight flush, {high}, {n} gap") if gaps == 1
+                      else N_("3 to a straight flush, {high}, {n} gaps"), high=_hi(y >> 2), n=gaps)
     if kind == K.FLUSH_DRAW:
-        return f"{x} to a flush, {_hi(y)}"
+        return Phrase(N_("{n} to a flush, {high}"), n=x, high=_hi(y))
     if kind == K.STRAIGHT_DRAW:
         if x == 4:
-            return (f"4 to an open straight, {_hi(y & 7)}" if y >> 3 == 0
-                    else f"4 to an inside straight, {_hi(y & 7)}")
-        return f"3 to a straight, {_hi(y & 7)}"
+            return (Phrase(N_("4 to an open straight, {high}"), high=_hi(y & 7)) if y >> 3 == 0
+                    else Phrase(N_("4 to an inside straight, {high}"), high=_hi(y & 7)))
+        return Phrase(N_("3 to a straight, {high}"), high=_hi(y & 7))
     if kind == K.UNRELATED:
-        return f"{x} unrelated cards, {_hi(y)}"
+        return Phrase(N_("{n} unrelated cards, {high}"), n=x, high=_hi(y))
     if kind in (K.TWO_HIGH_SUITED, K.TWO_HIGH_OFFSUIT):
-        return f"{RANKS[x]}{RANKS[y]} {'suited' if kind == K.TWO_HIGH_SUITED else 'offsuit'}"
+        return Phrase(N_("{cards} suited") if kind == K.TWO_HIGH_SUITED else N_("{cards} offsuit"),
+                      cards=f"{RANKS[x]}{RANKS[y]}")
     if kind == K.CARD_PLUS_LOW:
-        return f"{NAME[x]} + a lower card{' of its suit' if y else ''}"
+        return Phrase(N_("{rank} + a lower card of its suit") if y else N_("{rank} + a lower card"), rank=NAME[x])
     if kind == K.ONE_CARD:
-        return f"one card: {NAME[x]}"
+        return Phrase(N_("one card: {rank}"), rank=NAME[x])
     raise ValueError(f"unknown pattern code {code}")
 
 
@@ -404,7 +413,7 @@ def _rank_list(ranks: list[int], names: tuple[str, ...]) -> str:
     """'kings or aces', 'deuces to nines' (runs of three or more), 'any rank' (all thirteen)."""
     r = sorted(set(ranks))
     if len(r) == 13:
-        return "any rank"
+        return N_("any rank")
     runs: list[list[int]] = []
     for x in r:
         if runs and x == runs[-1][-1] + 1:
@@ -414,10 +423,19 @@ def _rank_list(ranks: list[int], names: tuple[str, ...]) -> str:
     words: list[str] = []
     for run in runs:
         if len(run) >= 3:
-            words.append(f"{names[run[0]]} to {names[run[-1]]}")
+            words.append(Phrase(N_("{low} to {high}"), low=names[run[0]], high=names[run[-1]]))
         else:
             words.extend(names[x] for x in run)
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+    return _or_list(words)
+
+
+def _or_list(words: list[str]) -> str:
+    """``a, b or c``: a list of alternatives (a ``Phrase`` the reader's language words)."""
+    if len(words) == 1:
+        return words[0]
+    first = Phrase(", ".join(f"{{w{i}}}" for i in range(len(words) - 1)),
+                   **{f"w{i}": w for i, w in enumerate(words[:-1])})
+    return Phrase(N_("{ranks} or {last}"), ranks=first, last=words[-1])
 
 
 def merge_key(code: int) -> tuple[int, ...] | None:
@@ -437,18 +455,20 @@ def merged_label(codes: list[int]) -> str:
     kind, y = codes[0] >> 8, codes[0] & 0xF
     xs = [(c >> 4) & 0xF for c in codes]
     if kind == K.PAIR:
-        return f"pair of {_rank_list(xs, PLURAL)}" if len(set(xs)) < 13 else "any pair"
+        return Phrase(N_("pair of {ranks}"), ranks=_rank_list(xs, PLURAL)) if len(set(xs)) < 13 else N_("any pair")
     if kind == K.PAIR_KK:
-        return f"pair of {_rank_list(xs, PLURAL)} + two kickers"
+        return Phrase(N_("pair of {ranks} + two kickers"), ranks=_rank_list(xs, PLURAL))
     if kind == K.PAIR_K:
-        kicker = {12: "ace", 11: "king", 10: "queen", 9: "jack"}.get(y, "low")
-        return f"pair of {_rank_list(xs, PLURAL)} + {kicker} kicker"
+        return Phrase(N_("pair of {ranks} + low kicker"), ranks=_rank_list(xs, PLURAL)) if y not in _KICKERS else \
+            Phrase(N_("pair of {ranks} + {kicker} kicker"), ranks=_rank_list(xs, PLURAL), kicker=_KICKERS[y])
     if kind == K.ONE_CARD:
-        return f"one card: {_rank_list(xs, NAME)}"
+        return Phrase(N_("one card: {rank}"), rank=_rank_list(xs, NAME))
     if kind == K.CARD_PLUS_LOW:
-        return f"{_rank_list(xs, NAME)} + a lower card{' of its suit' if y else ''}"
+        return Phrase(N_("{rank} + a lower card of its suit") if y else N_("{rank} + a lower card"),
+                      rank=_rank_list(xs, NAME))
     pairs = [f"{RANKS[(c >> 4) & 0xF]}{RANKS[c & 0xF]}" for c in codes]
-    return f"{', '.join(pairs[:-1])} or {pairs[-1]} {'suited' if kind == K.TWO_HIGH_SUITED else 'offsuit'}"
+    return Phrase(N_("{cards} suited") if kind == K.TWO_HIGH_SUITED else N_("{cards} offsuit"),
+                  cards=_or_list(pairs))
 
 
 HOLD_TYPES = HoldType.labels()   # the coarse types of hold, by ``HoldType`` code

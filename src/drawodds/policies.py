@@ -59,6 +59,7 @@ from drawodds.evaluate import (
     jacks_or_better_floor,
 )
 from drawodds.holds import draw_limits
+from drawodds.i18n import N_, Phrase
 from drawodds.kinds import PolicyPattern
 from drawodds.patterns import count_columns, dealt_features, or_columns, straight_draw_tables
 from drawodds.results import Result
@@ -98,17 +99,20 @@ class DrawPolicy(Result):
         if not 0.0 <= self.snow <= 1.0 or not 0.0 <= self.break_rate <= 1.0:
             raise RequestError("snow and break_rate are rates between 0 and 1")
         if self.snow_hands not in ("nothing", "any"):
-            raise RequestError(f"snow_hands must be 'nothing' or 'any', got {self.snow_hands!r}")
+            raise RequestError("snow_hands must be 'nothing' or 'any', got {value}", value=repr(self.snow_hands))
         for field_name in ("flush_over_pair", "straight_over_pair"):
             value = getattr(self, field_name)
             if value is not None and (len(value) != 1 or value.upper() not in RANKS):
-                raise RequestError(f"{field_name} must be a rank letter (2-9, T, J, Q, K, A) or None")
+                raise RequestError("{field_name} must be a rank letter (2-9, T, J, Q, K, A) or None",
+                                   field_name=field_name)
         if self.straight_draws not in ("none", "open", "inside"):
-            raise RequestError(f"straight_draws must be none, open or inside, got {self.straight_draws!r}")
+            raise RequestError("straight_draws must be none, open or inside, got {value}",
+                               value=repr(self.straight_draws))
         if not 0 <= self.high_cards <= 5:
             raise RequestError("high_cards must be 0..5")
         if self.min_hand not in MIN_HANDS:
-            raise RequestError(f"min_hand must be one of {', '.join(MIN_HANDS)}, got {self.min_hand!r}")
+            raise RequestError("min_hand must be one of {choices}, got {value}", choices=', '.join(MIN_HANDS),
+                               value=repr(self.min_hand))
 
 
 _BASE: dict[str, DrawPolicy] = {
@@ -118,10 +122,10 @@ _BASE: dict[str, DrawPolicy] = {
     "tight": DrawPolicy(name="tight", flush_over_pair=None, straight_draws="none"),
 }
 POLICY_DESCRIPTIONS = {
-    "standard": "pat with straight or better; trips, two pair, pairs; four-flushes (over small pairs) "
-                "and open-ended straight draws; else two high cards",
-    "loose": "standard plus gutshots, pair + ace kicker, draws over small pairs, four to an ace",
-    "tight": "never draws to straights, a pair always beats a four-flush; else as standard",
+    "standard": N_("pat with straight or better; trips, two pair, pairs; four-flushes (over small pairs) "
+                   "and open-ended straight draws; else two high cards"),
+    "loose": N_("standard plus gutshots, pair + ace kicker, draws over small pairs, four to an ace"),
+    "tight": N_("never draws to straights, a pair always beats a four-flush; else as standard"),
 }
 
 
@@ -133,11 +137,13 @@ def draw_policy(name: str = "standard", **params: object) -> DrawPolicy:
     """A named policy with some parameters overridden; ValueError on an unknown name or parameter."""
     key = name.lower()
     if key not in _BASE:
-        raise RequestError(f"unknown draw policy {name!r}; choose one of: {', '.join(_BASE)}")
+        raise RequestError("unknown draw policy {name}; choose one of: {choices}", name=repr(name),
+                           choices=', '.join(_BASE))
     known = {f.name for f in dataclasses.fields(DrawPolicy)} - {"name"}
     unknown = sorted(set(params) - known)
     if unknown:
-        raise RequestError(f"unknown policy parameter {unknown[0]!r}; parameters are: {', '.join(sorted(known))}")
+        raise RequestError("unknown policy parameter {name}; parameters are: {choices}", name=repr(unknown[0]),
+                           choices=', '.join(sorted(known)))
     return dataclasses.replace(_BASE[key], **params)  # type: ignore[arg-type]
 
 
@@ -172,19 +178,25 @@ CHUNK = 1 << 15  # hands per block: the temporaries stay in cache (about 1.5x fa
 
 def hold_plan(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet) -> HoldPlan:
     """Classify every hand and compute the policy's usual hold and its deviation (vectorized)."""
+    return _plan(policy, hands, rules, usual_only=False)
+
+
+def _plan(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet, usual_only: bool) -> HoldPlan:
+    """``hold_plan``; with ``usual_only`` the deviation is left out (its rate 0, its hold the usual one)."""
     cards = np.asarray(hands)
     if cards.ndim != 2 or cards.shape[1] != 5:
-        raise RequestError(f"hands must have shape (T, 5), got {cards.shape}")
+        raise RequestError("hands must have shape (T, 5), got {shape}", shape=cards.shape)
     if not np.issubdtype(cards.dtype, np.integer):
         raise TypeError(f"hands must be integer card codes, got dtype {cards.dtype}")
     if len(cards) <= CHUNK:
-        return _hold_plan_block(policy, cards, rules)
-    parts = [_hold_plan_block(policy, cards[i:i + CHUNK], rules) for i in range(0, len(cards), CHUNK)]
+        return _hold_plan_block(policy, cards, rules, usual_only)
+    parts = [_hold_plan_block(policy, cards[i:i + CHUNK], rules, usual_only) for i in range(0, len(cards), CHUNK)]
     return HoldPlan(*(np.concatenate([getattr(part, f.name) for part in parts])
                       for f in dataclasses.fields(HoldPlan)))
 
 
-def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: RuleSet) -> HoldPlan:
+def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: RuleSet,
+                     usual_only: bool = False) -> HoldPlan:
     f = dealt_features(cards)   # validates the card codes
     n = len(cards)
     category, joker, jok, rank, bits = f.category, f.joker, f.jok, f.rank, f.bits
@@ -229,6 +241,8 @@ def _hold_plan_block(policy: DrawPolicy, cards: npt.NDArray[np.integer], rules: 
     keep = options[option.take(pattern), np.arange(n)]
     keep |= joker
     keep = _make_legal(keep, place, draw_ace, rules)
+    if usual_only:
+        return HoldPlan(pattern, category, keep, keep, np.zeros(n), np.full(n, SNOW, dtype=np.int8), pair_rank)
 
     # Deviations: snow (a drawing hand stands pat) and break (pat straight/flush -> SF draw).
     drawing = count_columns(keep) < 5
@@ -273,6 +287,8 @@ def choose_holds(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet,
     """
     if rng is None and (policy.snow > 0 or policy.break_rate > 0):
         raise RequestError("a policy with snow or break_rate > 0 needs an rng")
+    if policy.snow == 0 and policy.break_rate == 0:    # it never deviates: the usual holds alone
+        return _plan(policy, hands, rules, usual_only=True).keep
     plan = hold_plan(policy, hands, rules)
     if rng is None or not (plan.alt_rate > 0).any():
         return plan.keep
@@ -306,34 +322,39 @@ def in_range(policy: DrawPolicy, hands: npt.ArrayLike, rules: RuleSet) -> npt.ND
 
 
 def describe_policy(policy: DrawPolicy, rules: RuleSet | None = None) -> list[tuple[str, str]]:
-    """The policy as readable rows (hand pattern, what it keeps), first matching row wins."""
+    """The policy as readable rows (hand pattern, what it keeps), first matching row wins: English
+    text that ``i18n.worded`` words in the reader's language."""
     def pair_rule(letter: str | None, what: str) -> tuple[str, str] | None:
         if letter is None:
             return None
-        return (f"{what} + a pair of {RANK_PLURALS[RANKS.index(letter.upper())]} or lower", f"the {what}, draw 1")
+        ranks = RANK_PLURALS[RANKS.index(letter.upper())]
+        return (Phrase(N_("{what} + a pair of {ranks} or lower"), what=what, ranks=ranks),
+                Phrase(N_("the {what}, draw 1"), what=what))
     rows: list[tuple[str, str] | None] = [
-        ("straight, flush, full house, four of a kind, straight flush", "all five: stand pat"),
-        ("three of a kind", "the three, draw 2"),
-        ("two pair", "both pairs, draw 1"),
-        pair_rule(policy.flush_over_pair, "four-flush"),
+        (N_("straight, flush, full house, four of a kind, straight flush"), N_("all five: stand pat")),
+        (N_("three of a kind"), N_("the three, draw 2")),
+        (N_("two pair"), N_("both pairs, draw 1")),
+        pair_rule(policy.flush_over_pair, N_("four-flush")),
         pair_rule(policy.straight_over_pair if policy.straight_draws != "none" else None,
-                  "open-ended straight draw"),
-        ("one pair", "the pair and an ace kicker (draw 2), else the pair (draw 3)"
-         if policy.ace_kicker else "the pair, draw 3"),
-        ("four-flush", "the four suited cards, draw 1"),
-        ("open-ended straight draw", "the four, draw 1") if policy.straight_draws != "none" else None,
-        ("inside straight draw", "the four, draw 1") if policy.straight_draws == "inside" else None,
-        ("nothing (high cards)", f"up to {policy.high_cards} highest of J Q K A"
-         + ("; an ace alone when four may be drawn to it" if policy.ace_alone else "")),
-        ("any hold the draw limit forbids", "add the highest cards until it is legal"),
-        ("the joker", "always kept: an ace for pairs, wild in flush and straight draws"),
+                  N_("open-ended straight draw")),
+        (N_("one pair"), N_("the pair and an ace kicker (draw 2), else the pair (draw 3)")
+         if policy.ace_kicker else N_("the pair, draw 3")),
+        (N_("four-flush"), N_("the four suited cards, draw 1")),
+        (N_("open-ended straight draw"), N_("the four, draw 1")) if policy.straight_draws != "none" else None,
+        (N_("inside straight draw"), N_("the four, draw 1")) if policy.straight_draws == "inside" else None,
+        (N_("nothing (high cards)"),
+         Phrase(N_("up to {n} highest of J Q K A; an ace alone when four may be drawn to it"), n=policy.high_cards)
+         if policy.ace_alone else Phrase(N_("up to {n} highest of J Q K A"), n=policy.high_cards)),
+        (N_("any hold the draw limit forbids"), N_("add the highest cards until it is legal")),
+        (N_("the joker"), N_("always kept: an ace for pairs, wild in flush and straight draws")),
     ]
     if policy.snow > 0:
-        rows.append((("hands below a pair" if policy.snow_hands == "nothing" else "any drawing hand"),
-                     f"stand pat instead (snow) at rate {policy.snow:g}"))
+        rows.append(((N_("hands below a pair") if policy.snow_hands == "nothing" else N_("any drawing hand")),
+                     Phrase(N_("stand pat instead (snow) at rate {rate}"), rate=f"{policy.snow:g}")))
     if policy.break_rate > 0:
-        rows.append(("pat straight or flush with four to a straight flush",
-                     f"break it and draw 1 at rate {policy.break_rate:g}"))
+        rows.append((N_("pat straight or flush with four to a straight flush"),
+                     Phrase(N_("break it and draw 1 at rate {rate}"), rate=f"{policy.break_rate:g}")))
     if policy.min_hand != "any":
-        rows.append(("range before the draw", f"only hands of at least {policy.min_hand.replace('_', ' ')}"))
+        rows.append((N_("range before the draw"), Phrase(N_("only hands of at least {hand}"),
+                                                         hand=policy.min_hand.replace("_", " "))))
     return [r for r in rows if r is not None]

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from drawodds.cards import DECK_SIZE, JOKER
 from drawodds.errors import DrawoddsError
+from drawodds.i18n import N_
 
 MaxDraw = Literal["3", "4-ace", "4", "5", "any"]
 Game = Literal["draw", "poengpoker", "chicago"]
@@ -150,13 +151,14 @@ class RuleSet:
         drawodds.rules.RuleError: players must be a whole number, got '4'
         """
         if not isinstance(values, dict):
-            raise RuleError(f"a rule set is read from a dict of options, got {type(values).__name__}")
+            raise RuleError("a rule set is read from a dict of options, got {kind}", kind=type(values).__name__)
         unknown = sorted(str(k) for k in values if k not in _OPTION_KINDS)
         if unknown:
-            raise RuleError(f"unknown rule option {unknown[0]!r}; options are: {', '.join(sorted(_OPTION_KINDS))}")
+            raise RuleError("unknown rule option {name}; options are: {choices}", name=repr(unknown[0]),
+                            choices=', '.join(sorted(_OPTION_KINDS)))
         name = values.get("name", cls.name)
         if not isinstance(name, str):
-            raise RuleError(f"name must be text, got {name!r}")
+            raise RuleError("name must be text, got {name}", name=repr(name))
         base = _PRESETS.get(name, cls())
         changes: dict[str, Any] = {
             k: tuple(v) if isinstance(v, list) and typing.get_origin(_OPTION_KINDS[k]) is tuple else v
@@ -168,41 +170,43 @@ class RuleSet:
         known = {f.name for f in dataclasses.fields(self)}
         unknown = sorted(set(changes) - known)
         if unknown:
-            raise RuleError(f"unknown rule option {unknown[0]!r}; options are: {', '.join(sorted(known))}")
+            raise RuleError("unknown rule option {name}; options are: {choices}", name=repr(unknown[0]),
+                            choices=', '.join(sorted(known)))
         return dataclasses.replace(self, **changes).validate()  # type: ignore[arg-type]
 
     def validate(self) -> RuleSet:
         """Return self, or raise RuleError naming the first impossible combination."""
         points_game = self.game != "draw"
         if self.game not in ("draw", "poengpoker", "chicago"):
-            raise RuleError(f"unknown game {self.game!r}")
+            raise RuleError("unknown game {game}", game=repr(self.game))
         if self.max_draw not in MAX_DRAW_CHOICES:
-            raise RuleError(f"max draw must be one of {', '.join(MAX_DRAW_CHOICES)}, got {self.max_draw!r}")
+            raise RuleError("max draw must be one of {choices}, got {value}", choices=', '.join(MAX_DRAW_CHOICES),
+                            value=repr(self.max_draw))
         _check_kinds(self)
         if points_game:
             if self.joker:
-                raise RuleError(f"{self.game} is played with 52 cards: no joker (the Poengpoker page)")
+                raise RuleError("{game} is played with 52 cards: no joker (the Poengpoker page)", game=self.game)
             if not 2 <= self.players <= 6:
-                raise RuleError(f"{self.game} is for 2-6 players, got {self.players}")
+                raise RuleError("{game} is for 2-6 players, got {players}", game=self.game, players=self.players)
         else:
             if not 2 <= self.players <= 8:
-                raise RuleError(f"the draw game is for 2-8 players, got {self.players}")
+                raise RuleError("the draw game is for 2-8 players, got {players}", players=self.players)
             if self.max_draw_cards >= 4 and self.max_draw != "4-ace" and self.players > 5:
-                raise RuleError(f"with up to {self.max_draw_cards} cards drawn the deck serves at most "
-                                f"5 players (the Swedish Mörkpoker page), got {self.players}")
+                raise RuleError("with up to {max_draw} cards drawn the deck serves at most 5 players (the Swedish "
+                                "Mörkpoker page), got {players}", max_draw=self.max_draw_cards, players=self.players)
         if not 1 <= self.draws <= 3:
-            raise RuleError(f"draws must be 1, 2 or 3 (single, double, triple draw), got {self.draws}")
+            raise RuleError("draws must be 1, 2 or 3 (single, double, triple draw), got {draws}", draws=self.draws)
         if not points_game and self.empty_stub == "reshuffle" and _deck_may_run_dry(self):
-            raise RuleError(f"{self.players} players drawing up to {self.max_draw_cards} cards "
-                            f"{self.draws} time(s) can empty the deck, since nobody is dealt back "
-                            f"their own discards: use fewer players, draws or cards")
+            raise RuleError("{players} players drawing up to {max_draw} cards {draws} time(s) can empty the deck, "
+                            "since nobody is dealt back their own discards: use fewer players, draws or cards",
+                            players=self.players, max_draw=self.max_draw_cards, draws=self.draws)
         if self.game == "draw" and (self.small_bet <= 0 or self.big_bet <= 0):
             raise RuleError("bets must be positive")
         if self.ante < 0 or self.stack <= 0 or self.deals <= 0:
             raise RuleError("ante must be >= 0, stack and deals > 0")
         if self.max_consecutive_antes is not None and self.max_consecutive_antes < 1:
-            raise RuleError(f"max_consecutive_antes must be at least 1 (or None for no limit), "
-                            f"got {self.max_consecutive_antes}")
+            raise RuleError("max_consecutive_antes must be at least 1 (or None for no limit), got {value}",
+                            value=self.max_consecutive_antes)
         if not points_game and self.empty_stub == "short":
             raise RuleError("empty_stub='short' is for the points games: in the draw game the stub "
                             "is always rebuilt from earlier discards (the Norwegian 5-card draw page)")
@@ -244,22 +248,22 @@ def _check_kinds(rules: RuleSet) -> None:
         if origin is Literal:
             if value not in args or not isinstance(value, str):
                 choices = ", ".join(map(str, args[:-1])) + f" or {args[-1]}"
-                raise RuleError(f"{name} must be {choices}, got {value!r}")
+                raise RuleError("{name} must be {choices}, got {value}", name=name, choices=choices, value=repr(value))
         elif kind is bool:
             if not isinstance(value, bool):
-                raise RuleError(f"{name} must be True or False, got {value!r}")
+                raise RuleError("{name} must be True or False, got {value}", name=name, value=repr(value))
         elif kind is int:
             if not is_whole(value):
-                raise RuleError(f"{name} must be a whole number, got {value!r}")
+                raise RuleError("{name} must be a whole number, got {value}", name=name, value=repr(value))
         elif kind is str:
             if not isinstance(value, str):
-                raise RuleError(f"{name} must be text, got {value!r}")
+                raise RuleError("{name} must be text, got {value}", name=name, value=repr(value))
         elif origin is tuple:
             if not isinstance(value, tuple) or not all(is_whole(v) for v in value):
-                raise RuleError(f"{name} must be a tuple of whole numbers, got {value!r}")
+                raise RuleError("{name} must be a tuple of whole numbers, got {value}", name=name, value=repr(value))
         elif args == (int, type(None)):
             if value is not None and not is_whole(value):
-                raise RuleError(f"{name} must be a whole number or None, got {value!r}")
+                raise RuleError("{name} must be a whole number or None, got {value}", name=name, value=repr(value))
 
 
 def _deck_may_run_dry(rules: RuleSet) -> bool:
@@ -276,15 +280,15 @@ def _check_blinds(rules: RuleSet) -> None:
     increasing from the dealer's left (each twice the one before unless blinds_doubling is off)."""
     blinds = rules.blinds
     if not 2 <= len(blinds) <= 4 or len(blinds) > rules.players:
-        raise RuleError(f"use 2-4 blinds and at most one per player; got {len(blinds)} blinds "
-                        f"for {rules.players} players")
+        raise RuleError("use 2-4 blinds and at most one per player; got {count} blinds for {players} players",
+                        count=len(blinds), players=rules.players)
     if min(blinds) <= 0:
-        raise RuleError(f"blinds must be positive, got {blinds}")
+        raise RuleError("blinds must be positive, got {blinds}", blinds=blinds)
     if any(b <= a for a, b in itertools.pairwise(blinds)):
-        raise RuleError(f"blinds must increase from the dealer's left, got {blinds}")
+        raise RuleError("blinds must increase from the dealer's left, got {blinds}", blinds=blinds)
     if rules.blinds_doubling and any(b != 2 * a for a, b in itertools.pairwise(blinds)):
-        raise RuleError(f"each blind must be twice the one before, got {blinds} "
-                        f"(set blinds_doubling=False for other steps)")
+        raise RuleError("each blind must be twice the one before, got {blinds} (set blinds_doubling=False for other "
+                        "steps)", blinds=blinds)
 
 
 # The kind of every option, from its annotation (``sources`` is bookkeeping, not an option).
@@ -292,79 +296,80 @@ _OPTION_KINDS: dict[str, Any] = {name: kind for name, kind in typing.get_type_hi
                                  if name != "sources"}
 
 
-# Where each option comes from in the rule documents (shown by `drawodds rules NAME`).
+# Where each option comes from in the rule documents (shown by `drawodds rules NAME`, in the
+# reader's language).
 OPTION_SOURCES: dict[str, str] = {
-    "name": "the preset this rule set started from",
-    "game": "the draw game (the Mørkpoker guide and the other draw pages) or a points game, "
-            "Poengpoker / Chicago (the Poengpoker page)",
-    "joker": "the Norwegian 5-card draw page: the bug, an ace or a card completing a straight or flush",
-    "players": "the Mørkpoker guide and the Swedish Mörkpoker page: 2-6 players; 7 with a two-card "
-               "draw limit (the Swedish page)",
-    "ante": "the Mørkpoker guide: everyone antes before the deal",
-    "blinds": "the Swedish Mörkpoker page: 2-4 blinds instead of the ante, each twice the "
-              "previous; at most one per player, so two players may both post (the page sets no "
-              "smallest table); not with Jacks or Better, whose page has openers only with an ante",
-    "blinds_doubling": "the Swedish Mörkpoker page: each blind twice the one before (True); "
-                       "False allows any increasing blinds, a house choice",
-    "blind_opener": "the rule documents are silent on who counts as the opener in a blind game; "
-                    "big_blind (default): the biggest blind acts first after the draw and shows "
-                    "first when all check; first_in: the first player to call or raise the blinds",
-    "small_bet": "the Mørkpoker guide: fixed small bet before the draw",
-    "big_bet": "the Mørkpoker guide: big bet after the draw, twice the small",
-    "max_raises": "the Mørkpoker guide and Robert's Rules (quoted by the Jacks-or-Better page): "
-                  "bet + 4; the Swedish Mörkpoker page: bet + 3",
-    "cap_heads_up": "the Mørkpoker guide and the Swedish Mörkpoker page: cap lifted heads-up unless "
-                    "reached before; house option",
-    "complete_short_bet": "Robert's Rules: facing an all-in of less than half a step, a raise "
-                          "completes it to the full step (True); the Mørkpoker guide leaves such "
-                          "cases to the table, False makes the raise a full step on top; either "
-                          "way no one bets past the cap",
-    "opener": "the Jacks-or-Better page: Jacks or Better needs at least a pair of jacks to open",
-    "first_after_draw": "the Mørkpoker guide, the Jacks-or-Better page and the Norwegian 5-card "
-                        "draw page: the opener; the Swedish Mörkpoker page's base rule: left of "
-                        "the button",
-    "all_check_redeal": "the Mørkpoker guide and the Norwegian 5-card draw page: all check in "
-                        "round 1 -> redeal; the Swedish Mörkpoker page: a variant",
-    "max_consecutive_antes": "the Jacks-or-Better page: a house limit on consecutive antes",
-    "false_openers": "the Jacks-or-Better page: what happens when an opener cannot show openers",
-    "open_with_raise": "the Jacks-or-Better page (knektöppning): classic Draw High rules allow "
-                       "opening directly with a raise, if agreed before play; off by default",
-    "false_opener_takes_back": "the Jacks-or-Better page (knektöppning): once a false opener is "
-                               "exposed before the round ends, its bets after the opening bet "
-                               "may be taken back, to be agreed before play; the opening bet "
-                               "always stays in the pot",
-    "max_draw": "the Mørkpoker guide: 3; the Norwegian 5-card draw page: 4 with an ace; the "
-                "Swedish Mörkpoker page: 4 or 5; Poengpoker: any",
-    "joker_is_ace_for_draw": "the Norwegian 5-card draw page: the joker counts as an ace, so a "
-                             "kept joker allows four cards under 4-ace (True); False: only a "
-                             "real ace does",
-    "draws": "the Swedish Mörkpoker page's variants: double and triple draw",
-    "seven_player_limit": "the Swedish Mörkpoker page: with 7 players at most 2 each until "
-                          "someone folds",
-    "odd_chip": "the Mørkpoker guide and the Norwegian 5-card draw page: to the winner nearest "
-                "the dealer's left; the Swedish Mörkpoker page: carry option",
-    "stack": "the Mørkpoker guide: 40 chips each (the Swedish example: about 200)",
-    "deals": "the Mørkpoker guide: 12 deals, most chips wins",
-    "rebuy": "house option: busted players rebuy or sit out",
-    "hand_points": "the Poengpoker page: 8/7/6/5/4/3/2/1/0 for the single best hand",
-    "last_trick_points": "the Poengpoker page: Poengpoker 2, Chicago 5",
-    "target_points": "the Poengpoker page: Poengpoker 13, Chicago 52",
-    "royal_instant_win": "the Poengpoker page: in Chicago the highest straight flush wins at once",
-    "points_tie": "the Poengpoker page is silent on equal best hands; default: nobody scores",
-    "trick_rule": "the Poengpoker page: Poengpoker beat the lead in its suit if you can, else any "
-                  "card (beat_or_any); Chicago follow suit or discard (follow); beat_or_follow = "
-                  "classic suit-and-beat duty, a house reading",
-    "empty_stub": "the Norwegian 5-card draw page: rebuild the stub from earlier discards, never "
-                  "a player's own (reshuffle); the Poengpoker page: discards leave the deal, so a "
-                  "player exchanges only as many cards as the stub holds (short, points games only)",
-    "short_blind": "the sources are silent; the Swedish Mörkpoker page: to come in, call the "
-                   "biggest blind or raise it, so a biggest blind posted all-in for less still "
-                   "sets the full blind to call (full, default); posted: the others may call what "
-                   "was actually posted, a house choice",
-    "carried_pot": "the sources are silent; the Jacks-or-Better page: the pot stays for the next "
-                   "deal, so it joins that deal's main pot, open to every seat dealt in, even one "
-                   "all-in on its ante (everyone, default); full_ante: only seats that paid the "
-                   "full ante may win the carried chips, a house choice",
+    "name": N_("the preset this rule set started from"),
+    "game": N_("the draw game (the Mørkpoker guide and the other draw pages) or a points game, "
+               "Poengpoker / Chicago (the Poengpoker page)"),
+    "joker": N_("the Norwegian 5-card draw page: the bug, an ace or a card completing a straight or flush"),
+    "players": N_("the Mørkpoker guide and the Swedish Mörkpoker page: 2-6 players; 7 with a two-card "
+                  "draw limit (the Swedish page)"),
+    "ante": N_("the Mørkpoker guide: everyone antes before the deal"),
+    "blinds": N_("the Swedish Mörkpoker page: 2-4 blinds instead of the ante, each twice the "
+                 "previous; at most one per player, so two players may both post (the page sets no "
+                 "smallest table); not with Jacks or Better, whose page has openers only with an ante"),
+    "blinds_doubling": N_("the Swedish Mörkpoker page: each blind twice the one before (True); "
+                          "False allows any increasing blinds, a house choice"),
+    "blind_opener": N_("the rule documents are silent on who counts as the opener in a blind game; "
+                       "big_blind (default): the biggest blind acts first after the draw and shows "
+                       "first when all check; first_in: the first player to call or raise the blinds"),
+    "small_bet": N_("the Mørkpoker guide: fixed small bet before the draw"),
+    "big_bet": N_("the Mørkpoker guide: big bet after the draw, twice the small"),
+    "max_raises": N_("the Mørkpoker guide and Robert's Rules (quoted by the Jacks-or-Better page): "
+                     "bet + 4; the Swedish Mörkpoker page: bet + 3"),
+    "cap_heads_up": N_("the Mørkpoker guide and the Swedish Mörkpoker page: cap lifted heads-up unless "
+                       "reached before; house option"),
+    "complete_short_bet": N_("Robert's Rules: facing an all-in of less than half a step, a raise "
+                             "completes it to the full step (True); the Mørkpoker guide leaves such "
+                             "cases to the table, False makes the raise a full step on top; either "
+                             "way no one bets past the cap"),
+    "opener": N_("the Jacks-or-Better page: Jacks or Better needs at least a pair of jacks to open"),
+    "first_after_draw": N_("the Mørkpoker guide, the Jacks-or-Better page and the Norwegian 5-card "
+                           "draw page: the opener; the Swedish Mörkpoker page's base rule: left of "
+                           "the button"),
+    "all_check_redeal": N_("the Mørkpoker guide and the Norwegian 5-card draw page: all check in "
+                           "round 1 -> redeal; the Swedish Mörkpoker page: a variant"),
+    "max_consecutive_antes": N_("the Jacks-or-Better page: a house limit on consecutive antes"),
+    "false_openers": N_("the Jacks-or-Better page: what happens when an opener cannot show openers"),
+    "open_with_raise": N_("the Jacks-or-Better page (knektöppning): classic Draw High rules allow "
+                          "opening directly with a raise, if agreed before play; off by default"),
+    "false_opener_takes_back": N_("the Jacks-or-Better page (knektöppning): once a false opener is "
+                                  "exposed before the round ends, its bets after the opening bet "
+                                  "may be taken back, to be agreed before play; the opening bet "
+                                  "always stays in the pot"),
+    "max_draw": N_("the Mørkpoker guide: 3; the Norwegian 5-card draw page: 4 with an ace; the "
+                   "Swedish Mörkpoker page: 4 or 5; Poengpoker: any"),
+    "joker_is_ace_for_draw": N_("the Norwegian 5-card draw page: the joker counts as an ace, so a "
+                                "kept joker allows four cards under 4-ace (True); False: only a "
+                                "real ace does"),
+    "draws": N_("the Swedish Mörkpoker page's variants: double and triple draw"),
+    "seven_player_limit": N_("the Swedish Mörkpoker page: with 7 players at most 2 each until "
+                             "someone folds"),
+    "odd_chip": N_("the Mørkpoker guide and the Norwegian 5-card draw page: to the winner nearest "
+                   "the dealer's left; the Swedish Mörkpoker page: carry option"),
+    "stack": N_("the Mørkpoker guide: 40 chips each (the Swedish example: about 200)"),
+    "deals": N_("the Mørkpoker guide: 12 deals, most chips wins"),
+    "rebuy": N_("house option: busted players rebuy or sit out"),
+    "hand_points": N_("the Poengpoker page: 8/7/6/5/4/3/2/1/0 for the single best hand"),
+    "last_trick_points": N_("the Poengpoker page: Poengpoker 2, Chicago 5"),
+    "target_points": N_("the Poengpoker page: Poengpoker 13, Chicago 52"),
+    "royal_instant_win": N_("the Poengpoker page: in Chicago the highest straight flush wins at once"),
+    "points_tie": N_("the Poengpoker page is silent on equal best hands; default: nobody scores"),
+    "trick_rule": N_("the Poengpoker page: Poengpoker beat the lead in its suit if you can, else any "
+                     "card (beat_or_any); Chicago follow suit or discard (follow); beat_or_follow = "
+                     "classic suit-and-beat duty, a house reading"),
+    "empty_stub": N_("the Norwegian 5-card draw page: rebuild the stub from earlier discards, never "
+                     "a player's own (reshuffle); the Poengpoker page: discards leave the deal, so a "
+                     "player exchanges only as many cards as the stub holds (short, points games only)"),
+    "short_blind": N_("the sources are silent; the Swedish Mörkpoker page: to come in, call the "
+                      "biggest blind or raise it, so a biggest blind posted all-in for less still "
+                      "sets the full blind to call (full, default); posted: the others may call what "
+                      "was actually posted, a house choice"),
+    "carried_pot": N_("the sources are silent; the Jacks-or-Better page: the pot stays for the next "
+                      "deal, so it joins that deal's main pot, open to every seat dealt in, even one "
+                      "all-in on its ante (everyone, default); full_ante: only seats that paid the "
+                      "full ante may win the carried chips, a house choice"),
 }
 
 _PRESETS: dict[str, RuleSet] = {
@@ -381,16 +386,16 @@ _PRESETS: dict[str, RuleSet] = {
 }
 
 PRESET_DESCRIPTIONS: dict[str, str] = {
-    "morkpoker": "plain Mørkpoker, the home game of the Mørkpoker guide (default): ante 1, bets 1/2, "
-                 "40 chips",
-    "svensk": "Swedish köppoker (the Swedish Mörkpoker page): ante 1, 5/10, bet + 3 raises, left of "
-              "button acts first",
-    "jackpot": "Jacks or Better / Jackpott (the Jacks-or-Better page): openers, pot carried, Robert's "
-               "Rules cap",
-    "poengpoker": "Poengpoker (the Poengpoker page): any exchange, best hand scores 8..0, last trick 2, "
-                  "to 13",
-    "chicago": "Chicago (the Poengpoker page): three exchanges, last trick 5, to 52, royal flush wins "
-               "at once",
+    "morkpoker": N_("plain Mørkpoker, the home game of the Mørkpoker guide (default): ante 1, bets 1/2, "
+                    "40 chips"),
+    "svensk": N_("Swedish köppoker (the Swedish Mörkpoker page): ante 1, 5/10, bet + 3 raises, left of "
+                 "button acts first"),
+    "jackpot": N_("Jacks or Better / Jackpott (the Jacks-or-Better page): openers, pot carried, Robert's "
+                  "Rules cap"),
+    "poengpoker": N_("Poengpoker (the Poengpoker page): any exchange, best hand scores 8..0, last trick 2, "
+                     "to 13"),
+    "chicago": N_("Chicago (the Poengpoker page): three exchanges, last trick 5, to 52, royal flush wins "
+                  "at once"),
 }
 
 
@@ -417,11 +422,13 @@ def preset(name: str = "morkpoker", **overrides: object) -> RuleSet:
     drawodds.rules.RuleError: unknown rule set 'texas'; choose one of: morkpoker, svensk, jackpot, poengpoker, chicago
     """
     if not isinstance(name, str):
-        raise RuleError(f"a rule set is named by text, one of: {', '.join(_PRESETS)}; got {name!r}")
+        raise RuleError("a rule set is named by text, one of: {choices}; got {name}", choices=', '.join(_PRESETS),
+                        name=repr(name))
     key = name.lower().replace("ø", "o").replace("ö", "o")
     aliases = {"jacks": "jackpot", "jackpott": "jackpot", "svenska": "svensk", "koppoker": "svensk",
                "poeng": "poengpoker", "plain": "morkpoker"}
     key = aliases.get(key, key)
     if key not in _PRESETS:
-        raise RuleError(f"unknown rule set {name!r}; choose one of: {', '.join(_PRESETS)}")
+        raise RuleError("unknown rule set {name}; choose one of: {choices}", name=repr(name),
+                        choices=', '.join(_PRESETS))
     return _PRESETS[key].replace(**overrides) if overrides else _PRESETS[key].validate()

@@ -13,6 +13,7 @@ import numpy.typing as npt
 from drawodds.analyses.strategy import Solver, StrategyTable, equity_objective, field_distribution, make_solver
 from drawodds.cards import format_hand, parse_hand
 from drawodds.holds import hold_masks
+from drawodds.i18n import N_
 from drawodds.patterns import HOLD_TYPES, STARTING_HANDS, hold_pattern_codes, hold_type, starting_hand
 from drawodds.results import Result
 from drawodds.rules import RuleSet
@@ -53,14 +54,16 @@ def best_hold_grid(tables: dict[int, StrategyTable]) -> HoldGrid:
     return HoldGrid(ns, hold, share)
 
 
+# Titles and options are English (data keeps them); marked for the catalog, shown with ``_``.
 DILEMMAS: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
-    ("Small pair or four-flush?", "7s 7h Ks 9s 3s", (("keep 7-7", "7s 7h"), ("keep the four spades", "Ks 9s 7s 3s"),
-                                                    ("keep 7-7 + K", "7s 7h Ks"))),
-    ("Keep an ace kicker with a pair?", "Qh Qd Ac 8s 4d", (("keep Q-Q", "Qh Qd"), ("keep Q-Q-A", "Qh Qd Ac"))),
-    ("Two pair: draw one or stand pat?", "Js Jh 4c 4d Ks", (("keep J-J-4-4, draw 1", "Js Jh 4c 4d"),
-                                                           ("stand pat", "Js Jh 4c 4d Ks"))),
-    ("Break a pat straight for a straight flush?", "8h 9h Th Jh Qc", (("stand pat (straight)", "8h 9h Th Jh Qc"),
-                                                                     ("keep the four hearts", "8h 9h Th Jh"))),
+    (N_("Small pair or four-flush?"), "7s 7h Ks 9s 3s",
+     ((N_("keep 7-7"), "7s 7h"), (N_("keep the four spades"), "Ks 9s 7s 3s"), (N_("keep 7-7 + K"), "7s 7h Ks"))),
+    (N_("Keep an ace kicker with a pair?"), "Qh Qd Ac 8s 4d",
+     ((N_("keep Q-Q"), "Qh Qd"), (N_("keep Q-Q-A"), "Qh Qd Ac"))),
+    (N_("Two pair: draw one or stand pat?"), "Js Jh 4c 4d Ks",
+     ((N_("keep J-J-4-4, draw 1"), "Js Jh 4c 4d"), (N_("stand pat"), "Js Jh 4c 4d Ks"))),
+    (N_("Break a pat straight for a straight flush?"), "8h 9h Th Jh Qc",
+     ((N_("stand pat (straight)"), "8h 9h Th Jh Qc"), (N_("keep the four hearts"), "8h 9h Th Jh"))),
 )
 
 

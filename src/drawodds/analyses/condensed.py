@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from drawodds import i18n
 from drawodds.analyses.removal import RemovalFix, card_removal_table, keep_simulation
 from drawodds.analyses.strategy import (
     CardRemovalCheck,
@@ -40,6 +41,7 @@ from drawodds.errors import CHECK_REMOVAL, LINES, STRATEGY_OPPONENTS, RequestErr
 from drawodds.evaluate import FIVE_ACES, FLUSH, FULL_HOUSE, QUADS, STRAIGHT, STRAIGHT_FLUSH
 from drawodds.execution import Stage
 from drawodds.holds import HOLD_POSITIONS, N_HOLDS
+from drawodds.i18n import _, number
 from drawodds.patterns import JOKER_FLAG, N_CODES, HoldKind, hold_pattern_codes, kept_cards, merge_key, merged_label
 from drawodds.results import HIDDEN, Result, shown_as
 from drawodds.rules import RuleSet, preset
@@ -57,8 +59,15 @@ class StrategyLine(Result):
     codes: tuple[int, ...] = field(metadata=HIDDEN)
 
     @property
+    def words(self) -> str:
+        """The line's pattern in the reader's language (``pattern`` is its English name, which data keeps)."""
+        return i18n.worded(self.pattern)
+
+    @property
     def hold(self) -> str:
-        return "stand pat" if self.keep == 5 else f"keep {self.keep}, draw {5 - self.keep}"
+        """What the line plays, in the reader's language: stand pat, or keep some cards and draw the rest."""
+        return _("stand pat") if self.keep == 5 else _("keep {keep}, draw {draw}").format(keep=self.keep,
+                                                                                          draw=5 - self.keep)
 
     def to_dict(self) -> dict[str, object]:
         return {"pattern": self.pattern, "hold": self.hold} | super().to_dict()
@@ -233,7 +242,7 @@ def _improve(table: StrategyTable, inst: _Instances, patterns: list[int], moves:
     w = table.weights / table.deals
     rows = np.arange(n)
     order = list(range(n_lines))
-    for _ in range(moves):
+    for _move in range(moves):
         v = value[:, order]
         match = ~np.isnan(v)
         first = np.argmax(match, axis=1)
@@ -262,7 +271,7 @@ def _never_break(table: StrategyTable, inst: _Instances, codes: npt.NDArray[np.i
     rows = np.arange(len(codes))
     best = codes[rows, table.holds.best.astype(np.int64)]
     whole = np.isin(best, monsters + [same.get(m, m) for m in monsters])
-    for _ in range(len(patterns) * len(monsters)):
+    for _move in range(len(patterns) * len(monsters)):
         play = _play(table, inst, [(p,) for p in patterns])
         got = codes[rows, play.chosen]
         broken = whole & (got != best) & (got != np.vectorize(lambda c: same.get(int(c), -1))(best))
@@ -325,7 +334,7 @@ def _reorder(inst: _Instances, lines: list[tuple[int, ...]], mean: npt.NDArray[n
     match[inst.deal[ok], pos[ok]] = True
     order = list(range(len(lines)))
     changed = True
-    for _ in range(len(lines) ** 2):
+    for _move in range(len(lines) ** 2):
         if not changed:
             break
         changed = False
@@ -506,31 +515,33 @@ def strategy_report(objective: str | None = None, rules: RuleSet | str | None = 
     check_seed(seed)
     policy = check_name(policy, "policy", "standard, loose or tight")
     if rules.draws != 1:
-        raise RequestError(f"strategy tables cover one draw; {rules.name} has {rules.draws} draws")
+        raise RequestError("strategy tables cover one draw; {rule_set} has {draws} draws", rule_set=rules.name,
+                           draws=rules.draws)
     if check_removal and objective.lower() != "equity":
         raise RequestError("{check_removal} measures the equity objective: ask for it with {objective} equity",
                            "check_removal", "objective")
     if out is not None and not out.endswith((".parquet", ".csv")):
-        raise RequestError(f"{{out}} must end in .parquet or .csv, got {out!r}", "out")
+        raise RequestError("{out} must end in .parquet or .csv, got {value}", "out", value=repr(out))
     opponents = opponents or default_opponents(rules)
     equity = objective.strip().lower() == "equity"
-    progress("field distribution" if equity else "objective", 0.0)
+    progress(_("field distribution") if equity else _("objective"), 0.0)
     obj = parse_objective(objective, rules, opponents=opponents, policy=policy)
     table = solve(obj, rules, progress=lambda stage, f: progress(stage, 0.5 * f))
     fix = None
     if equity and card_removal:
         def simulated(done: int, total: int) -> None:
-            progress(f"card removal between close holds: {done:,} of {total:,} classes simulated",
+            progress(_("card removal between close holds: {done} of {total} classes simulated").format(
+                done=number(done, grouped=True), total=number(total, grouped=True)),
                      0.5 + 0.35 * done / max(total, 1))
 
         simulate = keep_simulation(rules, OpponentModel(opponents=opponents, policy=policy), REMOVAL_TRIALS)
         table, fix = card_removal_table(table, simulate, trials=REMOVAL_TRIALS, per_group=REMOVAL_CLASSES, seed=seed,
                                         progress=simulated)
-    progress("condensed strategy", 0.85)
+    progress(_("condensed strategy"), 0.85)
     condensed = condense(table, max_lines=lines)
     removal, interrupted = None, False
     if check_removal and equity:
-        progress("card-removal check (Monte Carlo)", 0.92)
+        progress(_("card-removal check (Monte Carlo)"), 0.92)
         chooser = policy_chooser(rules, policy, np.random.default_rng(seed))
         try:
             removal = equity_card_removal_error(make_solver(obj, rules), opponents, chooser,
@@ -539,7 +550,7 @@ def strategy_report(objective: str | None = None, rules: RuleSet | str | None = 
             interrupted = True
     if out:
         table.write(out)
-    progress("done", 1.0)
+    progress(_("done"), 1.0)
     return StrategyReport(obj, table, condensed, opponents, policy, seed, removal, check_removal, out,
                           interrupted, fix)
 

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
+from drawodds import i18n
 from drawodds.analyses.strategy import suit_classes
 from drawodds.cards import format_hand
 from drawodds.errors import MC_TRIALS, RequestError, check_seed
@@ -105,8 +106,10 @@ def _part(rules: RuleSet, hands: npt.NDArray[np.int8], first: int, model: Oppone
 def _check_memory(budget: int, workers: int) -> None:
     need = workers * CHUNK * N_HOLDS * BYTES_PER_TRIAL_AND_HOLD
     if need > budget:
-        raise TableError(f"{workers} workers need about {need / 2**20:,.0f} MiB; the memory budget is "
-                         f"{budget / 2**20:,.0f} MiB: raise {{memory}} or use fewer {{workers}}", "memory", "workers")
+        raise TableError("{value} workers need about {need} MiB; the memory budget is {budget} MiB: raise {memory} or "
+                         "use fewer {workers}", "memory", "workers", value=workers,
+                         need=i18n.local_number(f"{need / 2**20:,.0f}"),
+                         budget=i18n.local_number(f"{budget / 2**20:,.0f}"))
 
 
 def equity_table(rules: RuleSet, *, opponents: int, trials: int, out: str | Path, seed: int = 1,
@@ -121,13 +124,14 @@ def equity_table(rules: RuleSet, *, opponents: int, trials: int, out: str | Path
     with ``resume`` to continue.
     """
     if rules.draws != 1:
-        raise TableError(f"strategy tables cover one draw; {rules.name} has {rules.draws} draws")
+        raise TableError("strategy tables cover one draw; {rule_set} has {draws} draws", rule_set=rules.name,
+                         draws=rules.draws)
     if not 1 <= opponents <= 5:
-        raise TableError(f"{{opponents}} must be 1-5, got {opponents}", "opponents")
+        raise TableError("{opponents} must be 1-5, got {value}", "opponents", value=opponents)
     MC_TRIALS.check(trials)
     check_seed(seed)
     if limit is not None and limit < 1:
-        raise TableError(f"{{limit}} must be at least 1, got {limit}", "limit")
+        raise TableError("{limit} must be at least 1, got {value}", "limit", value=limit)
     reps, _ = suit_classes(rules.joker)
     if limit is not None:
         reps = reps[:limit]
@@ -137,11 +141,11 @@ def equity_table(rules: RuleSet, *, opponents: int, trials: int, out: str | Path
     meta = folder / "table.json"
     if meta.exists():
         if not resume:
-            raise TableError(f"{folder} already holds a table: add {{resume}} to continue it, "
-                             "or choose another {out}", "resume", "out")
+            raise TableError("{folder} already holds a table: add {resume} to continue it, or choose another {out}",
+                             "resume", "out", folder=folder)
         if json.loads(meta.read_text()) != settings:
-            raise TableError(f"{folder} holds a table with other settings; {{resume}} continues only the same run",
-                             "resume")
+            raise TableError("{folder} holds a table with other settings; {resume} continues only the same run",
+                             "resume", folder=folder)
     starts = list(range(0, len(reps), PART_CLASSES))
     todo = [i for i, _ in enumerate(starts) if not _part_path(folder, i).exists()]
     done_classes = len(reps) - sum(min(PART_CLASSES, len(reps) - starts[i]) for i in todo)

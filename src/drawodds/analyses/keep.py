@@ -157,8 +157,8 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     workers = 1 if scheduler else resolve_workers(workers)
     points_game = rs.game != "draw"
     if points_game and (vs or against or opener or se is not None):
-        raise RuleError(f"under {rs.name} keep ranks holds by points: {{vs}}, {{against}}, {{opener}} "
-                        "and {se} apply to the draw game", "vs", "against", "opener", "se")
+        raise RuleError("under {rule_set} keep ranks holds by points: {vs}, {against}, {opener} and {se} apply to the "
+                        "draw game", "vs", "against", "opener", "se", rule_set=rs.name)
     if isinstance(policy, str):
         policy = check_name(policy, "policy", "standard, loose or tight")
     check_seed(seed)
@@ -170,13 +170,13 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     vs = tuple(int(v) for v in vs)
     if vs:
         if opponents is not None and opponents != len(vs):
-            raise RequestError(f"{{vs}} gives {len(vs)} opponents' draw counts but {{opponents}} is {opponents}",
-                               "vs", "opponents")
+            raise RequestError("{vs} gives {count} opponents' draw counts but {opponents} is {value}",
+                               "vs", "opponents", count=len(vs), value=opponents)
         opponents = len(vs)
         bad = [v for v in vs if not 0 <= v <= rs.max_draw_cards]
         if bad:
-            raise RuleError(f"an opponent cannot draw {bad[0]} cards under {rs.name} "
-                            f"(max draw {rs.max_draw})")
+            raise RuleError("an opponent cannot draw {draw} cards under {rule_set} (max draw {max_draw})", draw=bad[0],
+                            rule_set=rs.name, max_draw=rs.max_draw)
     known = tuple(tuple(int(c) for c in parse_hand(h, joker=rs.joker)) for h in against)
     if known:
         if vs or (opponents is not None and opponents != len(known)):
@@ -186,10 +186,11 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         seen = [c for h in (tuple(int(c) for c in cards), *known) for c in h]
         dup = next((c for c in seen if seen.count(c) > 1), None)
         if dup is not None:
-            raise CardError(f"card {format_cards([dup])[0]} is in two hands")
+            raise CardError("card {card} is in two hands", card=format_cards([dup])[0])
     if opponents is None and isinstance(policy, str) and rs.players - 1 > KEEP_OPPONENTS.hi:
-        raise RequestError(f"{{players}} {rs.players} would deal {rs.players - 1} opponents; keep deals at most "
-                           f"{KEEP_OPPONENTS.hi}: add {{opponents}} 0-{KEEP_OPPONENTS.hi}", "players", "opponents")
+        raise RequestError("{players} {count} would deal {dealt} opponents; keep deals at most {most}: add "
+                           "{opponents} 0-{most}", "players", "opponents", count=rs.players, dealt=rs.players - 1,
+                           most=KEEP_OPPONENTS.hi)
     KEEP_OPPONENTS.check(opponents)
     if opponents is None:
         opponents = rs.players - 1 if isinstance(policy, str) else 1
@@ -203,7 +204,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
                            "(not {against}, not points games)", "hand_range", "against")
     if source is not None:
         if opponents != 1:
-            raise RequestError(f"the solved range is heads-up: one opponent, not {opponents}")
+            raise RequestError("the solved range is heads-up: one opponent, not {opponents}", opponents=opponents)
         if source.seat_name != "first":
             raise RequestError("in keep the opponent drew before us: they sit first, not as the dealer")
     if typed or source is not None:
@@ -211,11 +212,12 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
             check_conditions(rules=rs, policy=as_source(source or draw_policy(policy), typed),  # type: ignore[arg-type]
                              draw_counts=vs or (None,) * opponents, our_cards=cards)
         except RequestError as exc:
-            raise RequestError(f"{exc} (our hand {' '.join(format_cards(cards))})") from None
+            raise RequestError("{reason} (our hand {hand})", reason=exc, hand=' '.join(format_cards(cards))) from None
     if by is None:
         by = "points" if points_game else "equity" if opponents else "field"
     if by not in RANK_COLUMNS:
-        raise RequestError(f"{{by}} must be one of {', '.join(RANK_COLUMNS)}, got {by!r}", "by")
+        raise RequestError("{by} must be one of {choices}, got {value}", "by", choices=', '.join(RANK_COLUMNS),
+                           value=repr(by))
     if by == "equity" and (opponents == 0 or points_game):
         raise RequestError("ranking by equity needs at least one opponent in the draw game")
     if by == "field" and (opponents or points_game or known):
@@ -225,8 +227,8 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         if rs.opener != "jacks":
             raise RuleError("{opener} applies to Jacks or Better (rules such as jackpot)", "opener")
         if dealt < jacks_or_better_floor():
-            raise RuleError(f"{' '.join(format_cards(cards))} cannot open: openers need at least "
-                            "a pair of jacks")
+            raise RuleError("{hand} cannot open: openers need at least a pair of jacks",
+                            hand=' '.join(format_cards(cards)))
 
     masks = legal_holds(cards, rs)
     ex = exact_holds(cards, rs, masks=masks, dead=[c for h in known for c in h])

@@ -19,6 +19,7 @@ from drawodds.engine.deal import DealState, play
 from drawodds.engine.players import DrawReader, PatTwoPair, RuleBased
 from drawodds.errors import LESSON_DEALS, RequestError, check_seed
 from drawodds.evaluate import TRIPS, TWO_PAIR, category_floor, evaluate
+from drawodds.i18n import N_, _, local_number, number, percent
 from drawodds.results import Result
 from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
@@ -63,45 +64,63 @@ class PatLesson(Result):
     interrupted: bool = False      # stopped by Ctrl-C: the lines cover the first ``dealt`` deals
 
     def to_markdown(self) -> str:
-        """The lesson as a short page for reports/ (numbers from this run)."""
+        """The lesson as a short page for reports/ (numbers from this run), in the reader's language."""
         gap = self.equity_draw - self.equity_pat
         rows = "\n".join(
-            f"| {r.opponent} | {r.line} | {r.deals:,} | "
-            f"{Estimate(r.net_per_deal, r.net_per_deal_se).text(3, signed=True)} | "
-            + ("—" if r.line == "draw one" else Estimate(r.gain_vs_drawing, r.gain_vs_drawing_se).text(3, signed=True))
+            f"| {r.opponent} | {_(LINES.get(r.line, r.line))} | {number(r.deals, grouped=True)} | "
+            f"{local_number(Estimate(r.net_per_deal, r.net_per_deal_se).text(3, signed=True))} | "
+            + ("—" if r.line == "draw one" else
+               local_number(Estimate(r.gain_vs_drawing, r.gain_vs_drawing_se).text(3, signed=True)))
             + " |" for r in self.lines)
-        return f"""# Standing pat is a move
+        card = _("""## What the card is worth
 
-The Swedish Mörkpoker page's advice: against a player who drew three, standing pat can be worth
-more than the card you would draw, because the second betting round is then played against a
-hand that believes it is behind. Here is that claim in numbers ({self.rules} rules, heads-up).
+With two pair ({hand}) drawing one card fills a full house
+{fill} of the time (4 of 47). Against one opponent who drew three
+(standard draw policy), the showdown equity is:""").format(hand=" ".join(self.hand),
+                                                       fill=percent(self.fill_probability, 1))
+        line, showdown, draw_one, stand_pat = _("line"), _("showdown equity"), _("draw one"), _("stand pat")
+        equity = "\n".join([f"| {line} | {showdown} |", "|---|---|",
+                            f"| {draw_one} | "
+                            f"{local_number(Estimate(self.equity_draw, self.equity_draw_se).percent(2))} |",
+                            f"| {stand_pat} | "
+                            f"{local_number(Estimate(self.equity_pat, self.equity_pat_se).percent(2))} |"])
+        gains = _("""Drawing gains only {gain} of the pot at the showdown
+({trials} trials, common random numbers).""").format(
+            gain=local_number(Estimate(gap, self.equity_gap_se).percent(2)),
+            trials=number(self.equity_trials, grouped=True))
+        pat = _("""## What the pat is worth
 
-## What the card is worth
-
-With two pair ({' '.join(self.hand)}) drawing one card fills a full house
-{self.fill_probability:.1%} of the time (4 of 47). Against one opponent who drew three
-(standard draw policy), the showdown equity is:
-
-| line | showdown equity |
-|---|---|
-| draw one | {Estimate(self.equity_draw, self.equity_draw_se).percent(2)} |
-| stand pat | {Estimate(self.equity_pat, self.equity_pat_se).percent(2)} |
-
-Drawing gains only {Estimate(gap, self.equity_gap_se).percent(2)} of the pot at the showdown
-({self.equity_trials:,} trials, common random numbers).
-
-## What the pat is worth
-
-Whole deals played by the rules engine: we hold two pair (dealt {self.dealt:,} such deals, the
+Whole deals played by the rules engine: we hold two pair (dealt {dealt} such deals, the
 same deals for both lines) and either draw one like a standard player or stand pat and bet it
 as a made hand. The opponent either reads draw counts (`reader`: judges its hand against what
-our draw count says) or ignores them (`rule`). Chips per deal where the opponent drew three:
+our draw count says) or ignores them (`rule`). Chips per deal where the opponent drew three:""").format(
+            dealt=number(self.dealt, grouped=True))
+        head = "| {} | {} | {} | {} | {} |".format(_("opponent"), _("our line"), _("deals"), _("chips per deal"),
+                                                   _("gain from standing pat"))
+        verdict = _("{verdict} Seed {seed}; every figure carries its standard error.").format(
+            verdict=self._verdict(), seed=self.seed)
+        intro = _("""The Swedish Mörkpoker page's advice: against a player who drew three, standing pat can be worth
+more than the card you would draw, because the second betting round is then played against a
+hand that believes it is behind. Here is that claim in numbers ({rules} rules, heads-up).""").format(
+            rules=self.rules)
+        title = _("Standing pat is a move")
+        return f"""# {title}
 
-| opponent | our line | deals | chips per deal | gain from standing pat |
+{intro}
+
+{card}
+
+{equity}
+
+{gains}
+
+{pat}
+
+{head}
 |---|---|---|---|---|
 {rows}
 
-{self._verdict()} Seed {self.seed}; every figure carries its standard error.
+{verdict}
 {self._equilibrium_markdown()}"""
 
     def _equilibrium_markdown(self) -> str:
@@ -110,35 +129,49 @@ our draw count says) or ignores them (`rule`). Chips per deal where the opponent
             return ""
         stand, bet = eq["stand_pat"], eq["bet_after"]
         names = {g.slug: g.label for g in PAT}
-        rows = "\n".join(f"| {names[k]} | {stand[k]:.1%} | {bet[k]:.0%} |" for k in names)
-        rare = (": against a player who reads draws it earns chips, against one who cannot be exploited "
-                "two pair draws" if stand["two_pair"] < 0.05 else "")
-        return f"""
-## What unexploitable play does
+        rows = "\n".join(f"| {_(names[k])} | {percent(stand[k], 1)} | {percent(bet[k], 0)} |" for k in names)
+        intro = _("""## What unexploitable play does
 
-The heads-up equilibrium of {eq['rules']} (`drawodds solve`; {eq['iterations']:,} iterations, within
-{1000 * eq['exploitability']:.2g} milli-antes per deal of unexploitable in its abstract game) stands pat
+The heads-up equilibrium of {rules} (`drawodds solve`; {iterations} iterations, within
+{milli} milli-antes per deal of unexploitable in its abstract game) stands pat
 this often when it gets to the draw, and then bets this often when it may open the betting after
-the draw (first to act, or checked to):
+the draw (first to act, or checked to):""").format(
+            rules=eq["rules"], iterations=number(eq["iterations"], grouped=True),
+            milli=local_number(format(1000 * eq["exploitability"], ".2g")))
+        figures = {"two_pair": percent(stand["two_pair"], 1), "nothing": percent(stand["nothing"], 1),
+                   "bet": percent(bet["nothing"], 0)}
+        if stand["two_pair"] < 0.05:
+            said = _("""The lesson's line, standing pat with two pair, is one the equilibrium takes {two_pair} of
+the time: against a player who reads draws it earns chips, against one who cannot be exploited two pair draws. \
+Its pats with nothing are snows, bluffs made at the draw ({nothing} of the
+time, bet {bet} of the time after): the pat is a move when the betting backs it up.""").format(**figures)
+        else:
+            said = _("""The lesson's line, standing pat with two pair, is one the equilibrium takes {two_pair} of
+the time. Its pats with nothing are snows, bluffs made at the draw ({nothing} of the
+time, bet {bet} of the time after): the pat is a move when the betting backs it up.""").format(**figures)
+        head = "| {} | {} | {} |".format(_("dealt"), _("stands pat"), _("then bets"))
+        return f"""
+{intro}
 
-| dealt | stands pat | then bets |
+{head}
 |---|---|---|
 {rows}
 
-The lesson's line, standing pat with two pair, is one the equilibrium takes {stand['two_pair']:.1%} of
-the time{rare}. Its pats with nothing are snows, bluffs made at the draw ({stand['nothing']:.1%} of the
-time, bet {bet['nothing']:.0%} of the time after): the pat is a move when the betting backs it up.
+{said}
 """
 
     def _verdict(self) -> str:
         gain = {r.opponent: r for r in self.lines if r.line == "stand pat"}
         reader, rule = gain["reader"], gain["rule"]
-        return (f"Against the player who reads draws, standing pat changes our result by "
-                f"{Estimate(reader.gain_vs_drawing, reader.gain_vs_drawing_se).text(2, signed=True)} chips per deal; "
-                "against the one who ignores draw counts, by "
-                f"{Estimate(rule.gain_vs_drawing, rule.gain_vs_drawing_se).text(2, signed=True)}. "
-                "The card is worth about one percent of the pot either way: whatever the pat earns, "
-                "it earns through what it tells the other player.")
+        return _("Against the player who reads draws, standing pat changes our result by {reader} chips per deal; "
+                 "against the one who ignores draw counts, by {rule}. "
+                 "The card is worth about one percent of the pot either way: whatever the pat earns, "
+                 "it earns through what it tells the other player.").format(
+            reader=local_number(Estimate(reader.gain_vs_drawing, reader.gain_vs_drawing_se).text(2, signed=True)),
+            rule=local_number(Estimate(rule.gain_vs_drawing, rule.gain_vs_drawing_se).text(2, signed=True)))
+
+
+LINES = {"draw one": N_("draw one"), "stand pat": N_("stand pat")}   # the lesson's two lines, shown by _()
 
 
 def _two_pair_decks(rng: np.random.Generator, count: int, deck_size: int) -> Iterator[tuple[np.ndarray, int]]:
@@ -167,8 +200,8 @@ def lesson_rules(rules: str | RuleSet = "morkpoker", *, deals: int = 20_000, see
     arguments: a plain betting draw game, ``deals`` and ``seed`` in range."""
     base = preset(rules) if isinstance(rules, str) else rules
     if base.game != "draw":
-        raise RequestError(f"the standing-pat lesson is about betting in the draw game, and {base.name} is a "
-                           "points game: use {rules} morkpoker or svensk", "rules")
+        raise RequestError("the standing-pat lesson is about betting in the draw game, and {rule_set} is a points "
+                           "game: use {rules} morkpoker or svensk", "rules", rule_set=base.name)
     if base.opener == "jacks":
         raise RequestError("the standing-pat lesson plays the plain game: use {rules} morkpoker or svensk", "rules")
     LESSON_DEALS.check(deals)

@@ -443,7 +443,7 @@ def count_no_openers(players: int, removed: Iterable[int] = ()) -> int:
     """Exact number of labelled deals of ``players`` disjoint five-card hands, none holding
     Jacks-or-Better openers, from the deck without the ``removed`` cards."""
     if not 0 <= players <= 10:
-        raise RequestError(f"players must be 0..10, got {players}")
+        raise RequestError("players must be 0..10, got {players}", players=players)
     removed = [int(c) for c in removed]
     suits = _suits_by_rank(removed)
     symmetric = not removed

@@ -57,15 +57,15 @@ def p_nobody_opens(players: int) -> Fraction:
     Small tables are counted on the spot; larger ones come from the shipped data file written by
     scripts/precompute_nobody_opens.py (same function, minutes of work)."""
     if not 1 <= players <= 10:
-        raise RequestError(f"players must be 1..10, got {players}")
+        raise RequestError("players must be 1..10, got {players}", players=players)
     if players in _shipped() and players > COMPUTE_LIMIT:
         good, deals = _shipped()[players]
         if deals != count_deals(players):
             raise RuntimeError(f"corrupt data file {DATA_FILE}: wrong deal count for {players} players")
         return Fraction(good, deals)
     if players > COMPUTE_LIMIT:
-        raise RequestError(f"no exact pass-out figure for {players} players yet: run "
-                         f"scripts/precompute_nobody_opens.py {players}")
+        raise RequestError("no exact pass-out figure for {players} players yet: run "
+                           "scripts/precompute_nobody_opens.py {players}", players=players)
     return Fraction(count_no_openers(players), count_deals(players))
 
 
@@ -85,7 +85,8 @@ def deal_tables(players: int, deals: int, rng: np.random.Generator,
     known_set = {int(c) for c in np.asarray(known, dtype=np.int64).ravel()}
     stub = np.array([c for c in range(52) if c not in known_set], np.int8)
     if 5 * players > len(stub):
-        raise RequestError(f"{players} hands need {5 * players} cards, only {len(stub)} left")
+        raise RequestError("{players} hands need {cards} cards, only {left} left", players=players, cards=5 * players,
+                           left=len(stub))
     shuffled = rng.permuted(np.broadcast_to(stub, (deals, len(stub))), axis=1)
     return shuffled[:, : 5 * players].reshape(deals, players, 5)
 
@@ -131,7 +132,8 @@ def p_somebody_else_opens(hand: str | npt.ArrayLike, players: int, *, exact: boo
     Carlo over ``deals`` deals with a standard error and the seed; ``exact`` forces either way."""
     cards = tuple(int(c) for c in as_hand(hand))   # type: ignore[arg-type]
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RequestError(f"{{players}} must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}", "players")
+        raise RequestError("{players} must be {low}..{high}, got {value}", "players", low=MIN_PLAYERS, high=MAX_PLAYERS,
+                           value=players)
     HAND_DEALS.check(deals)
     check_seed(seed)
     others = players - 1
@@ -245,7 +247,8 @@ def table_odds(players: int, ante: int = 1, max_consecutive_antes: int | None = 
     """Pass-out figures for one table size: exact where counted or shipped; where not, the exact
     fields stay None and a Monte Carlo estimate with SE (``p_nobody_opens_mc``) stands beside."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RequestError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players}")
+        raise RequestError("players must be {low}..{high}, got {players}", low=MIN_PLAYERS, high=MAX_PLAYERS,
+                           players=players)
     mc = None
     if mc_deals or not exact_available(players):
         mc = monte_carlo_nobody_opens(players, mc_deals or FALLBACK_MC_DEALS,
@@ -376,7 +379,8 @@ def table_sizes(players: str | Iterable[int]) -> list[int]:
     if not isinstance(players, str):
         sizes = sorted({int(n) for n in players})
         if not sizes or not all(MIN_PLAYERS <= n <= MAX_PLAYERS for n in sizes):
-            raise RequestError(f"{{players}} must lie in {MIN_PLAYERS}-{MAX_PLAYERS}, got {sizes}", "players")
+            raise RequestError("{players} must lie in {low}-{high}, got {sizes}", "players", low=MIN_PLAYERS,
+                               high=MAX_PLAYERS, sizes=sizes)
         return sizes
     values: set[int] = set()
     for part in players.split(","):
@@ -384,9 +388,11 @@ def table_sizes(players: str | Iterable[int]) -> list[int]:
         try:
             lo, hi = int(lo_text), int(hi_text if dash else lo_text)
         except ValueError:
-            raise RequestError(f"{{players}} takes a number or a range like 2-8, got {players!r}", "players") from None
+            raise RequestError("{players} takes a number or a range like 2-8, got {value}", "players",
+                               value=repr(players)) from None
         if not MIN_PLAYERS <= lo <= hi <= MAX_PLAYERS:
-            raise RequestError(f"{{players}} must lie in {MIN_PLAYERS}-{MAX_PLAYERS}, got {players!r}", "players")
+            raise RequestError("{players} must lie in {low}-{high}, got {value}", "players", low=MIN_PLAYERS,
+                               high=MAX_PLAYERS, value=repr(players))
         values.update(range(lo, hi + 1))
     return sorted(values)
 

@@ -94,7 +94,8 @@ def read_draw(draw: int, *, policy: DrawPolicy | str | SolvedPlay = "standard", 
     """
     rs = preset(rules) if isinstance(rules, str) else rules
     if not 0 <= draw <= rs.max_draw_cards:
-        raise RequestError(f"a player draws 0-{rs.max_draw_cards} cards under {rs.name}, not {draw}")
+        raise RequestError("a player draws 0-{max_draw} cards under {rule_set}, not {draw}", max_draw=rs.max_draw_cards,
+                           rule_set=rs.name, draw=draw)
     solved = None if isinstance(policy, DrawPolicy | str) else policy
     if solved is not None and (snow or break_rate or opener):
         raise RequestError("{snow}, {break_rate} and {opener} shape a draw policy; the solved range plays its own "
@@ -113,7 +114,7 @@ def read_draw(draw: int, *, policy: DrawPolicy | str | SolvedPlay = "standard", 
         pol = draw_policy(pol.name, **{k: v for k, v in pol.to_dict().items() if k != "name"} | {"min_hand": "jacks"})
     equity_trials = trials if equity_trials is None else equity_trials
     READ_TRIALS.check(trials)
-    Bound("equity_trials", READ_TRIALS.lo, READ_TRIALS.hi, READ_TRIALS.why).check(equity_trials)
+    Bound("equity_trials", READ_TRIALS.lo, READ_TRIALS.hi, READ_TRIALS.standard_error).check(equity_trials)
     check_seed(seed)
     typed = None if hand_range is None else parse_range(hand_range, joker=rs.joker).text
     ours = None if hand is None else as_hand(hand, joker=rs.joker)
@@ -121,8 +122,9 @@ def read_draw(draw: int, *, policy: DrawPolicy | str | SolvedPlay = "standard", 
     source = as_source(pol if pol is not None else policy, typed)
     held = source_holdings(source, rs, known)
     if typed is not None and not held.weight.any():
-        raise RequestError(f"no hand of the range {typed} is left"
-                           + (" with our cards out of the deck" if known else ""))
+        if known:
+            raise RequestError("no hand of the range {range} is left with our cards out of the deck", range=typed)
+        raise RequestError("no hand of the range {range} is left", range=typed)
     holding, p_draw = posterior(held, draw)
 
     cost = int(np.count_nonzero(held.mass(draw))) * comb(rs.deck_size, draw)
@@ -166,7 +168,7 @@ def _equities(hand: npt.NDArray[np.int8], rules: RuleSet, source: HoldingsSource
     if only is not None:
         masks = masks[5 - masks.sum(axis=1) == only]
         if not len(masks):
-            raise RequestError(f"no legal hold of ours draws {only} cards")
+            raise RequestError("no legal hold of ours draws {only} cards", only=only)
     model = OpponentModel(opponents=1, policy=source.name, draw_counts=(draw,), source=source)
     result = hold_equities(hand, masks, rules, model, trials=trials, seed=seed, workers=workers, progress=progress)
     rows = [HoldEquity(keep=format_cards(hand[m]), discard=format_cards(hand[~m]), draw=int(5 - m.sum()),

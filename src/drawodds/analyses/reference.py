@@ -27,7 +27,7 @@ class HandReport(Result):
     cards: list[str]
     category: str
     strength: int
-    description: str
+    description: str     # English; i18n.worded() words it for a reader
 
 
 def hand_report(hand: str | Iterable[str], *, joker: bool = False) -> HandReport:
@@ -100,7 +100,8 @@ class PolicyBook(Result):
 def policy_book(name: str | None = None) -> PolicyBook:
     """One named draw policy, or all of them (None)."""
     if name is not None and not name.strip():
-        raise RequestError(f"{{name}}: a policy name is needed (or none for all of them), got {name!r}", "name")
+        raise RequestError("{name}: a policy name is needed (or none for all of them), got {value}", "name",
+                           value=repr(name))
     names = [draw_policy(name).name] if name else list(policy_names())
     return PolicyBook(tuple(PolicySheet(n, POLICY_DESCRIPTIONS[n], draw_policy(n).to_dict(),
                                         describe_policy(draw_policy(n))) for n in names))

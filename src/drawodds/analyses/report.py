@@ -41,6 +41,7 @@ from drawodds.analyses.strategy import (
 )
 from drawodds.errors import RequestError, check_seed
 from drawodds.execution import Runner, Stage
+from drawodds.i18n import ENGLISH, N_, _, ngettext, use
 from drawodds.points.games import ace_vs_small_pair, points_by_hold
 from drawodds.policies import draw_policy
 from drawodds.results import HIDDEN, Result
@@ -105,15 +106,34 @@ class CheatSheet:
     game: str                   # "Mørkpoker" or "Jacks or Better"
     players: int
     opponents: int
-    against: str                # who the equity is measured against, in words
+    against: str                # who the equity is measured against, in English words (``against_words``)
     value: float                # the table's average share of the pot with the best hold of every deal
     plan: CondensedStrategy
     removal: RemovalFix | None = None   # card removal between close holds: what the simulation changed
 
     @property
     def title(self) -> str:
-        size = "heads-up" if self.players == 2 else f"{self.players} players"
-        return f"{self.game}, {size}"
+        """The game and table size, in the reader's language."""
+        game = _(GAMES.get(self.game, self.game))
+        if self.players == 2:
+            return _("{game}, heads-up").format(game=game)
+        return _("{game}, {players} players").format(game=game, players=self.players)
+
+    @property
+    def against_words(self) -> str:
+        """Who the equity is measured against, in the reader's language (``against`` in English)."""
+        return against_words(self.game, self.opponents)
+
+
+GAMES = {"Mørkpoker": N_("Mørkpoker"), "Jacks or Better": N_("Jacks or Better")}   # the sheets' games, shown by _()
+
+
+def against_words(game: str, opponents: int) -> str:
+    """Who a sheet's equity is measured against, in words."""
+    if game != "Mørkpoker":
+        return _("an opener who held jacks or better and draws like most players")
+    return ngettext("{n} opponent who draws like most players", "{n} opponents who draw like most players",
+                    opponents).format(n=opponents)
 
 
 @dataclass(frozen=True)
@@ -258,8 +278,9 @@ def _keep_part(opponents: int | None, budget: Budget, seed: int = 1) -> _KeepPar
         simulate = range_simulation(rules, draw_policy(POLICY, min_hand="jacks"), 1, budget.removal_trials)
         table, fix = card_removal_table(table, simulate, close=OPENER_CLOSE, trials=budget.removal_trials,
                                         per_group=budget.removal_classes, seed=seed)
-        sheet = CheatSheet("cheatsheet_jacks_or_better", "Jacks or Better", 2, 1,
-                           "an opener who held jacks or better and draws like most players",
+        with use(ENGLISH):
+            against = against_words("Jacks or Better", 1)
+        sheet = CheatSheet("cheatsheet_jacks_or_better", "Jacks or Better", 2, 1, against,
                            table.value, condense(table), fix)
         return _KeepPart(sheet, None, ())
     n = opponents
@@ -267,8 +288,9 @@ def _keep_part(opponents: int | None, budget: Budget, seed: int = 1) -> _KeepPar
     simulate = keep_simulation(solver.rules, OpponentModel(opponents=n, policy=POLICY), budget.removal_trials)
     table, fix = card_removal_table(_table(solver, budget.classes), simulate, trials=budget.removal_trials,
                                     per_group=budget.removal_classes, seed=seed)
-    sheet = CheatSheet(f"cheatsheet_morkpoker_{n + 1}_players", "Mørkpoker", n + 1, n,
-                       f"{n} opponent{'s' if n > 1 else ''} who draw{'' if n > 1 else 's'} like most players",
+    with use(ENGLISH):
+        against = against_words("Mørkpoker", n)
+    sheet = CheatSheet(f"cheatsheet_morkpoker_{n + 1}_players", "Mørkpoker", n + 1, n, against,
                        table.value, condense(table), fix)
     dilemmas = dilemma_values({n: solver}, trials=budget.dilemma_trials, seed=seed, policy=POLICY)
     return _KeepPart(sheet, best_hold_grid({n: table}), tuple(dilemmas))
@@ -389,14 +411,14 @@ def guide(*, quick: bool = False, seed: int = 1, workers: int | None = None, sca
     ``workers`` processes (default: every core); that changes the speed, never the numbers."""
     check_seed(seed)
     if not 0 < scale <= 1:
-        raise RequestError(f"scale must be above 0 and at most 1, got {scale}")
+        raise RequestError("scale must be above 0 and at most 1, got {scale}", scale=scale)
     budget = (QUICK if quick else FULL).scaled(scale) if scale != 1 else (QUICK if quick else FULL)
     order = QUICK_ORDER if quick else FULL_ORDER
     parts: dict[str, object] = {}
     with Runner(workers) as runner:
         batch = runner.map(_job, [(name, budget, seed) for name in order],
-                           progress=lambda k: progress(f"computing the guide: {k} of {len(order)} parts done",
-                                                       k / len(order)),
+                           progress=lambda k: progress(_("computing the guide: {done} of {parts} parts done").format(
+                               done=k, parts=len(order)), k / len(order)),
                            each=lambda i, result: parts.__setitem__(order[i], result))
     if batch.interrupted:
         raise GuideInterrupted(tuple(name for name in order if name in parts), len(order))

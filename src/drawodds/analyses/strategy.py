@@ -29,6 +29,7 @@ from math import comb, lcm
 import numpy as np
 import numpy.typing as npt
 
+from drawodds import i18n
 from drawodds.cards import JOKER, RANKS
 from drawodds.combinatorics import binomials, combinations, ranks_without_each, subset_rank
 from drawodds.errors import RequestError
@@ -86,8 +87,9 @@ def paytable_objective(pays: tuple[int, ...] = JOB_96, name: str = "vp96") -> Ob
     """Video poker: coins returned per coin bet for royal, SF, quads, FH, flush, straight, trips,
     two pair, jacks or better (nine whole numbers, best line first)."""
     if len(pays) != 9 or any(int(p) != p or not 0 <= p <= MAX_PAY for p in pays):
-        raise RequestError(f"a pay table is nine whole numbers 0..{MAX_PAY:,}: royal/SF/quads/FH/flush/"
-                         "straight/trips/two pair/jacks or better, e.g. vp:800/50/25/9/6/4/3/2/1")
+        raise RequestError("a pay table is nine whole numbers 0..{most}: royal/SF/quads/FH/flush/straight/trips/two "
+                           "pair/jacks or better, e.g. vp:800/50/25/9/6/4/3/2/1",
+                           most=i18n.local_number(f"{MAX_PAY:,}"))
     royal, sf, quads, fh, fl, st, trips, two, jacks = (int(p) for p in pays)
     cats = _category_vector()
     by_cat = np.array([0, 0, two, trips, st, fl, fh, quads, sf, royal], dtype=np.float64)
@@ -162,7 +164,7 @@ def equity_objective(field_distribution: npt.NDArray[np.float64], opponents: int
     as independent draws from the field's distribution (its size is measured by
     ``equity_card_removal_error``)."""
     if not 1 <= opponents <= 7:
-        raise RequestError(f"opponents must be 1..7, got {opponents}")
+        raise RequestError("opponents must be 1..7, got {opponents}", opponents=opponents)
     return Objective(f"equity:{opponents}", f"showdown equity against {opponents} opponent(s) "
                      f"drawing by the '{policy}' policy (card removal between us and them ignored)",
                      equity_values(field_distribution, opponents), False, "share of the pot")
@@ -179,7 +181,8 @@ def parse_objective(text: str, rules: RuleSet, *, opponents: int = 1, policy: st
         try:
             pays = tuple(int(p) for p in parts)
         except ValueError:
-            raise RequestError(f"bad pay table {text[3:]!r}: nine whole numbers separated by '/'") from None
+            raise RequestError("bad pay table {text}: nine whole numbers separated by '/'",
+                               text=repr(text[3:])) from None
         return paytable_objective(pays, name=name)
     if name == "jacks":
         return jacks_objective()
@@ -189,13 +192,15 @@ def parse_objective(text: str, rules: RuleSet, *, opponents: int = 1, policy: st
         kind, cat = name.split(":", 1)
         allowed = CATEGORIES[1:9] if kind == "at_least" else CATEGORIES[:9]
         if cat not in allowed:
-            raise RequestError(f"unknown category {cat!r}; choose one of {', '.join(allowed)}")
+            raise RequestError("unknown category {cat}; choose one of {choices}", cat=repr(cat),
+                               choices=', '.join(allowed))
         make = at_least_objective if kind == "at_least" else category_objective
         return make(CATEGORIES.index(cat))
     if name == "equity":
         dist = field_distribution(rules, policy)
         return equity_objective(dist, opponents, policy)
-    raise RequestError(f"unknown objective {text!r}; choose one of: {', '.join(OBJECTIVE_NAMES)}")
+    raise RequestError("unknown objective {text}; choose one of: {choices}", text=repr(text),
+                       choices=', '.join(OBJECTIVE_NAMES))
 
 
 def default_rules(objective: str) -> RuleSet:
@@ -231,7 +236,7 @@ def subset_sums(hand_values: npt.NDArray, n: int, *, integer: bool = True,
     hands = combinations(n, 5)
     vals = np.asarray(hand_values, dtype=np.float64)
     if vals.shape != (len(hands),):
-        raise RequestError(f"need one value per hand of combinations({n}, 5), got shape {vals.shape}")
+        raise RequestError("need one value per hand of combinations({n}, 5), got shape {shape}", n=n, shape=vals.shape)
     levels: list[npt.NDArray] = [np.empty(0)] * 5
     nonzero = vals != 0                  # most hands pay nothing in a pay table: skip them
     current, weights = hands[nonzero], vals[nonzero]
@@ -436,8 +441,8 @@ class Solver(Result):
 def make_solver(objective: Objective, rules: RuleSet, progress: Stage = _no_progress) -> Solver:
     """Build the subset sums of an objective over the rule set's deck (one pass over all hands)."""
     if rules.draws != 1:
-        raise RequestError(f"strategy tables cover one draw; {rules.name} has {rules.draws} "
-                           "(use a single-draw game)")
+        raise RequestError("strategy tables cover one draw; {rule_set} has {draws} (use a single-draw game)",
+                           rule_set=rules.name, draws=rules.draws)
     n = rules.deck_size
     progress("evaluating every hand", 0.0)
     strengths = evaluate(combinations(n, 5), joker=rules.joker)
@@ -505,7 +510,7 @@ class StrategyTable(Result):
         elif path.endswith(".csv"):
             write_file(path, frame.write_csv)
         else:
-            raise RequestError(f"output must end in .parquet or .csv, got {path!r}")
+            raise RequestError("output must end in .parquet or .csv, got {path}", path=repr(path))
 
     def to_dict(self) -> dict[str, object]:
         return {**super().to_dict(), "max_draw": self.rules.max_draw, "value": self.value,
@@ -617,7 +622,8 @@ def field_distribution(rules: RuleSet, policy: object = "standard", dead: npt.Ar
         deals = np.concatenate([deals, deals])
     draws = 5 - HOLD_SIZES[holds]
     if (draws > rules.max_draw_cards).any():
-        raise RequestError(f"the policy draws {int(draws.max())} cards; the rules allow {rules.max_draw_cards}")
+        raise RequestError("the policy draws {draws} cards; the rules allow {max_draw}", draws=int(draws.max()),
+                           max_draw=rules.max_draw_cards)
     return final_hand_distribution(deals, holds, w, joker=rules.joker, dead=out)
 
 
@@ -786,9 +792,9 @@ def default_objective(rules: RuleSet) -> str:
     Poengpoker and Chicago score the last trick as well as the best hand, and a strategy table
     values the final hand alone, so they have no default: ``keep`` plays their tricks out."""
     if rules.game != "draw":
-        raise RequestError(f"{rules.name} scores the last trick as well as the best hand, and a strategy table "
-                           "values the final hand alone: use {keep} for a hand, or {objective} points for the "
-                           "table of hand points alone", "objective", "keep")
+        raise RequestError("{rule_set} scores the last trick as well as the best hand, and a strategy table values "
+                           "the final hand alone: use {keep} for a hand, or {objective} points for the table of hand "
+                           "points alone", "objective", "keep", rule_set=rules.name)
     return "equity"
 
 

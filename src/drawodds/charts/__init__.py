@@ -33,7 +33,8 @@ def regenerate(out_dir: str | Path = "charts", only: Sequence[str] | None = None
     topics = list(only) if only else list(TOPICS)
     unknown = [t for t in topics if t not in TOPICS]
     if unknown:
-        raise RequestError(f"unknown chart topic {unknown[0]!r}; topics: {', '.join(TOPICS)}")
+        raise RequestError("unknown chart topic {name}; topics: {choices}", name=repr(unknown[0]),
+                           choices=', '.join(TOPICS))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []

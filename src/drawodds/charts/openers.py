@@ -13,7 +13,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from drawodds.analyses import openers as op
-from drawodds.charts.output import save
+from drawodds.charts.output import local_ticks, save
+from drawodds.i18n import _, number
 
 
 def passout_by_table_size(path: Path, sizes: range = range(op.MIN_PLAYERS, op.MAX_PLAYERS + 1),
@@ -36,20 +37,21 @@ def draw_passouts(rows: Sequence[op.TableOdds], path: Path) -> Path:
             assert row.p_nobody_opens_mc is not None
             exact.append(row.p_nobody_opens_mc.value)
             err.append(2 * row.p_nobody_opens_mc.se)
-            labels.append(f"{n}\n(MC)")
+            labels.append(_("{n}\n(MC)").format(n=n))
         indep.append(row.p_nobody_opens_independent)
     x = np.arange(len(labels))
     fig = Figure(figsize=(8, 4.8))
     ax = fig.subplots()
-    ax.bar(x - 0.2, exact, 0.4, yerr=err, label="exact, one shared deck", color="#1f77b4")
-    ax.bar(x + 0.2, indep, 0.4, label="independent hands, $(1-p)^n$", color="#ff7f0e", alpha=0.8)
+    ax.bar(x - 0.2, exact, 0.4, yerr=err, label=_("exact, one shared deck"), color="#1f77b4")
+    ax.bar(x + 0.2, indep, 0.4, label=_("independent hands, $(1-p)^n$"), color="#ff7f0e", alpha=0.8)
     for xi, e, i in zip(x, exact, indep, strict=False):
-        ax.annotate(f"{e:.3f}", (xi - 0.2, e), ha="center", va="bottom", fontsize=8)
-        ax.annotate(f"{i:.3f}", (xi + 0.2, i), ha="center", va="bottom", fontsize=8)
+        ax.annotate(number(e, 3), (xi - 0.2, e), ha="center", va="bottom", fontsize=8)
+        ax.annotate(number(i, 3), (xi + 0.2, i), ha="center", va="bottom", fontsize=8)
     ax.set_xticks(x, labels)
-    ax.set_xlabel("players at the table")
-    ax.set_ylabel("probability nobody can open (jacks or better)")
-    ax.set_title("Jacks or Better: deals passed out by table size")
+    ax.set_xlabel(_("players at the table"))
+    ax.set_ylabel(_("probability nobody can open (jacks or better)"))
+    ax.set_title(_("Jacks or Better: deals passed out by table size"))
+    local_ticks(ax.yaxis)
     ax.set_ylim(0, max(exact + indep) * 1.15)
     ax.legend()
     fig.tight_layout()
@@ -75,12 +77,14 @@ def draw_pot_at_opening(rows: Sequence[op.TableOdds], path: Path, ante: int = 1,
         dist = row.pot_distribution[:rounds]
         js = np.arange(1, len(dist) + 1)
         ax.bar(js + (i - (len(rows) - 1) / 2) * width, [float(p) for _, p in dist], width,
-               label=f"{row.n} players: pot {row.n * ante}·k, mean {float(row.expected_pot or 0):.2f}")
+               label=_("{players} players: pot {ante}·k, mean {mean}").format(
+                   players=row.n, ante=row.n * ante, mean=number(float(row.expected_pot or 0), 2)))
     ax.set_xticks(range(1, rounds + 1))
-    ax.set_xlabel(f"rounds of antes in the pot when it opens (k; ante {ante} per player)")
-    ax.set_ylabel("probability")
-    limit = f", at most {max_consecutive_antes} antes in a row" if max_consecutive_antes else ""
-    ax.set_title(f"Jacks or Better: pot size at opening{limit}")
+    ax.set_xlabel(_("rounds of antes in the pot when it opens (k; ante {ante} per player)").format(ante=ante))
+    ax.set_ylabel(_("probability"))
+    local_ticks(ax.yaxis)
+    ax.set_title(_("Jacks or Better: pot size at opening, at most {antes} antes in a row").format(
+        antes=max_consecutive_antes) if max_consecutive_antes else _("Jacks or Better: pot size at opening"))
     ax.legend()
     fig.tight_layout()
     save(fig, path, dpi=120)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from matplotlib.axis import Axis
 from matplotlib.figure import Figure
+from matplotlib.ticker import ScalarFormatter
 
+from drawodds import i18n
 from drawodds.paths import write_file
 
 # No software version or creation date in the files: a redrawn chart is byte-identical.
@@ -19,3 +22,20 @@ def save(fig: Figure, path: str | Path, dpi: int = 120) -> Path:
     out = Path(path)
     metadata = PDF_METADATA if out.suffix.lower() == ".pdf" else PNG_METADATA
     return write_file(out, lambda tmp: fig.savefig(tmp, dpi=dpi, metadata=metadata))   # tmp keeps the ending
+
+
+
+
+class _LocalTicks(ScalarFormatter):
+    """matplotlib's tick labels with the reader's decimal comma (``0,05``)."""
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        return i18n.local_number(super().__call__(x, pos))
+
+
+def local_ticks(*axes: Axis) -> None:
+    """Tick labels of ``axes`` as the reader's language writes numbers; in English matplotlib's own, untouched."""
+    if i18n.language() == i18n.ENGLISH:
+        return
+    for axis in axes:
+        axis.set_major_formatter(_LocalTicks())

@@ -11,7 +11,8 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
-from drawodds.charts.output import save
+from drawodds.charts.output import local_ticks, save
+from drawodds.i18n import _
 from drawodds.points.games import ace_vs_small_pair
 from drawodds.rules import preset
 
@@ -24,33 +25,35 @@ def plot_last_trick_vs_pair(df: pd.DataFrame, path: str | Path) -> Path:
     fig = Figure(figsize=(11, 4.5))
     (left, right) = fig.subplots(1, 2)
     x = df["players"]
-    for col, label, color in (("ace_beats_pair", "keeping the ace scores more", "tab:blue"),
-                              ("pair_beats_ace", "keeping the pair scores more", "tab:orange")):
+    for col, label, color in (("ace_beats_pair", _("keeping the ace scores more"), "tab:blue"),
+                              ("pair_beats_ace", _("keeping the pair scores more"), "tab:orange")):
         left.errorbar(x, 100 * df[col], yerr=200 * df[f"{col}_se"], marker="o", capsize=3,
                       label=label, color=color)
-    left.set_xlabel("players at the table")
-    left.set_ylabel("deals (%)  [the rest: equal points]")
-    left.set_title("Same deal, two holds: which scores more")
+    left.set_xlabel(_("players at the table"))
+    left.set_ylabel(_("deals (%)  [the rest: equal points]"))
+    left.set_title(_("Same deal, two holds: which scores more"))
     left.set_xticks(list(x))
     left.set_ylim(bottom=0)
     left.legend()
-    for col, label, color in (("pair", "keep the small pair (draw 3)", "tab:orange"),
-                              ("ace", "keep the ace alone (draw 4)", "tab:blue"),
-                              ("pair_ace", "keep pair + ace (draw 2)", "tab:green")):
+    for col, label, color in (("pair", _("keep the small pair (draw 3)"), "tab:orange"),
+                              ("ace", _("keep the ace alone (draw 4)"), "tab:blue"),
+                              ("pair_ace", _("keep pair + ace (draw 2)"), "tab:green")):
         right.errorbar(x, df[f"points_{col}"], yerr=2 * df[f"points_{col}_se"], marker="o",
                        capsize=3, label=label, color=color)
-    right.set_xlabel("players at the table")
-    right.set_ylabel("expected points this deal (hand + last trick)")
-    right.set_title("Mean points of each hold")
+    right.set_xlabel(_("players at the table"))
+    right.set_ylabel(_("expected points this deal (hand + last trick)"))
+    right.set_title(_("Mean points of each hold"))
+    local_ticks(right.yaxis)
     right.set_xticks(list(x))
     right.set_ylim(bottom=0)
     right.legend()
     attrs = df.attrs
-    fig.suptitle(f"{attrs.get('rules', 'poengpoker').capitalize()}, a small pair (22-77) and an ace: "
-                 f"keep the ace for the last trick, or the pair?\n{attrs.get('trials', '?')} random "
-                 f"such hands per table size, seed {attrs.get('seed', '?')}; opponents draw by "
-                 f"'{attrs.get('policy', 'standard')}', everyone plays tricks "
-                 f"'{attrs.get('trick', 'sensible')}'", fontsize=10)
+    fig.suptitle(_("{game}, a small pair (22-77) and an ace: keep the ace for the last trick, or the pair?\n"
+                   "{trials} random such hands per table size, seed {seed}; opponents draw by '{policy}', everyone "
+                   "plays tricks '{trick}'").format(
+        game=attrs.get("rules", "poengpoker").capitalize(), trials=attrs.get("trials", "?"),
+        seed=attrs.get("seed", "?"), policy=attrs.get("policy", "standard"), trick=attrs.get("trick", "sensible")),
+        fontsize=10)
     fig.tight_layout()
     save(fig, path, dpi=110)
     return path

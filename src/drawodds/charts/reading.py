@@ -9,6 +9,7 @@ from matplotlib.figure import Figure
 from drawodds.analyses.read import DrawReading, read_draw
 from drawodds.charts.output import save
 from drawodds.errors import RequestError
+from drawodds.i18n import _, number, percent
 from drawodds.kinds import Category
 from drawodds.rules import RuleSet, preset
 
@@ -34,8 +35,14 @@ def plot_read_draws(path: str | Path = "reports/read_draws.png", *, rules: RuleS
             readings.append(read_draw(d, policy=policy, rules=rs, trials=trials, seed=seed))
         except RequestError:     # a count this policy never draws
             continue
-    return draw_read_draws(readings, path, subtitle=f"policy '{policy}', rules {rs.name} (max draw {rs.max_draw}); "
-                           f"exact or Monte Carlo {trials:,} trials, seed {seed}")
+    return draw_read_draws(readings, path, subtitle=read_subtitle(policy, rs, trials, seed))
+
+
+def read_subtitle(policy: str, rules: RuleSet, trials: int, seed: int) -> str:
+    """The second line of the reading chart's title: what the readings assumed."""
+    return _("policy '{policy}', rules {rules} (max draw {max_draw}); exact or Monte Carlo {trials} trials, "
+             "seed {seed}").format(policy=policy, rules=rules.name, max_draw=rules.max_draw,
+                                   trials=number(trials, grouped=True), seed=seed)
 
 
 def draw_read_draws(readings: list[DrawReading], path: str | Path, subtitle: str) -> Path:
@@ -47,17 +54,18 @@ def draw_read_draws(readings: list[DrawReading], path: str | Path, subtitle: str
     bottom = [0.0] * len(readings)
     for kind in kinds:
         vals = [100 * r.final.get(kind.slug, 0.0) for r in readings]
-        ax.bar(x, vals, bottom=bottom, color=_COLOURS[kind], edgecolor="white", linewidth=0.5, label=kind.label)
+        ax.bar(x, vals, bottom=bottom, color=_COLOURS[kind], edgecolor="white", linewidth=0.5, label=_(kind.label))
         for i, v in enumerate(vals):
             if v >= 4:
-                ax.text(i, bottom[i] + v / 2, f"{v:.0f}%", ha="center", va="center", fontsize=8,
+                ax.text(i, bottom[i] + v / 2, percent(v / 100, 0), ha="center", va="center", fontsize=8,
                         color="white" if kind in _DARK else "black")
         bottom = [b + v for b, v in zip(bottom, vals, strict=False)]
-    ax.set_xticks(list(x), [f"drew {r.draw}\n({100 * r.p_draw:.1f}% of deals)" for r in readings])
-    ax.set_ylabel("final hand after the draw (%)")
+    ax.set_xticks(list(x), [_("drew {n}\n({share} of deals)").format(n=r.draw, share=percent(r.p_draw, 1))
+                            for r in readings])
+    ax.set_ylabel(_("final hand after the draw (%)"))
     ax.set_ylim(0, 100)
-    ax.set_title(f"What an opponent ends with, by the number of cards drawn\n{subtitle}")
-    ax.legend(title="final hand", bbox_to_anchor=(1.01, 1), loc="upper left", frameon=False)
+    ax.set_title(_("What an opponent ends with, by the number of cards drawn") + f"\n{subtitle}")
+    ax.legend(title=_("final hand"), bbox_to_anchor=(1.01, 1), loc="upper left", frameon=False)
     fig.tight_layout()
     return save(fig, path, dpi=120)
 

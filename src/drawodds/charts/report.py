@@ -15,14 +15,16 @@ from typing import Any
 
 import pandas as pd
 
+from drawodds import i18n
 from drawodds.analyses.report import POLICY, READ_RULES, Guide, Report, guide
 from drawodds.charts.cheatsheet import write_cheatsheet
 from drawodds.charts.openers import draw_passouts, draw_pot_at_opening
 from drawodds.charts.points import plot_last_trick_vs_pair
-from drawodds.charts.reading import draw_read_draws
+from drawodds.charts.reading import draw_read_draws, read_subtitle
 from drawodds.charts.strategy import plot_dilemmas, plot_hold_heatmap
 from drawodds.errors import RequestError
 from drawodds.execution import Runner, Stage
+from drawodds.i18n import _
 from drawodds.paths import write_text
 from drawodds.render.report import (
     DILEMMAS,
@@ -45,9 +47,10 @@ def _quiet(stage: str, done: float) -> None:
     return None
 
 
-def _draw(fn: Callable[..., Path | list[Path]], args: tuple[Any, ...]) -> list[Path]:
-    """One drawing job (for the worker pool): the files it wrote."""
-    out = fn(*args)
+def _draw(fn: Callable[..., Path | list[Path]], args: tuple[Any, ...], lang: str = i18n.ENGLISH) -> list[Path]:
+    """One drawing job (for the worker pool), its words in ``lang``: the files it wrote."""
+    with i18n.use(lang):
+        out = fn(*args)
     return out if isinstance(out, list) else [out]
 
 
@@ -78,10 +81,9 @@ def write_guide(data: Guide, out_dir: str | Path, *, workers: int | None = None,
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     rules = preset(READ_RULES)
-    subtitle = (f"policy '{POLICY}', rules {rules.name} (max draw {rules.max_draw}); "
-                f"exact or Monte Carlo {data.budget.read_trials:,} trials, seed {data.seed}")
+    subtitle = read_subtitle(POLICY, rules, data.budget.read_trials, data.seed)
     jobs: list[tuple[Callable[..., Path | list[Path]], tuple[Any, ...]]] = [
-        (write_cheatsheet, (s.plan, s.title, s.against, cheatsheet_footer(s, data), out / s.key))
+        (write_cheatsheet, (s.plan, s.title, s.against_words, cheatsheet_footer(s, data), out / s.key))
         for s in data.keep.sheets]
     jobs += [
         (_heatmap, (data, out / HEATMAP)),
@@ -93,8 +95,10 @@ def write_guide(data: Guide, out_dir: str | Path, *, workers: int | None = None,
         (_last_trick, (data, out / LAST_TRICK)),
     ]
     with Runner(workers) as runner:
-        batch = runner.map(_draw, jobs, progress=lambda k: progress(f"drawing: {k} of {len(jobs)} pictures done",
-                                                                    0.88 + 0.12 * k / len(jobs)))
+        lang = i18n.language()
+        batch = runner.map(_draw, [(fn, args, lang) for fn, args in jobs],
+                           progress=lambda k: progress(_("drawing: {done} of {pictures} pictures done").format(
+                               done=k, pictures=len(jobs)), 0.88 + 0.12 * k / len(jobs)))
     if batch.interrupted:
         raise KeyboardInterrupt
     written = [path for paths in batch.results for path in paths]
@@ -127,9 +131,12 @@ def check_guide_folder(out_dir: str | Path, *, force: bool = False) -> None:
     mine = [p for p in out.iterdir() if p.name in _FIXED or p.name.startswith("cheatsheet_")]
     theirs = sorted(p.name for p in mine if p.name not in ours or p.is_symlink())
     if theirs:
-        more = f" and {len(theirs) - 1} more" if len(theirs) > 1 else ""
-        raise RequestError(f"{theirs[0]}{more} in {out} would be replaced and were not written by drawodds "
-                           "report: choose another folder, or add {force}", "force")
+        if len(theirs) > 1:
+            raise RequestError("{file} and {more} more in {out} would be replaced and were not written by drawodds "
+                               "report: choose another folder, or add {force}", "force", file=theirs[0],
+                               more=len(theirs) - 1, out=out)
+        raise RequestError("{file} in {out} would be replaced and were not written by drawodds report: choose "
+                           "another folder, or add {force}", "force", file=theirs[0], out=out)
 
 
 def report(out_dir: str | Path = "reports", *, quick: bool = False, seed: int = 1, workers: int | None = None,
@@ -144,5 +151,5 @@ def report(out_dir: str | Path = "reports", *, quick: bool = False, seed: int = 
     data = guide(quick=quick, seed=seed, workers=workers, scale=scale,
                  progress=lambda stage, f: progress(stage, 0.88 * f))
     names = write_guide(data, out_dir, workers=workers, progress=progress)
-    progress("done", 1.0)
+    progress(_("done"), 1.0)
     return Report(str(out_dir), tuple(names), data.sections, quick, seed, time.perf_counter() - start)

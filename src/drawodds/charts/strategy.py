@@ -25,7 +25,8 @@ from matplotlib.patches import Patch
 from drawodds.analyses.best_holds import Dilemma, HoldGrid, best_hold_grid, dilemma_values, equity_solvers
 from drawodds.analyses.condensed import CondensedStrategy, condense
 from drawodds.analyses.strategy import paytable_objective, solve
-from drawodds.charts.output import save
+from drawodds.charts.output import local_ticks, save
+from drawodds.i18n import _, number, percent
 from drawodds.kinds import HoldType, StartingHand
 from drawodds.rules import RuleSet, preset
 
@@ -40,18 +41,18 @@ def plot_hold_heatmap(grid: HoldGrid, path: Path, policy: str) -> None:
               aspect="auto")
     for i in range(grid.hold.shape[0]):
         for j in range(grid.hold.shape[1]):
-            ax.text(j, i, f"{100 * grid.share[i, j]:.0f}%", ha="center", va="center", fontsize=8,
+            ax.text(j, i, percent(grid.share[i, j], 0), ha="center", va="center", fontsize=8,
                     color="white" if grid.hold[i, j] not in (HoldType.ONE_CARD, HoldType.DRAW_FIVE) else "black")
     ax.set_xticks(range(len(grid.opponents)), [str(n) for n in grid.opponents])
-    ax.set_yticks(range(len(StartingHand)), StartingHand.labels())
-    ax.set_xlabel(f"opponents (each draws by the '{policy}' policy)")
-    ax.set_ylabel("starting hand (five cards dealt)")
-    ax.set_title("Best hold for showdown equity, by starting hand and number of opponents\n"
-                 "colour = most common optimal hold type; number = share of those deals playing it",
+    ax.set_yticks(range(len(StartingHand)), [_(label) for label in StartingHand.labels()])
+    ax.set_xlabel(_("opponents (each draws by the '{policy}' policy)").format(policy=policy))
+    ax.set_ylabel(_("starting hand (five cards dealt)"))
+    ax.set_title(_("Best hold for showdown equity, by starting hand and number of opponents\n"
+                   "colour = most common optimal hold type; number = share of those deals playing it"),
                  fontsize=11)
     used = sorted(set(grid.hold.ravel().tolist()))
-    ax.legend(handles=[Patch(color=HOLD_COLOURS[k], label=HoldType(k).label) for k in used],
-              loc="upper left", bbox_to_anchor=(1.01, 1.0), title="best hold")
+    ax.legend(handles=[Patch(color=HOLD_COLOURS[k], label=_(HoldType(k).label)) for k in used],
+              loc="upper left", bbox_to_anchor=(1.01, 1.0), title=_("best hold"))
     fig.tight_layout()
     save(fig, path, dpi=130)
 
@@ -66,17 +67,19 @@ def plot_dilemmas(data: list[Dilemma], opponents: Sequence[int], path: Path, pol
     axes = fig.subplots(2, 2, sharex=True)
     for ax, dilemma in zip(axes.ravel(), data, strict=False):
         for label, vals in dilemma.options:
-            ax.plot(list(dilemma.opponents), list(vals), marker="o", label=label)
-        ax.set_title(f"{dilemma.title}\n{dilemma.hand}", fontsize=10)
-        ax.set_ylabel("showdown equity (share of the pot)")
+            ax.plot(list(dilemma.opponents), list(vals), marker="o", label=_(label))
+        ax.set_title(f"{_(dilemma.title)}\n{dilemma.hand}", fontsize=10)
+        ax.set_ylabel(_("showdown equity (share of the pot)"))
+        local_ticks(ax.yaxis)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     for ax in axes[-1]:
-        ax.set_xlabel(f"opponents (drawing by the '{policy}' policy)")
+        ax.set_xlabel(_("opponents (drawing by the '{policy}' policy)").format(policy=policy))
         ax.set_xticks(list(opponents))
-    how = ("simulated equity of each option, the opponents dealt from the cards we do not hold" if simulated
-           else "exact equity of each option (card removal vs the field ignored)")
-    fig.suptitle(f"Classic draw-poker dilemmas: {how}", fontsize=11)
+    fig.suptitle(_("Classic draw-poker dilemmas: simulated equity of each option, the opponents dealt from the "
+                   "cards we do not hold") if simulated else
+                 _("Classic draw-poker dilemmas: exact equity of each option (card removal vs the field ignored)"),
+                 fontsize=11)
     fig.tight_layout()
     save(fig, path, dpi=130)
 
@@ -89,11 +92,11 @@ def plot_condensed(plan: CondensedStrategy, title: str, unit: str, path: Path) -
     fig = Figure(figsize=(8.5, height))
     ax = fig.subplots()
     ax.axis("off")
-    ax.set_title(f"{title}\nTake the first line that matches. Following this list loses "
-                 f"{plan.loss:.5f} {unit} per deal\nagainst the exact optimum ({plan.optimum:.6f}).",
-                 fontsize=10, loc="left")
-    cell = [[str(i), ln.pattern, ln.hold, f"{100 * ln.share:.2f}%"] for i, ln in enumerate(lines, 1)]
-    tab = ax.table(cellText=cell, colLabels=["#", "hold pattern", "play", "deals"], loc="upper left",
+    ax.set_title(title + "\n" + _("Take the first line that matches. Following this list loses {loss} {unit} per "
+                                   "deal\nagainst the exact optimum ({optimum}).").format(
+        loss=number(plan.loss, 5), unit=unit, optimum=number(plan.optimum, 6)), fontsize=10, loc="left")
+    cell = [[str(i), ln.words, ln.hold, percent(ln.share, 2)] for i, ln in enumerate(lines, 1)]
+    tab = ax.table(cellText=cell, colLabels=["#", _("hold pattern"), _("play"), _("deals")], loc="upper left",
                    colLoc="left", cellLoc="left", colWidths=[0.05, 0.6, 0.2, 0.12])
     tab.auto_set_font_size(False)
     tab.set_fontsize(8.5)
@@ -123,12 +126,12 @@ def write_reports(out_dir: str | Path = "reports", *, policy: str = "standard",
     plot_dilemmas(dilemma_values(solvers), opponents, paths[1], policy)
     eq2 = tables[min(2, max(opponents))]
     paths.append(out / "strategy_equity.png")
-    plot_condensed(condense(eq2), f"Mørkpoker (draw at most 3): best equity against "
-                   f"{eq2.objective.name.split(':')[1]} opponents ({policy} policy; exact table, card removal ignored)",
-                   "of the pot", paths[-1])
+    plot_condensed(condense(eq2), _("Mørkpoker (draw at most 3): best equity against {n} opponents ({policy} policy; "
+                                    "exact table, card removal ignored)").format(
+                   n=eq2.objective.name.split(":")[1], policy=policy), _("of the pot"), paths[-1])
     vp = solve(paytable_objective(), preset("morkpoker", max_draw="any"))
     paths.append(out / "strategy_vp96.png")
-    plot_condensed(condense(vp), "9/6 Jacks or Better video poker", "coins", paths[-1])
+    plot_condensed(condense(vp), _("9/6 Jacks or Better video poker"), _("coins"), paths[-1])
     return paths
 
 

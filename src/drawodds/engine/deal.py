@@ -91,9 +91,9 @@ class DealState(DrawPhase, Showdown, FalseOpeners):
         m = len(order)
         self._seven_rule = rules.seven_player_limit and m >= 7
         if m < 2:
-            raise RequestError(f"a deal needs at least two players with chips, got {m}")
+            raise RequestError("a deal needs at least two players with chips, got {players}", players=m)
         if stacks[button] <= 0:
-            raise RequestError(f"the dealer (seat {button}) has no chips and cannot deal")
+            raise RequestError("the dealer (seat {button}) has no chips and cannot deal", button=button)
         self.contributed = [0] * n
         # A tuple, replaced when someone folds (rare): observations share it instead of copying.
         self.folded = (False,) * n if m == n else tuple(c <= 0 for c in stacks)
@@ -127,7 +127,7 @@ class DealState(DrawPhase, Showdown, FalseOpeners):
         # The deal: one card at a time clockwise from the dealer's left.
         need = 5 * m
         if len(deck) < need:
-            raise RequestError(f"the deck has {len(deck)} cards, {need} are needed")
+            raise RequestError("the deck has {cards} cards, {need} are needed", cards=len(deck), need=need)
         self.hands: list[tuple[int, ...]] = [()] * n  # a tuple per seat, replaced at each draw
         hands = self.hands
         # (seat, kind, cards, more cards): what only that seat saw (deal, draw, reshuffle, show)
@@ -272,7 +272,7 @@ class DealState(DrawPhase, Showdown, FalseOpeners):
         to_call = self.level - self.committed[seat]
         if kind == "call":
             if to_call <= 0:
-                raise IllegalAction(f"seat {seat} has nothing to call")
+                raise IllegalAction("seat {seat} has nothing to call", seat=seat)
             if self.round == 0:
                 self.calls_round0 += 1
                 if self.opener is None:  # blinds, blind_opener="first_in": the first to come in
@@ -286,13 +286,13 @@ class DealState(DrawPhase, Showdown, FalseOpeners):
             self.events.append((seat, "call", chips))
         elif kind == "check":
             if to_call > 0:
-                raise IllegalAction(f"seat {seat} cannot check facing a bet of {to_call}")
+                raise IllegalAction("seat {seat} cannot check facing a bet of {to_call}", seat=seat, to_call=to_call)
             if self.round == 0:
                 self.checked_round0[seat] = True
             self.events.append((seat, "check", 0))
         elif kind == "fold":
             if to_call <= 0:
-                raise IllegalAction(f"seat {seat} cannot fold with nothing to call (check instead)")
+                raise IllegalAction("seat {seat} cannot fold with nothing to call (check instead)", seat=seat)
             self._mark_folded(seat)
             self.folded_any = True
             self.live -= 1
@@ -305,11 +305,11 @@ class DealState(DrawPhase, Showdown, FalseOpeners):
             step = self.bet_size
             if self.level == 0 and kind == "raise" and self.rules.open_with_raise:  # two steps at once
                 if not (self._may_raise(seat) and self._may_open(seat) and self._may_open_with_raise(seat)):
-                    raise IllegalAction(f"seat {seat} may not open with a raise")
+                    raise IllegalAction("seat {seat} may not open with a raise", seat=seat)
                 new_level = self._raise_to(2 * step)
             elif (kind == "bet") != (self.level == 0) or not self._may_raise(seat) or \
                     (kind == "bet" and not self._may_open(seat)):
-                raise IllegalAction(f"seat {seat} may not {kind} now")
+                raise IllegalAction("seat {seat} may not {kind} now", seat=seat, kind=kind)
             else:
                 new_level = self._raise_to(self.anchor + step)
             pay = new_level - self.committed[seat]
@@ -337,7 +337,7 @@ class DealState(DrawPhase, Showdown, FalseOpeners):
                 if s != seat and not self.folded[s] and self.stacks[s] > 0:
                     self.need[s] = True
         else:
-            raise IllegalAction(f"unknown betting action {kind!r}")
+            raise IllegalAction("unknown betting action {kind}", kind=repr(kind))
         need = self.need
         need[seat] = False
         self.seen[seat] = self.reopen
@@ -408,15 +408,17 @@ class DealState(DrawPhase, Showdown, FalseOpeners):
             try:
                 kind, discards = action
             except (TypeError, ValueError):
-                raise IllegalAction(f"an action is an Action or its kind as text, got {action!r}") from None
+                raise IllegalAction("an action is an Action or its kind as text, got {action}",
+                                    action=repr(action)) from None
             if not isinstance(kind, str) or not isinstance(discards, tuple):
-                raise IllegalAction(f"an action is an Action or its kind as text, got {action!r}")
+                raise IllegalAction("an action is an Action or its kind as text, got {action}", action=repr(action))
         phase = self.phase
         if phase == "bet":
             self._apply_bet(seat, kind)
         elif phase == "draw":
             if kind != "draw":
-                raise IllegalAction(f"seat {seat} must draw (0 cards to stand pat), not {kind!r}")
+                raise IllegalAction("seat {seat} must draw (0 cards to stand pat), not {kind}", seat=seat,
+                                    kind=repr(kind))
             self._apply_draw(seat, discards)
         elif phase == "declare":
             self._apply_declare(seat, kind)

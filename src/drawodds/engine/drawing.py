@@ -43,12 +43,13 @@ class DrawPhase(DealBase):
         kept = [c for c in hand if c not in discards]
         # The hand's cards are distinct, so k cards leave it only if they are distinct and its own.
         if len(kept) != len(hand) - k or not all(type(c) is int for c in discards):
-            raise IllegalAction(f"seat {seat} can only discard distinct cards of its own hand")
+            raise IllegalAction("seat {seat} can only discard distinct cards of its own hand", seat=seat)
         limit = self.draw_limit(seat)
         if k == 4 and self._limit_ace != self._limit_plain and not FIRST_ACE <= kept[0] < self._ace_top:
             limit = min(limit, self._limit_plain)  # four cards only while keeping the ace
         if k > limit:
-            raise IllegalAction(f"seat {seat} may draw at most {limit} cards, asked for {k}")
+            raise IllegalAction("seat {seat} may draw at most {limit} cards, asked for {asked}", seat=seat, limit=limit,
+                                asked=k)
         if k:
             if self.opener == seat and self.opener_proves:
                 split = self._openers_to_set_aside(seat, kept, discards)

@@ -141,7 +141,7 @@ class FalseOpeners(DealBase):
             self._next_declarer()
             return
         if kind != "declare":
-            raise IllegalAction(f"seat {seat} can declare the pot open or pass, not {kind!r}")
+            raise IllegalAction("seat {seat} can declare the pot open or pass, not {kind}", seat=seat, kind=repr(kind))
         self.events.append((seat, "declare", 0))
         self._set_opener(seat)
         self.phase = "bet"

@@ -123,10 +123,11 @@ def read_history(path: str | Path) -> tuple[dict[str, Any], Iterator[dict[str, A
         header = json.loads(first)
     except json.JSONDecodeError as exc:
         handle.close()
-        raise RequestError(f"{path} is not a JSON-lines history ({exc.msg})") from None
+        raise RequestError("{path} is not a JSON-lines history ({reason})", path=path, reason=exc.msg) from None
     if header.get("format") != FORMAT:
         handle.close()
-        raise RequestError(f"{path} is not a drawodds history (format {header.get('format')!r})")
+        raise RequestError("{path} is not a drawodds history (format {format})", path=path,
+                           format=repr(header.get('format')))
 
     def deals() -> Iterator[dict[str, Any]]:
         with handle:
@@ -147,7 +148,8 @@ class _Script:
         recorded_seat, kind, discards = self.actions[self.next]
         self.next += 1
         if recorded_seat != seat:
-            raise RequestError(f"history out of step: seat {seat} to act, record says seat {recorded_seat}")
+            raise RequestError("history out of step: seat {seat} to act, record says seat {recorded}", seat=seat,
+                               recorded=recorded_seat)
         return kind, tuple(discards)
 
 
@@ -178,9 +180,10 @@ def replay(path: str | Path) -> list[DealResult]:
         result = state.result
         assert result is not None
         if list(result.net) != record["net"] or result.carried_out != record["carried_out"]:
-            raise RequestError(f"deal {record['deal']} replays to net {list(result.net)}, "
-                             f"carried {result.carried_out}; the history says {record['net']}, "
-                             f"{record['carried_out']}")
+            raise RequestError("deal {deal} replays to net {net}, carried {carried}; the history says {recorded_net}, "
+                               "{recorded_carried}", deal=record['deal'], net=list(result.net),
+                               carried=result.carried_out, recorded_net=record['net'],
+                               recorded_carried=record['carried_out'])
         results.append(result)
     return results
 

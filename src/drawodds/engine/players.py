@@ -432,4 +432,5 @@ def make_player(name: str, rules: RuleSet, rng: np.random.Generator) -> Player:
     if key == "trips":
         return TripsOrFold(rules, rng)
     # "policy" here is the word of the CLI option (--policy) the name comes from.
-    raise RequestError(f"unknown policy {name!r}; choose from: {', '.join(PLAYER_NAMES)}")
+    raise RequestError("unknown policy {name}; choose from: {choices}", name=repr(name),
+                       choices=', '.join(PLAYER_NAMES))

@@ -177,7 +177,8 @@ def parse_players(players: Sequence[str] | str, seats: int) -> list[str]:
     if len(names) == 1:
         names = names * seats
     if len(names) != seats:
-        raise RequestError(f"give one policy per seat ({seats}) or a single one for all; got {len(names)}")
+        raise RequestError("give one policy per seat ({seats}) or a single one for all; got {count}", seats=seats,
+                           count=len(names))
     return names
 
 
@@ -299,7 +300,7 @@ def simulate(rules: RuleSet, *, deals: int = 10_000, seed: int = 1, players: Seq
     process, in order. On Ctrl-C the result covers the chunks that finished.
     """
     if rules.game != "draw":
-        raise RequestError(f"{rules.name} is a points game; simulate its games with simulate_points")
+        raise RequestError("{rule_set} is a points game; simulate its games with simulate_points", rule_set=rules.name)
     DEALS.check(deals)
     check_seed(seed)
     names = parse_players(players, rules.players)
@@ -307,7 +308,8 @@ def simulate(rules: RuleSet, *, deals: int = 10_000, seed: int = 1, players: Seq
     known = (*PLAYER_NAMES, *(k for k in factories if k not in PLAYER_NAMES))
     for name in names:
         if name not in known:
-            raise RequestError(f"unknown policy {name!r}; choose from: {', '.join(known)}")
+            raise RequestError("unknown policy {name}; choose from: {choices}", name=repr(name),
+                               choices=', '.join(known))
     for name in sorted(set(names) & set(factories), key=names.index):
         check = getattr(factories[name], "check", None)
         if check is not None:

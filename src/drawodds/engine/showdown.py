@@ -54,7 +54,7 @@ class Showdown(DealBase):
             self.unmucked -= 1
             self.events.append((seat, "muck", 0))
         else:
-            raise IllegalAction(f"at showdown seat {seat} can show or muck, not {kind!r}")
+            raise IllegalAction("at showdown seat {seat} can show or muck, not {kind}", seat=seat, kind=repr(kind))
         if self.show_queue and self.unmucked > 1:  # a last hand nobody contests is not shown
             self.actor = self.show_queue.pop(0)
             return

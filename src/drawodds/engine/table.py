@@ -45,7 +45,7 @@ def _draw_limits(rules: RuleSet) -> tuple[int, int, int]:
     hit = _LIMITS.get(id(rules))
     if hit is None or hit[0] is not rules:
         if not isinstance(rules, RuleSet):
-            raise RequestError(f"rules must be a RuleSet (see drawodds.preset), got {type(rules).__name__}")
+            raise RequestError("rules must be a RuleSet (see drawodds.preset), got {kind}", kind=type(rules).__name__)
         rules.validate()
         top = next(c for c in range(FIRST_ACE, JOKER + 2) if not rules.draw_aces(c))
         hit = _LIMITS[id(rules)] = (rules, rules.draw_limit(False), rules.draw_limit(True), top)
@@ -63,23 +63,24 @@ def _checked_setup(rules: RuleSet, stacks: Sequence[int], button: int, deck: Seq
     try:
         stack_list = [c if type(c) is int else _chips(c) for c in stacks]
     except (TypeError, ValueError):
-        raise RequestError(f"stacks must be whole numbers of chips, none negative, got {stacks!r}") from None
+        raise RequestError("stacks must be whole numbers of chips, none negative, got {stacks}",
+                           stacks=repr(stacks)) from None
     n = len(stack_list)
     if n > rules.players:
-        raise RequestError(f"there are {n} stacks but the rules seat at most {rules.players} players "
-                           f"(set players={n})")
+        raise RequestError("there are {count} stacks but the rules seat at most {players} players (set "
+                           "players={count})", count=n, players=rules.players)
     if min(stack_list, default=0) < 0:
-        raise RequestError(f"stacks must be whole numbers of chips, none negative, got {stack_list}")
+        raise RequestError("stacks must be whole numbers of chips, none negative, got {stacks}", stacks=stack_list)
     if not is_whole(button) or not 0 <= button < n:
-        raise RequestError(f"button must be a seat from 0 to {n - 1}, got {button!r}")
+        raise RequestError("button must be a seat from 0 to {last}, got {button}", last=n - 1, button=repr(button))
     if not is_whole(carried) or carried < 0:
-        raise RequestError(f"carried must be a whole number of chips, at least 0, got {carried!r}")
+        raise RequestError("carried must be a whole number of chips, at least 0, got {carried}", carried=repr(carried))
     cards = deck if type(deck) is list else list(deck)
     if set(map(type, cards)) != {int}:  # numpy integers: plain ints inside a deal
         try:
             cards = [c if type(c) is int else _chips(c) for c in cards]
         except (TypeError, ValueError):
-            raise RequestError(f"the deck must be card codes (whole numbers), got {deck!r}") from None
+            raise RequestError("the deck must be card codes (whole numbers), got {deck}", deck=repr(deck)) from None
     distinct = set(cards)
     if len(distinct) != len(cards):
         raise RequestError("the deck holds a card twice: every card may appear once")
@@ -88,7 +89,7 @@ def _checked_setup(rules: RuleSet, stacks: Sequence[int], button: int, deck: Seq
         bad = next(c for c in cards if not 0 <= c < size)
         if bad == JOKER and not rules.joker:
             raise RequestError("the deck holds the joker, but these rules play without it (joker=False)")
-        raise RequestError(f"the deck holds card {bad}; this rule set's cards are 0 to {size - 1}")
+        raise RequestError("the deck holds card {bad}; this rule set's cards are 0 to {last}", bad=bad, last=size - 1)
     return stack_list, cards
 
 

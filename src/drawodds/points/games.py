@@ -63,7 +63,8 @@ KeepFn = Callable[[IntArray, npt.NDArray[np.int8], int], BoolArray]
 
 def _check_points_game(rules: RuleSet) -> None:
     if rules.game not in ("poengpoker", "chicago"):
-        raise RuleError(f"rule set {rules.name!r} is not a points game; use poengpoker or chicago")
+        raise RuleError("rule set {rule_set} is not a points game; use poengpoker or chicago",
+                        rule_set=repr(rules.name))
 
 
 # --- the deck and the exchange ------------------------------------------------------------------
@@ -290,8 +291,8 @@ def points_player(name: str) -> PointsPlayer:
         trick_play(trick)
         draw_policy(draw)
     except ValueError as exc:
-        raise RequestError(f"points-game player {name!r}: {exc} (a player is TRICK or DRAW:TRICK, "
-                           "e.g. sensible, random, tight:random)") from None
+        raise RequestError("points-game player {name}: {reason} (a player is TRICK or DRAW:TRICK, e.g. sensible, "
+                           "random, tight:random)", name=repr(name), reason=exc) from None
     return PointsPlayer(name, draw, trick)
 
 
@@ -339,7 +340,7 @@ def play_games(rules: RuleSet, games: int, players: Sequence[PointsPlayer], rng:
     _check_points_game(rules)
     p = rules.players
     if len(players) != p:
-        raise RequestError(f"need one player per seat ({p}), got {len(players)}")
+        raise RequestError("need one player per seat ({seats}), got {count}", seats=p, count=len(players))
     keep = policy_keep([draw_policy(pl.draw) for pl in players], rules, rng)
     tricks = [trick_play(pl.trick) for pl in players]
     hand_pts = np.zeros((games, p))
@@ -423,7 +424,7 @@ def simulate_points(rules: RuleSet, *, games: int = 1000, seed: int = 1,
     p = rules.players
     names = [players] * p if isinstance(players, str) else list(players)
     if len(names) != p:
-        raise RequestError(f"give one policy or one per seat ({p} players), got {len(names)}")
+        raise RequestError("give one policy or one per seat ({seats} players), got {count}", seats=p, count=len(names))
     for name in dict.fromkeys(names):
         points_player(name)   # an unknown name fails here, before any work
     start = time.perf_counter()

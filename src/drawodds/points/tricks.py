@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from drawodds import i18n
 from drawodds.cards import card_str, format_cards
 from drawodds.errors import DrawoddsError, RequestError
 from drawodds.results import Result
@@ -76,7 +77,7 @@ def legal_mask(hand: npt.ArrayLike, alive: npt.ArrayLike, lead: npt.ArrayLike,
     elif rule == "follow":
         forced = same_suit
     else:
-        raise RequestError(f"unknown trick rule {rule!r}")
+        raise RequestError("unknown trick rule {rule}", rule=repr(rule))
     must = forced.any(-1, keepdims=True) & ~leading
     return np.where(must, forced, alive)
 
@@ -86,13 +87,14 @@ def _why_illegal(card: int, hand: Sequence[int], alive: Sequence[bool], lead: in
     """One sentence on why a card may not be played (for IllegalPlay messages)."""
     live = [c for c, a in zip(hand, alive, strict=False) if a]
     if card not in live:
-        return f"{card_str(card)} is not in the hand ({' '.join(format_cards(live))})"
-    legal = [c for c, ok in zip(hand, legal_mask(hand, alive, lead, rule), strict=False) if ok]
+        return i18n.gettext("{card} is not in the hand ({hand})").format(
+            card=card_str(card), hand=" ".join(format_cards(live)))
+    legal = " ".join(c for c, ok in zip(format_cards(hand), legal_mask(hand, alive, lead, rule), strict=False) if ok)
     if rule == "follow":
-        duty = f"must follow suit to {card_str(lead)}"
-    else:
-        duty = f"must beat {card_str(lead)} in its suit"
-    return f"{card_str(card)} is not allowed: {duty} with one of {' '.join(format_cards(legal))}"
+        return i18n.gettext("{card} is not allowed: must follow suit to {lead} with one of {legal}").format(
+            card=card_str(card), lead=card_str(lead), legal=legal)
+    return i18n.gettext("{card} is not allowed: must beat {lead} in its suit with one of {legal}").format(
+        card=card_str(card), lead=card_str(lead), legal=legal)
 
 
 # --- trick strategies -------------------------------------------------------------------------
@@ -160,8 +162,8 @@ def trick_play(name: str) -> TrickPlay:
     try:
         return TRICK_PLAYS[name]
     except KeyError:
-        raise RequestError(f"unknown trick strategy {name!r}; choose one of: "
-                           f"{', '.join(TRICK_PLAYS)}") from None
+        raise RequestError("unknown trick strategy {name}; choose one of: {choices}", name=repr(name),
+                           choices=', '.join(TRICK_PLAYS)) from None
 
 
 # --- vectorized play ----------------------------------------------------------------------------
@@ -196,7 +198,8 @@ def play_tricks(hands: npt.ArrayLike, leader: npt.ArrayLike, rules: RuleSet,
     t, p, _ = hands.shape
     seat_strategies = [strategies] * p if callable(strategies) else list(strategies)
     if len(seat_strategies) != p:
-        raise RequestError(f"need one trick strategy per seat ({p}), got {len(seat_strategies)}")
+        raise RequestError("need one trick strategy per seat ({seats}), got {count}", seats=p,
+                           count=len(seat_strategies))
     distinct: list[TrickPlay] = []
     for strategy in seat_strategies:
         if strategy not in distinct:
@@ -241,8 +244,8 @@ def play_tricks(hands: npt.ArrayLike, leader: npt.ArrayLike, rules: RuleSet,
                 c = int(choice[r])
                 what = (_why_illegal(int(hand[r, c]), hand[r].tolist(), live[r].tolist(),
                                      int(lead[r]), rules.trick_rule) if 0 <= c < 5
-                        else f"card index {c} is not 0-4")
-                raise IllegalPlay(f"trick {k + 1}, seat {int(seat[r])}: {what}")
+                        else i18n.gettext("card index {index} is not 0-4").format(index=c))
+                raise IllegalPlay("trick {trick}, seat {seat}: {what}", trick=k + 1, seat=int(seat[r]), what=what)
             card = hand.reshape(-1).take(cell)
             flat_alive.reshape(-1)[at * 5 + choice] = False
             trick_plays.reshape(-1)[at] = card
@@ -277,7 +280,7 @@ class TrickGame:
             raise RequestError("a card is in two hands")
         self.players = len(self.hands)
         if not 0 <= leader < self.players:
-            raise RequestError(f"leader must be a seat 0-{self.players - 1}, got {leader}")
+            raise RequestError("leader must be a seat 0-{last}, got {leader}", last=self.players - 1, leader=leader)
         self.rules = rules
         self.alive = [[True] * TRICKS for _ in self.hands]
         self.leader = leader
@@ -310,9 +313,9 @@ class TrickGame:
         seat = self.to_play
         card = int(card)
         if card not in self.legal(seat):
-            raise IllegalPlay(f"trick {len(self.winners) + 1}, seat {seat}: "
-                              + _why_illegal(card, self.hands[seat], self.alive[seat], self.lead,
-                                             self.rules.trick_rule))
+            raise IllegalPlay("trick {trick}, seat {seat}: {what}", trick=len(self.winners) + 1, seat=seat,
+                              what=_why_illegal(card, self.hands[seat], self.alive[seat], self.lead,
+                                                self.rules.trick_rule))
         self.alive[seat][self.hands[seat].index(card)] = False
         self.trick.append((seat, card))
         if len(self.trick) == self.players:

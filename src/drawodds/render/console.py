@@ -19,8 +19,10 @@ from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
-from drawodds.cards import JOKER, SUIT_GLYPHS, SUITS, card_str
+from drawodds.cards import JOKER, RANK_PLURALS, SUIT_GLYPHS, SUITS, card_str
 from drawodds.execution import Stage
+from drawodds.i18n import N_, _, local_number, number, pgettext
+from drawodds.kinds import Category
 from drawodds.results import json_data
 
 PIPED_WIDTH = 160   # piped output (files, documented examples) gets a stable wide page
@@ -92,7 +94,8 @@ class _Rate(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} {self.unit}/s" if speed else "", style="progress.data.speed")
+        return Text(_("{speed} {unit}/s").format(speed=number(speed, grouped=True), unit=self.unit) if speed else "",
+                    style="progress.data.speed")
 
 
 @contextmanager
@@ -126,7 +129,7 @@ def stage_bar(enabled: bool = True) -> Iterator[Stage]:
         return
     bar = Progress(TextColumn("{task.description:<40}"), BarColumn(), TimeRemainingColumn(elapsed_when_finished=True),
                    console=Console(stderr=True), transient=True)
-    task = bar.add_task("starting", total=100)
+    task = bar.add_task(_("starting"), total=100)
     with bar:
         yield lambda stage, f: bar.update(task, description=stage, completed=100 * f)
 
@@ -144,13 +147,22 @@ def spinner(label: str, enabled: bool = True) -> Iterator[None]:
 # --- formatting ---------------------------------------------------------------------------------
 
 def pct(p: float) -> str:
-    """A probability as a percentage: one decimal, two below 0.1%."""
-    return f"{100 * p:.1f}" if p >= 0.001 or p == 0 else f"{100 * p:.2f}"
+    """A probability as a percentage (the number only): one decimal, two below 0.1%; as the
+    reader's language writes numbers."""
+    return local_number(f"{100 * p:.1f}" if p >= 0.001 or p == 0 else f"{100 * p:.2f}")
+
+
+def pct_sign(p: float, decimals: int | None = None) -> str:
+    """A probability as a percentage with its sign (``52.9%``, ``52,9 %``): ``pct``'s decimals, or
+    ``decimals``."""
+    raw = f"{100 * p:.{decimals}f}" if decimals is not None else (f"{100 * p:.1f}" if p >= 0.001 or p == 0
+                                                                   else f"{100 * p:.2f}")
+    return local_number(raw + "%")
 
 
 def fmt(value: float | None, digits: int = 5) -> str:
     """A number with fixed decimals, ``n/a`` for a missing one."""
-    return "n/a" if value is None else f"{value:.{digits}f}"
+    return _("n/a") if value is None else number(value, digits)
 
 
 def pretty_cards(cards: Sequence[str]) -> str:
@@ -160,6 +172,36 @@ def pretty_cards(cards: Sequence[str]) -> str:
 
 
 _GLYPHS = dict(zip(SUITS, SUIT_GLYPHS, strict=True))
+
+
+_HOLDING_WORDS = {"two_pair": N_("two pair"), "trips": N_("trips"), "four_flush": N_("four flush"),
+                  "open_ended": N_("open ended"), "inside_straight": N_("inside straight"),
+                  "high_cards": N_("high cards"), "snow": N_("snow"), "broken_pat": N_("broken pat"),
+                  "pair": N_("pair"), "jacks": N_("jacks"), "straight": N_("straight"), "pat": N_("pat"),
+                  "pair_with_kicker": N_("pair with kicker")}
+
+
+def holding_words(name: str) -> str:
+    """A holding's or range's name (``pair_of_aces_ace_kicker``, ``pat_flush``, ``four_flush``) in the
+    reader's language (in English: its words, ``pair of aces ace kicker``)."""
+    kicker = name.endswith("_ace_kicker")
+    stem = name.removesuffix("_ace_kicker")
+    if stem.startswith("pair_of_") and stem[8:] in RANK_PLURALS:
+        ranks = _(stem[8:])   # cards.RANK_PLURALS are catalog entries
+        return (_("pair of {ranks} ace kicker") if kicker else _("pair of {ranks}")).format(ranks=ranks)
+    if name.startswith("pat_") and name[4:] in Category.slugs():
+        return _("pat {category}").format(category=Category.from_slug(name[4:]).words)
+    if name in Category.slugs():
+        return Category.from_slug(name).words
+    return _(_HOLDING_WORDS[name]) if name in _HOLDING_WORDS else name.replace("_", " ")
+
+
+def max_draw_words(text: str) -> str:
+    """A rule set's draw limit as printed (``RuleSet.max_draw_text``) in the reader's language."""
+    words = {"any": pgettext("max draw", "any"), "4-ace": pgettext("max draw", "4-ace"),
+             "4-ace, the joker counting as the ace": _("4-ace, the joker counting as the ace"),
+             "4-ace, a real ace only": _("4-ace, a real ace only")}
+    return words.get(text, text)
 
 
 def pretty_hand(text: str) -> str:

@@ -13,18 +13,35 @@ from typing import Any
 
 from rich.console import Console, JustifyMethod
 from rich.table import Table
+from rich.text import Text
 
 from drawodds.analyses.keep import HoldRanking, KeepResult, dealt_description, ranking
 from drawodds.cards import format_hand
+from drawodds.i18n import _, ngettext, number, pgettext, worded
 from drawodds.kinds import Category
-from drawodds.render.console import fits, natural_width, pct, pretty_cards, pretty_hand, stdout
+from drawodds.render.console import (
+    fits,
+    max_draw_words,
+    natural_width,
+    pct,
+    pct_sign,
+    pretty_cards,
+    pretty_hand,
+    stdout,
+)
 from drawodds.sim.stats import Estimate
 
-SHORT = {c.slug: c.abbreviation for c in Category}   # the final-hand columns, by category
-MEASURE_WORDS = {"jacks": "chance of at least a pair of jacks", "improve": "chance to improve",
-                 "points": "expected table points"}
-EXACT_HEADERS = ("final hand % (exact)", "J+ %", "improve %", "pts", "table pts")
 Row = dict[str, Any]
+
+
+def short_names() -> dict[str, str]:
+    """The final-hand columns' abbreviations by category slug, in the reader's language."""
+    return {c.slug: c.abbreviation for c in Category}
+
+
+def opponents_words(n: int) -> str:
+    """``3 opponents`` in the reader's language."""
+    return ngettext("{n} opponent", "{n} opponents", n).format(n=n)
 
 
 @dataclass
@@ -37,6 +54,8 @@ class Column:
     drop: int = 0            # 0: always shown
     style: str | None = None
     legend: str = ""         # what the header's abbreviation means
+    exact: bool = False      # an exact column, shown beside sampled ones
+    final: bool = False      # the final-hand distribution
 
 
 def render_keep(result: KeepResult, top: int | None = None, wide: bool = False) -> None:
@@ -62,10 +81,10 @@ def render_keep(result: KeepResult, top: int | None = None, wide: bool = False) 
 def _hold_words(row: Row) -> str:
     """What to do with a hold: ``Keep A♠ A♥, draw 3``, ``Stand pat`` or ``Draw five new cards``."""
     if row["draw"] == 0:
-        return "Stand pat"
+        return _("Stand pat")
     if not len(row["keep"]):
-        return "Throw all five and draw five"
-    return f"Keep {pretty_cards(row['keep'])}, draw {row['draw']}"
+        return _("Throw all five and draw five")
+    return _("Keep {cards}, draw {n}").format(cards=pretty_cards(row["keep"]), n=row["draw"])
 
 
 def _alternative(best: Row, other: Row) -> str:
@@ -73,40 +92,46 @@ def _alternative(best: Row, other: Row) -> str:
     added = [c for c in other["keep"] if c not in best["keep"]]
     removed = [c for c in best["keep"] if c not in other["keep"]]
     if added and not removed:
-        return f"keeping the {pretty_cards(added)} too"
+        return _("keeping the {cards} too").format(cards=pretty_cards(added))
     if other["draw"] == 0:
-        return "standing pat instead"
+        return _("standing pat instead")
     if not len(other["keep"]):
-        return "drawing five instead"
-    return f"keeping {pretty_cards(other['keep'])} instead"
+        return _("drawing five instead")
+    return _("keeping {cards} instead").format(cards=pretty_cards(other["keep"]))
 
 
 def _field(result: KeepResult) -> str:
     """The exact field of ``--exact``: its size and policy."""
     n = result.field_size or 0
-    return f"a field of {n} drawing by '{result.policy}'"
+    return _("a field of {n} drawing by '{policy}'").format(n=n, policy=result.policy)
 
 
 def _opponents(result: KeepResult) -> str:
-    return f"{result.opponents} opponent{'s' * (result.opponents != 1)}"
+    return opponents_words(result.opponents)
 
 
 def verdict(result: KeepResult, rank: HoldRanking, rows: list[Row]) -> str:
     """One line a player can act on: the best hold, its value, and what the runner-up costs."""
     best = rows[0]
+    estimate = Estimate(rank.value[0], rank.value_se[0])
     if rank.sampled and rank.measure == "equity":
-        value = f"{Estimate(rank.value[0], rank.value_se[0]).percent()} equity against {_opponents(result)}"
+        value = _("{equity} equity against {opponents}").format(equity=estimate.percent(),
+                                                               opponents=_opponents(result))
     elif rank.sampled:
-        value = f"{Estimate(rank.value[0], rank.value_se[0]).text(3)} points this deal against {_opponents(result)}"
+        value = _("{points} points this deal against {opponents}").format(points=estimate.text(3),
+                                                                         opponents=_opponents(result))
     elif rank.measure == "points":
-        value = f"{rank.value[0]:.3f} {MEASURE_WORDS['points']} (exact)"
+        value = _("{points} expected table points (exact)").format(points=number(rank.value[0], 3))
     elif rank.measure == "field":
-        value = f"{100 * rank.value[0]:.2f}% equity against the field (exact)"
+        value = _("{percent} equity against the field (exact)").format(percent=pct_sign(rank.value[0], 2))
+    elif rank.measure == "jacks":
+        value = _("{percent} chance of at least a pair of jacks (exact)").format(percent=pct_sign(rank.value[0]))
     else:
-        value = f"{pct(rank.value[0])}% {MEASURE_WORDS[rank.measure]} (exact)"
-    text = f"{_hold_words(best)} — {value}"
+        value = _("{percent} chance to improve (exact)").format(percent=pct_sign(rank.value[0]))
+    text = _("{hold} — {value}").format(hold=_hold_words(best), value=value)
     if len(rows) > 1:
-        text += f"; {_alternative(best, rows[1])} {_cost(rank)}"
+        text = _("{verdict}; {alternative} {cost}").format(verdict=text, alternative=_alternative(best, rows[1]),
+                                                           cost=_cost(rank))
     return text
 
 
@@ -115,48 +140,64 @@ def _cost(rank: HoldRanking) -> str:
     gap, se = rank.gap[1], rank.gap_se[1]
     if not rank.sampled:
         if gap <= 1e-12:
-            return "is worth exactly as much"
+            return _("is worth exactly as much")
         if rank.measure == "points":
-            return f"costs {gap:.3f} points"
-        return f"costs {100 * gap:.2f} points of equity" if rank.measure == "field" else \
-            f"costs {100 * gap:.1f} percentage points"
-    scale, unit = (100.0, " points of equity") if rank.measure == "equity" else (1.0, " points")
+            return _("costs {points} points").format(points=number(gap, 3))
+        return _("costs {points} points of equity").format(points=number(100 * gap, 2)) if rank.measure == "field" \
+            else _("costs {points} percentage points").format(points=number(100 * gap, 1))
     cost = Estimate(gap, se)
-    text = f"costs {cost.text(None if rank.measure == 'equity' else 3, scale=scale)}{unit}"
-    return text + (" (within two standard errors: a near tie)" if rank.near_best[1] else "")
+    if rank.measure == "equity":
+        text = _("costs {points} points of equity").format(points=cost.text(None, scale=100.0))
+    else:
+        text = _("costs {points} points").format(points=cost.text(3))
+    return _("{cost} (within two standard errors: a near tie)").format(cost=text) if rank.near_best[1] else text
+
+
+def _ranked_by(by: str) -> str:
+    """What the holds are ranked by, in words (the value of ``--by`` in English)."""
+    words = {"equity": pgettext("ranked by", "equity"), "jacks": pgettext("ranked by", "jacks"),
+             "improve": pgettext("ranked by", "improve"), "points": pgettext("ranked by", "points"),
+             "field": pgettext("ranked by", "field")}
+    return words.get(by, by)
 
 
 def _setup(result: KeepResult) -> str:
     """The hand, rule set, opponents and ranking in one line."""
     rs = result.rules
     if not result.opponents:
-        who = "no opponents: exact odds"
+        who = _("no opponents: exact odds")
     elif result.against:
-        who = f"{_opponents(result)} standing pat with {'; '.join(pretty_hand(h) for h in result.against)}"
+        who = _("{opponents} standing pat with {hands}").format(
+            opponents=_opponents(result), hands="; ".join(pretty_hand(h) for h in result.against))
     else:
-        who = (f"{_opponents(result)} drawing by '{result.policy}'"
-               + (f" after {result.line}" if result.line else "")
-               + (f" (draw counts {', '.join(map(str, result.vs))})" if result.vs else "")
-               + (f", dealt {result.hand_range}" if result.hand_range else ""))
-    return (f"{format_hand(result.hand, pretty=True)}, {dealt_description(result)} · rules {rs.name}, "
-            f"max draw {rs.max_draw_text} · {who} · ranked by "
-            f"{'equity against ' + _field(result) if result.by == 'field' else result.by}")
+        who = _("{opponents} drawing by '{policy}'").format(opponents=_opponents(result), policy=result.policy)
+        if result.line:
+            who = _("{who} after {line}").format(who=who, line=result.line)
+        if result.vs:
+            who = _("{who} (draw counts {counts})").format(who=who, counts=", ".join(map(str, result.vs)))
+        if result.hand_range:
+            who = _("{who}, dealt {range}").format(who=who, range=result.hand_range)
+    by = _("equity against {field}").format(field=_field(result)) if result.by == "field" else _ranked_by(result.by)
+    return _("{hand}, {dealt} · rules {rules}, max draw {max_draw} · {who} · ranked by {by}").format(
+        hand=format_hand(result.hand, pretty=True), dealt=worded(dealt_description(result)), rules=rs.name,
+        max_draw=max_draw_words(rs.max_draw_text), who=who, by=by)
 
 
 # --- the table ------------------------------------------------------------------------------------
 
 def _distribution(result: KeepResult, row: Row) -> str:
-    return "  ".join(f"{SHORT[c]} {pct(row[c])}" for c in SHORT if c in result.columns and row[c] >= 0.0005)
+    short = short_names()
+    return "  ".join(f"{short[c]} {pct(row[c])}" for c in short if c in result.columns and row[c] >= 0.0005)
 
 
 def _gap_cell(rank: HoldRanking, i: int) -> str:
     gap, se = rank.gap[i], rank.gap_se[i]
     if gap <= 1e-12:
-        return "★ best"
+        return _("★ best")
     if not rank.sampled:
         if rank.measure == "field":
-            return f"{100 * gap:.2f}"
-        return f"{gap:.3f}" if rank.measure == "points" else pct(gap)
+            return number(100 * gap, 2)
+        return number(gap, 3) if rank.measure == "points" else pct(gap)
     scale, d = (100.0, 2) if rank.measure == "equity" else (1.0, 3)
     return f"{'≈ ' if rank.near_best[i] else ''}{Estimate(gap, se).text(d, scale=scale)}"
 
@@ -168,39 +209,44 @@ def _columns(result: KeepResult, rank: HoldRanking, rows: list[Row]) -> list[Col
     points_mc = "points_hand" in result.columns
     by = result.by
     cols = [Column("#", [str(i + 1) for i in range(n)]),
-            Column("keep", [pretty_cards(r["keep"]) or "(nothing)" for r in rows], "left"),
-            Column("discard", [pretty_cards(r["discard"]) or "-" for r in rows], "left", 2, "dim"),
-            Column("draw", [str(r["draw"]) for r in rows]),
-            Column("final hand % (exact)", [_distribution(result, r) for r in rows], "left", 3)]
+            Column(pgettext("column", "keep"), [pretty_cards(r["keep"]) or _("(nothing)") for r in rows], "left"),
+            Column(pgettext("column", "discard"), [pretty_cards(r["discard"]) or "-" for r in rows], "left", 2, "dim"),
+            Column(pgettext("column", "draw"), [str(r["draw"]) for r in rows]),
+            Column(_("final hand % (exact)"), [_distribution(result, r) for r in rows], "left", 3, exact=True,
+                   final=True)]
     if points_mc:   # where the last trick scores, its share says more than the final hand does
         cols[-1].drop = 8
     if draw_game:
-        cols.append(Column("J+ %", [pct(r["p_jacks_or_better"]) for r in rows], drop=0 if by == "jacks" else 4,
-                           legend="J+ at least a pair of jacks"))
-        cols.append(Column("improve %", [pct(r["p_improve"]) for r in rows], drop=0 if by == "improve" else 5))
-    pts_legend = "pts expected table points of the final hand (8 for a straight flush down to 0)"
+        cols.append(Column(_("J+ %"), [pct(r["p_jacks_or_better"]) for r in rows], drop=0 if by == "jacks" else 4,
+                           legend=_("J+ at least a pair of jacks"), exact=True))
+        cols.append(Column(_("improve %"), [pct(r["p_improve"]) for r in rows], drop=0 if by == "improve" else 5,
+                           exact=True))
+    pts_legend = _("pts expected table points of the final hand (8 for a straight flush down to 0)")
     if points_mc:
-        cols.append(Column("table pts", [f"{r['table_points']:.3f}" for r in rows], drop=6,
-                           legend="table pts our final hand's expected table points alone"))
-        cols.append(Column("hand + trick pts", [f"{r['points_hand']:.3f} + {r['points_trick']:.3f}" for r in rows],
-                           drop=7, legend=f"hand + trick the points this deal from the best hand and from the "
-                                          f"last trick ({result.rules.last_trick_points})"))
+        cols.append(Column(_("table pts"), [number(r["table_points"], 3) for r in rows], drop=6,
+                           legend=_("table pts our final hand's expected table points alone"), exact=True))
+        cols.append(Column(_("hand + trick pts"),
+                           [f"{number(r['points_hand'], 3)} + {number(r['points_trick'], 3)}" for r in rows], drop=7,
+                           legend=_("hand + trick the points this deal from the best hand and from the last trick "
+                                    "({points})").format(points=result.rules.last_trick_points)))
     elif by == "points" or not draw_game:
-        cols.append(Column("pts", [f"{r['points']:.3f}" for r in rows], drop=0 if by == "points" else 6,
-                           legend=pts_legend))
+        cols.append(Column(_("pts"), [number(r["points"], 3) for r in rows], drop=0 if by == "points" else 6,
+                           legend=pts_legend, exact=True))
     if result.opener:
-        cols.append(Column("splits openers", ["yes" if r["splits_openers"] else "" for r in rows], "left", 1))
+        cols.append(Column(_("splits openers"), [_("yes") if r["splits_openers"] else "" for r in rows], "left", 1))
     if "field_equity" in result.columns:
-        cols.append(Column("field eq %", [f"{100 * r['field_equity']:.2f}" for r in rows],
+        cols.append(Column(_("field eq %"), [number(100 * r["field_equity"], 2) for r in rows],
                            drop=0 if by == "field" else 1,
-                           legend="field eq exact showdown equity against the field, dealt from "
-                                  "the cards we do not hold"))
+                           legend=_("field eq exact showdown equity against the field, dealt from "
+                                    "the cards we do not hold")))
     if result.opponents and not points_mc:
-        cols.append(Column("equity % ± se", [Estimate(r["equity"], r["equity_se"]).percent(2, unit="") for r in rows],
+        cols.append(Column(_("equity % ± se"),
+                           [Estimate(r["equity"], r["equity_se"]).percent(2, unit="") for r in rows],
                            drop=0 if by == "equity" else 1))
     if points_mc:
-        cols.append(Column("points ± se", [Estimate(r["points"], r["points_se"]).text(3) for r in rows]))
-    cols.append(Column("behind best ± se" if rank.sampled else "behind best", [_gap_cell(rank, i) for i in range(n)]))
+        cols.append(Column(_("points ± se"), [Estimate(r["points"], r["points_se"]).text(3) for r in rows]))
+    cols.append(Column(_("behind best ± se") if rank.sampled else _("behind best"),
+                       [_gap_cell(rank, i) for i in range(n)]))
     return cols
 
 
@@ -214,7 +260,7 @@ def _table(result: KeepResult, rank: HoldRanking, rows: list[Row], columns: list
             style = "bold green"
         elif rank.near_best[i]:
             style = "green"
-        table.add_row(*(col.cells[i] for col in columns), style=style)
+        table.add_row(*(Text(col.cells[i]) for col in columns), style=style)   # plain text: no markup to parse
     return table
 
 
@@ -234,39 +280,42 @@ def _fitting(console: Console, result: KeepResult, rank: HoldRanking, rows: list
 def _legend(result: KeepResult, rank: HoldRanking, shown: list[Column]) -> str:
     """Every abbreviation on the page, explained."""
     parts = []
-    headers = {c.header for c in shown}
-    if "final hand % (exact)" in headers:
-        dist = next(c for c in shown if c.header == "final hand % (exact)")
-        used = [f"{abbr} {name.replace('_', ' ')}" for name, abbr in SHORT.items()
-                if any(cell.startswith(f"{abbr} ") or f"  {abbr} " in cell for cell in dist.cells)]
+    dist = next((c for c in shown if c.final), None)
+    if dist is not None:
+        used = [f"{c.abbreviation} {c.words}" for c in Category
+                if any(cell.startswith(f"{c.abbreviation} ") or f"  {c.abbreviation} " in cell for cell in dist.cells)]
         parts.append(", ".join(used))
     parts += [c.legend for c in shown if c.legend]
     if rank.sampled or result.opponents:
-        parts.append("± one standard error")
-    parts.append("★ the best hold" + ("; ≈ within two standard errors of it" if rank.sampled else ""))
-    return "Legend: " + "; ".join(parts) + "."
+        parts.append(_("± one standard error"))
+    parts.append(_("★ the best hold; ≈ within two standard errors of it") if rank.sampled else _("★ the best hold"))
+    return _("Legend: {items}.").format(items="; ".join(parts))
 
 
 def _notes(result: KeepResult, rank: HoldRanking, shown_rows: int, total_rows: int,
            shown: list[Column], columns: list[Column]) -> list[str]:
     """The lines under the table: what was sampled, what was left out, the legend."""
     notes = []
+    trials = number(result.trials or 0, grouped=True)
     if result.interrupted:
-        notes.append(f"Interrupted: the figures cover the {result.trials or 0:,} trials run so far.")
-    exact_shown = any(c.header in EXACT_HEADERS for c in shown)
+        notes.append(_("Interrupted: the figures cover the {trials} trials run so far.").format(trials=trials))
+    exact_shown = any(c.exact for c in shown)
     if result.opponents:
-        notes.append(f"{result.trials or 0:,} trials, seed {result.seed}"
-                     + "; every hold meets the same deals, so the gap to the best is sharper than the "
-                     "values themselves." + (" Exact columns enumerate every possible draw." if exact_shown else ""))
+        sampled = _("{trials} trials, seed {seed}; every hold meets the same deals, so the gap to the best is "
+                    "sharper than the values themselves.").format(trials=trials, seed=result.seed)
+        if exact_shown:
+            sampled += " " + _("Exact columns enumerate every possible draw.")
+        notes.append(sampled)
     elif result.field_size:
-        notes.append("Exact: every possible draw of every hold enumerated, against every deal and draw of "
-                     "the field from the cards we do not hold (each player on their own, our draw aside).")
+        notes.append(_("Exact: every possible draw of every hold enumerated, against every deal and draw of "
+                       "the field from the cards we do not hold (each player on their own, our draw aside)."))
     else:
-        notes.append("Exact: every possible draw of every hold enumerated.")
+        notes.append(_("Exact: every possible draw of every hold enumerated."))
     if shown_rows < total_rows:
-        notes.append(f"The best {shown_rows} of {total_rows} legal holds.")
+        notes.append(_("The best {shown} of {total} legal holds.").format(shown=shown_rows, total=total_rows))
     left_out = [c.header for c in columns if c not in shown]
     if left_out:
-        notes.append(f"Left out at this width: {', '.join(left_out)} (--wide shows every column).")
+        notes.append(_("Left out at this width: {columns} (--wide shows every column).").format(
+            columns=", ".join(left_out)))
     notes.append(_legend(result, rank, shown))
     return notes

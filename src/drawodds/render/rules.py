@@ -5,27 +5,28 @@ from __future__ import annotations
 from rich.table import Table
 
 from drawodds.analyses.reference import PresetList, RuleSheet
+from drawodds.i18n import _, worded
 from drawodds.render.console import stdout
 
 
 def render_presets(presets: PresetList) -> None:
     """The presets, one line each."""
     console = stdout()
-    table = Table(title="Rule sets (drawodds rules NAME for every option)")
-    table.add_column("preset", style="bold")
-    table.add_column("what it is")
+    table = Table(title=_("Rule sets (drawodds rules NAME for every option)"))
+    table.add_column(_("preset"), style="bold")
+    table.add_column(_("what it is"))
     for name, description in presets.presets.items():
-        table.add_row(name, description)
+        table.add_row(name, worded(description))
     console.print(table)
 
 
 def render_rule_sheet(sheet: RuleSheet) -> None:
     """Every option of one rule set: value and source."""
     console = stdout()
-    table = Table(title=f"{sheet.name}: {sheet.description}")
-    table.add_column("option", style="bold")
-    table.add_column("value")
-    table.add_column("source in the rule documents", style="dim")
+    table = Table(title=_("{name}: {description}").format(name=sheet.name, description=worded(sheet.description)))
+    table.add_column(_("option"), style="bold")
+    table.add_column(_("value"))
+    table.add_column(_("source in the rule documents"), style="dim")
     for key, value in sheet.values.items():
         table.add_row(key, str(value), sheet.sources[key])
     console.print(table)

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from drawodds.execution import Stage
+from drawodds.i18n import _, local_number, number
 from drawodds.render.console import folded, stderr_is_terminal, stdout
 from drawodds.solver.best_response import LEAK_STAGES, BestResponse
 from drawodds.solver.cfr import Checkpoint
@@ -53,10 +54,10 @@ def share(p: float) -> str:
     if p is None or not math.isfinite(p):
         return "—"
     if p >= 0.995:
-        return "100%"
+        return local_number("100%")
     if p < 0.0005:
-        return "0%"
-    return f"{100 * p:.1f}%" if p < 0.1 else f"{100 * p:.0f}%"
+        return local_number("0%")
+    return local_number(f"{100 * p:.1f}%" if p < 0.1 else f"{100 * p:.0f}%")
 
 
 def _table(title: str, first: str, columns: list[str], rows: list[list[str]]) -> Table:
@@ -73,7 +74,8 @@ def print_folded(console: Console, title: str, first: str, columns: list[str], r
     """Print a table of a label column and value columns; where it is wider than the page it is
     folded: the value columns in parts, each part under the label column, so no value is cut."""
     def build(span: list[int], continued: bool) -> Table:
-        return _table(f"{title} (continued)" if continued else title, first, [columns[j] for j in span],
+        return _table(_("{title} (continued)").format(title=title) if continued else title, first,
+                      [columns[j] for j in span],
                       [[r[0], *[r[1 + j] for j in span]] for r in rows])
 
     for t in folded(console, build, len(columns)):
@@ -87,7 +89,12 @@ def stdout_blank() -> None:
 
 
 def _draw_word(d: int) -> str:
-    return "stood pat" if d == 0 else f"drew {d}"
+    return _("stood pat") if d == 0 else _("drew {n}").format(n=d)
+
+
+def _hand(name: object) -> str:
+    """A kind of hand (the English label the solution's tables keep) in the reader's language."""
+    return _(str(name))
 
 
 def render_solve(solution: DrawSolution, real: BestResponse | None = None, leaks: pd.DataFrame | None = None
@@ -98,71 +105,81 @@ def render_solve(solution: DrawSolution, real: BestResponse | None = None, leaks
     a = solution.abstraction
     v0, v1 = solution.value
     schedule = SCHEDULE_NAMES.get(solution.schedule, solution.schedule)
-    console.print(f"Heads-up {solution.rules.name}, solved in the abstract game "
-                  f"({a.pre_buckets:,} pre-draw × {a.final_buckets:,} final buckets)")
+    console.print(_("Heads-up {rules}, solved in the abstract game ({pre} pre-draw × {final} final buckets)").format(
+        rules=solution.rules.name, pre=number(a.pre_buckets, grouped=True),
+        final=number(a.final_buckets, grouped=True)))
     facts = Table.grid(padding=(0, 2))
     facts.add_column(no_wrap=True)
     facts.add_column()
-    facts.add_row("value, seat 0 (left of the dealer)", f"{v0:+.4f} antes per deal")
-    facts.add_row("value, seat 1 (the dealer)", f"{v1:+.4f} antes per deal")
-    facts.add_row("exploitability, abstract game", f"{1000 * solution.exploitability:.3g} milli-antes per deal")
+    facts.add_row(_("value, seat 0 (left of the dealer)"),
+                  _("{value} antes per deal").format(value=number(v0, 4, signed=True)))
+    facts.add_row(_("value, seat 1 (the dealer)"), _("{value} antes per deal").format(value=number(v1, 4, signed=True)))
+    facts.add_row(_("exploitability, abstract game"), _("{value} milli-antes per deal").format(
+        value=local_number(f"{1000 * solution.exploitability:.3g}")))
     if real is not None:
         b0, b1 = real.best_response
-        facts.add_row("exploitability, real game", f"{1000 * real.exploitability:.3g} milli-antes per deal "
-                      f"(exact, {real.seconds:.0f} s)")
-        facts.add_row("best responses, real game", f"seat 0 {b0:+.4f}, seat 1 {b1:+.4f} antes per deal")
-    facts.add_row("iterations", f"{solution.iterations:,} ({schedule})")
-    facts.add_row("time", f"{solution.seconds:.1f} s CFR (abstraction built in {solution.abstraction_seconds:.0f} s)")
-    facts.add_row("information sets", f"{solution.infosets:,}")
-    facts.add_row("peak memory", f"{peak_memory_bytes() / 2**30:.2f} GB (this whole process)")
+        facts.add_row(_("exploitability, real game"), _("{value} milli-antes per deal (exact, {seconds} s)").format(
+            value=local_number(f"{1000 * real.exploitability:.3g}"), seconds=number(real.seconds)))
+        facts.add_row(_("best responses, real game"), _("seat 0 {first}, seat 1 {second} antes per deal").format(
+            first=number(b0, 4, signed=True), second=number(b1, 4, signed=True)))
+    facts.add_row(_("iterations"), f"{number(solution.iterations, grouped=True)} ({schedule})")
+    facts.add_row(_("time"), _("{seconds} s CFR (abstraction built in {built} s)").format(
+        seconds=number(solution.seconds, 1), built=number(solution.abstraction_seconds)))
+    facts.add_row(_("information sets"), number(solution.infosets, grouped=True))
+    facts.add_row(_("peak memory"), _("{size} GB (this whole process)").format(
+        size=number(peak_memory_bytes() / 2**30, 2)))
     console.print(facts)
     _predraw(console, solution)
     _draw(console, solution)
     _postdraw(console, solution)
     if leaks is not None:
         _leaks(console, leaks)
-    console.print("[dim]Seat 0 sits left of the dealer and acts first. Exploitability: how much a best "
-                  "response gains, in the abstract game (knowing only buckets) and in the real game (knowing "
-                  "its exact hand, keeping any cards). See docs/solve.md.[/dim]")
+    console.print(_("[dim]Seat 0 sits left of the dealer and acts first. Exploitability: how much a best "
+                    "response gains, in the abstract game (knowing only buckets) and in the real game (knowing "
+                    "its exact hand, keeping any cards). See docs/solve.md.[/dim]"))
     if solution.interrupted:
-        console.print(f"[yellow]Interrupted: the strategy of the {solution.iterations:,} iterations run.[/yellow]")
+        console.print(_("[yellow]Interrupted: the strategy of the {n} iterations run.[/yellow]").format(
+            n=number(solution.iterations, grouped=True)))
 
 
 def _predraw(console: Console, solution: DrawSolution) -> None:
     frame = predraw_overview(solution)
-    rows = [[str(r["hand"]), *[share(r[c]) for c in ("share", "open", "bet after check", "fold", "call", "raise")]]
-            for _, r in frame.iterrows()]
-    print_folded(console, "Before the draw, by the hand dealt", "hand dealt",
-                 ["dealt", "opens", "bets if\nchecked", "folds", "calls", "raises"], rows)
-    console.print("dealt: share of deals; opens: the first to act (left of the dealer) bets; bets if "
-                  "checked: the dealer, checked to; folds, calls, raises: the dealer facing the open.", style="dim")
+    rows = [[_hand(r["hand"]), *[share(r[c]) for c in ("share", "open", "bet after check", "fold", "call", "raise")]]
+            for _i, r in frame.iterrows()]
+    print_folded(console, _("Before the draw, by the hand dealt"), _("hand dealt"),
+                 [_("dealt"), _("opens"), _("bets if\nchecked"), _("folds"), _("calls"), _("raises")], rows)
+    console.print(_("dealt: share of deals; opens: the first to act (left of the dealer) bets; bets if "
+                    "checked: the dealer, checked to; folds, calls, raises: the dealer facing the open."), style="dim")
 
 
 def _draw(console: Console, solution: DrawSolution) -> None:
     frame = draw_overview(solution)
     draws = [c for c in frame.columns if c == "pat" or c.startswith("draw ")]
-    rows = [[str(r["hand"]), share(r["reaches draw"]), *[share(r[d]) for d in draws]] for _, r in frame.iterrows()]
-    print_folded(console, "The draw, by the hand dealt (both seats)", "hand dealt",
-                 ["gets to\nthe draw", *["stands\npat" if d == "pat" else d.replace(" ", "s\n") for d in draws]],
+    rows = [[_hand(r["hand"]), share(r["reaches draw"]), *[share(r[d]) for d in draws]]
+            for _i, r in frame.iterrows()]
+    print_folded(console, _("The draw, by the hand dealt (both seats)"), _("hand dealt"),
+                 [_("gets to\nthe draw"), *[_("stands\npat") if d == "pat"
+                                            else _("draws\n{n}").format(n=d.split()[-1]) for d in draws]],
                  rows)
-    pat = pat_overview(solution)
-    console.print(f"Stands pat with nothing (a snow) {share(pat['stand_pat']['nothing'])}, with two pair "
-                  f"{share(pat['stand_pat']['two_pair'])}, trips {share(pat['stand_pat']['trips'])}, "
-                  f"a straight or better {share(pat['stand_pat']['straight_or_better'])} of the times it "
-                  "gets to the draw.")
+    stand = pat_overview(solution)["stand_pat"]
+    console.print(_("Stands pat with nothing (a snow) {nothing}, with two pair {two_pair}, trips {trips}, "
+                    "a straight or better {better} of the times it gets to the draw.").format(
+                      nothing=share(stand["nothing"]), two_pair=share(stand["two_pair"]), trips=share(stand["trips"]),
+                      better=share(stand["straight_or_better"])))
 
 
 def _postdraw(console: Console, solution: DrawSolution) -> None:
     frame = postdraw_overview(solution)
     options = sorted(int(d) for d in frame["opponent_draw"].unique())
     hands = list(dict.fromkeys(frame["hand"]))
-    cell = {(r["hand"], int(r["opponent_draw"])): r for _, r in frame.iterrows()}
+    cell = {(r["hand"], int(r["opponent_draw"])): r for _i, r in frame.iterrows()}
     words = [_draw_word(d) for d in options]
-    print_folded(console, "After the draw, first to act: how often it bets, by the opponent's draw", "final hand",
-                 words, [[h, *[share(cell[(h, d)]["bet first"]) if (h, d) in cell else "—" for d in options]]
-                         for h in hands])
-    print_folded(console, "Facing a bet after the draw: % fold / call / raise, by the bettor's draw", "final hand",
-                 words, [[h, *[_fcr(cell.get((h, d))) for d in options]] for h in hands])
+    print_folded(console, _("After the draw, first to act: how often it bets, by the opponent's draw"),
+                 _("final hand"), words,
+                 [[_hand(h), *[share(cell[(h, d)]["bet first"]) if (h, d) in cell else "—" for d in options]]
+                  for h in hands])
+    print_folded(console, _("Facing a bet after the draw: % fold / call / raise, by the bettor's draw"),
+                 _("final hand"), words, [[_hand(h), *[_fcr(cell.get((h, d))) for d in options]] for h in hands])
 
 
 def _leaks(console: Console, leaks: pd.DataFrame) -> None:
@@ -170,13 +187,13 @@ def _leaks(console: Console, leaks: pd.DataFrame) -> None:
     grid["total"] = grid.sum(axis=1)
     grid = grid.sort_values("total", ascending=False)
     sums = grid.sum()
-    rows = [[str(hand), *[f"{r[c]:.3f}" for c in (*LEAK_STAGES, "total")]] for hand, r in grid.iterrows()]
-    rows.append(["all hands", *[f"{sums[c]:.3f}" for c in (*LEAK_STAGES, "total")]])
-    print_folded(console, "Leaks: what a perfect exploiter gains, milli-antes per deal", "hand dealt",
-                 ["betting\nbefore", "draw and\ncards kept", "betting\nafter", "total"], rows)
-    console.print("Both seats; the total is the real game's exploitability. Where the exploiter plays "
-                  "differently from the solution: its betting before the draw, its draw (count and cards), "
-                  "its betting after it.", style="dim")
+    rows = [[_hand(hand), *[number(r[c], 3) for c in (*LEAK_STAGES, "total")]] for hand, r in grid.iterrows()]
+    rows.append([_("all hands"), *[number(sums[c], 3) for c in (*LEAK_STAGES, "total")]])
+    print_folded(console, _("Leaks: what a perfect exploiter gains, milli-antes per deal"), _("hand dealt"),
+                 [_("betting\nbefore"), _("draw and\ncards kept"), _("betting\nafter"), _("total")], rows)
+    console.print(_("Both seats; the total is the real game's exploitability. Where the exploiter plays "
+                    "differently from the solution: its betting before the draw, its draw (count and cards), "
+                    "its betting after it."), style="dim")
 
 
 def _fcr(row: pd.Series | None) -> str:
@@ -197,7 +214,7 @@ def solve_progress(iterations: int, target: float | None, enabled: bool = True
         return
     bar = Progress(TextColumn("{task.description:<44}"), BarColumn(), TextColumn("{task.fields[detail]}"),
                    TimeElapsedColumn(), console=Console(stderr=True), transient=True)
-    task = bar.add_task("starting", total=100, detail="")
+    task = bar.add_task(_("starting"), total=100, detail="")
     first: list[float] = []
 
     def stage(text: str, done: float) -> None:
@@ -210,9 +227,11 @@ def solve_progress(iterations: int, target: float | None, enabled: bool = True
             start = first[0]
             if start > target:
                 done = max(done, math.log(start / point.exploitability) / math.log(start / target))
-        bar.update(task, description=f"CFR: iteration {point.iteration:,}", completed=100 * min(done, 1.0),
-                   detail=f"{1000 * point.exploitability:.3g} mA"
-                          + (f" (to {1000 * target:g})" if target is not None else ""))
+        detail = f"{local_number(f'{1000 * point.exploitability:.3g}')} mA"
+        if target is not None:
+            detail = _("{detail} (to {target})").format(detail=detail, target=local_number(f"{1000 * target:g}"))
+        bar.update(task, description=_("CFR: iteration {n}").format(n=number(point.iteration, grouped=True)),
+                   completed=100 * min(done, 1.0), detail=detail)
 
     with bar:
         yield stage, checkpoint

@@ -2,19 +2,55 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.table import Table
 
 from drawodds.analyses.condensed import HandCheck, StrategyReport
 from drawodds.analyses.equity_table import EquityTableRun
-from drawodds.render.console import pretty_cards, stdout
+from drawodds.analyses.strategy import Objective
+from drawodds.i18n import N_, _, local_number, ngettext, number, worded
+from drawodds.kinds import Category
+from drawodds.render.console import max_draw_words, pretty_cards, stdout
 from drawodds.sim.stats import Estimate
+
+UNITS = {"probability": N_("probability"), "coins per coin bet": N_("coins per coin bet"), "points": N_("points"),
+         "share of the pot": N_("share of the pot")}
+_PARENTHESIS = re.compile(r"\(([^()]*)\)")
+_POLICY = re.compile(r"'([^']*)' policy")
+
+
+def unit_words(unit: str) -> str:
+    """An objective's unit in the reader's language."""
+    return _(UNITS[unit]) if unit in UNITS else unit
+
+
+def objective_words(objective: Objective) -> str:
+    """What an objective maximises, in the reader's language (its ``description`` is the English)."""
+    kind, _sep, arg = objective.name.partition(":")
+    inner = _PARENTHESIS.findall(objective.description)
+    policy = _POLICY.findall(objective.description)
+    if kind == "at_least" and arg in Category.slugs():
+        return _("probability of finishing with at least {category}").format(category=Category.from_slug(arg).words)
+    if kind == "category" and arg in Category.slugs():
+        return _("probability of finishing with exactly {category}").format(category=Category.from_slug(arg).words)
+    if kind == "jacks":
+        return _("probability of finishing with at least a pair of jacks")
+    if kind == "points" and inner:
+        return _("Poengpoker table points of the final hand ({scale})").format(scale=inner[0])
+    if kind == "equity" and policy:
+        return _("showdown equity against {n} opponent(s) drawing by the '{policy}' policy (card removal between "
+                 "us and them ignored)").format(n=arg, policy=policy[0])
+    if objective.description.startswith("video poker pay table "):
+        return _("video poker pay table {pays} (return per coin)").format(pays=objective.description.split()[4])
+    return objective.description
 
 
 def headline(report: StrategyReport) -> str:
     """What the table is: the objective it maximises under which rules."""
     rules = report.table.rules
-    return (f"Best play for every deal under {rules.name} (max draw {rules.max_draw_text}). "
-            f"It maximises: {report.objective.description}.")
+    return _("Best play for every deal under {rules} (max draw {max_draw}). It maximises: {objective}.").format(
+        rules=rules.name, max_draw=max_draw_words(rules.max_draw_text), objective=objective_words(report.objective))
 
 
 def render_strategy(report: StrategyReport) -> None:
@@ -22,49 +58,59 @@ def render_strategy(report: StrategyReport) -> None:
     console = stdout()
     obj, table, condensed, rules = report.objective, report.table, report.condensed, report.table.rules
     console.print(f"[bold]{headline(report)}[/bold]")
+    unit = unit_words(obj.unit)
     if rules.game != "draw":
-        console.print(f"[yellow]This table counts the final hand's table points alone: in {rules.name} the "
-                      f"last trick scores {rules.last_trick_points} more, which can change the hold "
-                      f"(`drawodds keep HAND --rules {rules.name}` plays the tricks out).[/yellow]")
-    console.print(f"optimal value over all {table.deals:,} deals ({table.classes:,} suit classes): "
-                  f"[bold]{table.value:.6f}[/bold] {obj.unit}")
-    grid = Table(title=f"Condensed strategy: take the first line that matches "
-                       f"(loses {condensed.loss:.6f} {obj.unit} per deal vs the exact table)")
+        console.print(_("[yellow]This table counts the final hand's table points alone: in {rules} the "
+                        "last trick scores {points} more, which can change the hold "
+                        "(`drawodds keep HAND --rules {rules}` plays the tricks out).[/yellow]").format(
+                          rules=rules.name, points=rules.last_trick_points))
+    console.print(_("optimal value over all {deals} deals ({classes} suit classes): "
+                    "[bold]{value}[/bold] {unit}").format(
+        deals=number(table.deals, grouped=True), classes=number(table.classes, grouped=True),
+        value=number(table.value, 6), unit=unit))
+    grid = Table(title=_("Condensed strategy: take the first line that matches "
+                         "(loses {loss} {unit} per deal vs the exact table)").format(
+                           loss=number(condensed.loss, 6), unit=unit))
     grid.add_column("#", justify="right")
-    grid.add_column("hold pattern", style="bold")
-    grid.add_column("play", no_wrap=True)
-    grid.add_column("deals", justify="right", no_wrap=True)
+    grid.add_column(_("hold pattern"), style="bold")
+    grid.add_column(_("play"), no_wrap=True)
+    grid.add_column(_("deals"), justify="right", no_wrap=True)
     for i, line in enumerate(condensed.lines, start=1):
-        grid.add_row(str(i), line.pattern, line.hold, f"{100 * line.share:.2f}%")
+        play = _("stand pat") if line.keep == 5 else _("keep {n}, draw {d}").format(n=line.keep, d=5 - line.keep)
+        grid.add_row(str(i), worded(line.pattern), play, local_number(f"{100 * line.share:.2f}%"))
     console.print(grid)
     if report.equity:
-        console.print("Card removal between our hand and the field is ignored in the table.")
+        console.print(_("Card removal between our hand and the field is ignored in the table."))
         removal = report.removal
         if removal is not None:
             n = report.removal_deals
             error = Estimate(removal.mean_error, removal.mean_error_se).text(4, signed=True)
-            console.print(f"Measured on {n} random deals by Monte Carlo ({removal.trials} trials "
-                          f"each, seed {report.seed}): table - simulation = {error}; per-deal RMS error "
-                          f"{removal.rms_error:.4f} "
-                          f"(simulation noise removed); best-minus-runner-up gap RMS error "
-                          f"{removal.gap_error_rms:.4f}; decisions reversed beyond 2 SE: "
-                          f"{removal.flips} of {n}")
+            console.print(_("Measured on {n} random deals by Monte Carlo ({trials} trials each, seed {seed}): "
+                            "table - simulation = {error}; per-deal RMS error {rms} (simulation noise removed); "
+                            "best-minus-runner-up gap RMS error {gap}; decisions reversed beyond 2 SE: "
+                            "{flips} of {n}").format(
+                              n=n, trials=removal.trials, seed=report.seed, error=error,
+                              rms=number(removal.rms_error, 4), gap=number(removal.gap_error_rms, 4),
+                              flips=removal.flips))
         elif report.interrupted:
-            console.print("[yellow]Interrupted: the card-removal check did not finish.[/yellow]")
+            console.print(_("[yellow]Interrupted: the card-removal check did not finish.[/yellow]"))
     if report.out:
-        console.print(f"table written to {report.out}")
+        console.print(_("table written to {path}").format(path=report.out))
 
 
 def render_equity_table(run: EquityTableRun) -> None:
     """Where the Monte Carlo table is, how far it got, and how to read it."""
     console = stdout()
-    state = "complete" if run.complete else f"{run.classes_done:,} of {run.classes:,} deal classes done"
-    console.print(f"Monte Carlo strategy table, {run.rules}, {run.opponents} opponent"
-                  f"{'s' * (run.opponents != 1)} drawing by '{run.policy}', {run.trials:,} trials per class, "
-                  f"seed {run.seed}: {state}, in {run.parts:,} parts under {run.path}")
-    console.print("[dim]One row per deal class: the equity ± se of every legal hold (index = hold number, "
-                  "bit i keeps card i) and the best hold. Read it with polars: "
-                  f"pl.read_parquet('{run.path}/part-*.parquet').[/dim]")
+    state = _("complete") if run.complete else _("{done} of {classes} deal classes done").format(
+        done=number(run.classes_done, grouped=True), classes=number(run.classes, grouped=True))
+    console.print(_("Monte Carlo strategy table, {rules}, {opponents} drawing by '{policy}', {trials} trials per "
+                    "class, seed {seed}: {state}, in {parts} parts under {path}").format(
+                      rules=run.rules, opponents=ngettext("{n} opponent", "{n} opponents", run.opponents).format(
+                          n=run.opponents), policy=run.policy, trials=number(run.trials, grouped=True), seed=run.seed,
+                      state=state, parts=number(run.parts, grouped=True), path=run.path))
+    console.print(_("[dim]One row per deal class: the equity ± se of every legal hold (index = hold number, "
+                    "bit i keeps card i) and the best hold. Read it with polars: "
+                    "pl.read_parquet('{path}/part-*.parquet').[/dim]").format(path=run.path))
 
 
 def render_hand_check(check: HandCheck) -> None:
@@ -74,12 +120,18 @@ def render_hand_check(check: HandCheck) -> None:
 
     def hold(cards: tuple[str, ...]) -> str:
         draw = len(check.hand) - len(cards)
-        return "stand pat" if not draw else f"keep {pretty_cards(list(cards)) or 'nothing'}, draw {draw}"
+        return _("stand pat") if not draw else _("keep {cards}, draw {n}").format(
+            cards=pretty_cards(list(cards)) or _("nothing"), n=draw)
 
-    console.print(f"[bold]{hand}[/bold] meets line {check.line_number} of the list: {check.line}")
-    console.print(f"the list says:   {hold(check.list_keep)}  ({check.list_value:.6f} {check.unit})")
-    console.print(f"the best hold:   {hold(check.best_keep)}  ({check.best_value:.6f} {check.unit})")
+    unit = unit_words(check.unit)
+    console.print(_("[bold]{hand}[/bold] meets line {number} of the list: {line}").format(
+        hand=hand, number=check.line_number, line=worded(check.line)))
+    console.print(_("the list says:   {hold}  ({value} {unit})").format(
+        hold=hold(check.list_keep), value=number(check.list_value, 6), unit=unit))
+    console.print(_("the best hold:   {hold}  ({value} {unit})").format(
+        hold=hold(check.best_keep), value=number(check.best_value, 6), unit=unit))
     if check.cost > 0:
-        console.print(f"following the list gives up {check.cost:.6f} {check.unit} on this hand")
+        console.print(_("following the list gives up {cost} {unit} on this hand").format(
+            cost=number(check.cost, 6), unit=unit))
     else:
-        console.print("following the list gives up nothing on this hand")
+        console.print(_("following the list gives up nothing on this hand"))

@@ -139,7 +139,7 @@ def hold_equities(hand: npt.NDArray[np.int8], masks: npt.NDArray[np.bool_], rule
     if model.opponents < 1:
         raise RequestError("equity needs at least one opponent")
     if trials < 1:
-        raise RequestError(f"equity needs at least one trial, got {trials}")
+        raise RequestError("equity needs at least one trial, got {trials}", trials=trials)
     sizes = chunk_sizes(trials, CHUNK)
     total = Moments()
     interrupted = False

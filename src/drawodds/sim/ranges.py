@@ -24,6 +24,7 @@ from typing import Literal, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from drawodds import i18n
 from drawodds.cards import JOKER, RANK_PLURALS, unseen
 from drawodds.combinatorics import combinations
 from drawodds.errors import RequestError
@@ -386,8 +387,11 @@ def _draw_cdf(source: HoldingsSource, rules: RuleSet, known: tuple[int, ...], dr
     if cdf[-1] <= 0:
         if draw is None:
             raise RequestError("no holding is in this range (with the cards we hold)")
-        raise RequestError(f"no holding draws {draw} under the {source.name} play with these rules"
-                           + (" and this range" if getattr(source, "hand_range", None) else ""))
+        if getattr(source, "hand_range", None):
+            raise RequestError("no holding draws {draw} under the {play} play with these rules and this range",
+                               draw=draw, play=source.name)
+        raise RequestError("no holding draws {draw} under the {play} play with these rules", draw=draw,
+                           play=source.name)
     return cdf
 
 
@@ -453,12 +457,13 @@ def dealable(source: HoldingsSource, rules: RuleSet, known: tuple[int, ...], cou
     what = ("hands" + (" in this range" if getattr(source, "hand_range", None) else "")
             + (" that draw as given" if any(d is not None for d in counts) else ""))
     if reached < m:
-        raise RequestError(f"{m} opponents cannot all be dealt {what} with these cards out of the deck: "
-                           f"at most {reached} can")
+        raise RequestError("{opponents} opponents cannot all be dealt {what} with these cards out of the deck: at "
+                           "most {reached} can", opponents=m, what=what, reached=reached)
     rate = done / chains
     if rate < MIN_DEALABLE:
-        raise RequestError(f"almost no deal gives all {m} opponents {what} with these cards out of the deck "
-                           f"(about 1 in {round(1 / rate):,}): widen the range or seat fewer")
+        raise RequestError("almost no deal gives all {opponents} opponents {what} with these cards out of the deck "
+                           "(about 1 in {odds}): widen the range or seat fewer", opponents=m, what=what,
+                           odds=i18n.local_number(f"{round(1 / rate):,}"))
     return rate
 
 
@@ -513,7 +518,8 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy | HoldingsSource, draw
         raise RequestError("need at least one draw count and n >= 0")
     for d in counts:
         if d is not None and not 0 <= d <= rules.max_draw_cards:
-            raise RequestError(f"draw count {d} is impossible: these rules allow 0-{rules.max_draw_cards}")
+            raise RequestError("draw count {draw} is impossible: these rules allow 0-{max_draw}", draw=d,
+                               max_draw=rules.max_draw_cards)
     known = tuple(sorted(int(c) for c in np.asarray(our_cards).ravel()))
     source = as_source(policy)
     held = source_holdings(source, rules, known)
@@ -522,7 +528,7 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy | HoldingsSource, draw
     if method == "auto":
         method = "joint" if m <= 3 else "gibbs"
     if method not in ("joint", "gibbs"):
-        raise RequestError(f"method must be auto, joint or gibbs, got {method!r}")
+        raise RequestError("method must be auto, joint or gibbs, got {method}", method=repr(method))
     rows = np.zeros((n, m), dtype=np.intp)
     rounds = 0
     if method == "joint":
@@ -598,8 +604,11 @@ def posterior(held: Holdings, draw: int) -> tuple[dict[str, float], float]:
     total = sum(float(w[:, k].sum()) for k in range(w.shape[1]))
     prior = float(held.weight.sum())
     if total <= 0:
-        raise RequestError(f"no holding draws {draw} under the {held.source} play"
-                           + (" in this range" if prior > 0 else ": the range is empty"))
+        if prior > 0:
+            raise RequestError("no holding draws {draw} under the {play} play in this range", draw=draw,
+                               play=held.source)
+        raise RequestError("no holding draws {draw} under the {play} play: the range is empty", draw=draw,
+                           play=held.source)
     mass = np.zeros(len(LABELS))
     for k in range(w.shape[1]):
         mass += np.bincount(held.label[:, k], weights=w[:, k], minlength=len(LABELS))

@@ -45,9 +45,9 @@ def layout_for(rules: RuleSet, opponents: int, stub_size: int) -> DealLayout:
     layout = DealLayout(opponents, rules.max_draw_cards)
     if layout.cards_needed > stub_size:
         most = max(n for n in range(0, 8) if DealLayout(n, rules.max_draw_cards).cards_needed <= stub_size)
-        raise RuleError(f"{opponents} opponents drawing up to {rules.max_draw_cards} cards need "
-                        f"{layout.cards_needed} unseen cards but only {stub_size} remain; "
-                        f"use at most {most} opponents with this draw limit")
+        raise RuleError("{opponents} opponents drawing up to {max_draw} cards need {need} unseen cards but only "
+                        "{left} remain; use at most {most} opponents with this draw limit", opponents=opponents,
+                        max_draw=rules.max_draw_cards, need=layout.cards_needed, left=stub_size, most=most)
     return layout
 
 
@@ -62,7 +62,7 @@ def shuffled_stubs(stub: npt.NDArray[np.int8], trials: int, cards: int,
     """
     n = len(stub)
     if not 0 <= cards <= n:
-        raise RequestError(f"cannot take {cards} cards from a stub of {n}")
+        raise RequestError("cannot take {cards} cards from a stub of {n}", cards=cards, n=n)
     deck = np.tile(np.asarray(stub, dtype=np.int8), (trials, 1))
     flat = deck.reshape(-1)
     row_starts = np.arange(trials, dtype=np.intp) * n

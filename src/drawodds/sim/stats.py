@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from drawodds.i18n import local_number
 from drawodds.results import Result
 
 
@@ -46,10 +47,11 @@ class Estimate(Result):
     def text(self, digits: int | None = None, *, scale: float = 1.0, unit: str = "", signed: bool = False,
              sep: str = " ± ") -> str:
         """``0.123 ± 0.004``: value and standard error times ``scale``, to ``digits`` decimals (None:
-        ``decimals``), each followed by ``unit``; ``signed`` writes the value's sign (``+0.123``)."""
+        ``decimals``), each followed by ``unit``; ``signed`` writes the value's sign (``+0.123``). Numbers as the
+        reader's language writes them (``0,123 ± 0,004`` in Swedish and Norwegian)."""
         d = self.decimals(scale) if digits is None else digits
         sign = "+" if signed else ""
-        return f"{scale * self.value:{sign}.{d}f}{unit}{sep}{scale * self.se:.{d}f}{unit}"
+        return local_number(f"{scale * self.value:{sign}.{d}f}{unit}{sep}{scale * self.se:.{d}f}{unit}")
 
     def percent(self, digits: int | None = None, *, unit: str = "%") -> str:
         """``12.3% ± 0.4%``: the estimate of a share as a percentage (``unit=""`` under a header

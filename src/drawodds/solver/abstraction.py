@@ -419,11 +419,11 @@ def check_rules(rules: RuleSet) -> None:
     """Raise ``RuleError`` for a rule set the solver does not cover (before any work): it covers
     one-draw fixed-limit draw with antes and a 52-card deck."""
     if rules.game != "draw":
-        raise RuleError(f"the solver plays the draw game, not {rules.game}")
+        raise RuleError("the solver plays the draw game, not {game}", game=rules.game)
     if rules.joker:
         raise RuleError("the solver uses a 52-card deck; the joker is not supported")
     if rules.draws != 1:
-        raise RuleError(f"the solver covers one draw; {rules.name} has {rules.draws}")
+        raise RuleError("the solver covers one draw; {rule_set} has {draws}", rule_set=rules.name, draws=rules.draws)
     if rules.blinds or rules.ante <= 0:
         raise RuleError("the solver needs an ante (blinds are not supported)")
 

@@ -103,8 +103,8 @@ def build_game(abstraction: Abstraction, raises: int | None = None) -> GameTree:
     max_bets = 1 + cap
     small, big = rules.small_bet / rules.ante, rules.big_bet / rules.ante
     if 1 + max_bets * (small + big) > rules.stack / rules.ante:
-        raise RuleError(f"with {cap} raises a round the stacks of {rules.stack} could run out; "
-                        "choose fewer raises")
+        raise RuleError("with {cap} raises a round the stacks of {stack} could run out; choose fewer raises", cap=cap,
+                        stack=rules.stack)
     pre = betting_round(0, max_bets)
     n_opt, n_pre, n_fin = len(abstraction.options), abstraction.pre_buckets, abstraction.final_buckets
     spaces = (cfr.Space(n_pre, None, "pre-draw bucket"),

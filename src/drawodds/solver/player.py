@@ -50,7 +50,8 @@ def check_table(rules: RuleSet) -> None:
     more than two seats, or opening with a raise."""
     check_rules(rules)
     if rules.players != 2:
-        raise RequestError(f"the equilibrium player plays heads-up only: use 2 players, not {rules.players}")
+        raise RequestError("the equilibrium player plays heads-up only: use 2 players, not {players}",
+                           players=rules.players)
     if rules.open_with_raise:
         raise RequestError("the equilibrium player does not cover opening with a raise")
 
@@ -60,7 +61,7 @@ def check_same_game(solved: RuleSet, rules: RuleSet) -> None:
     stacks and session length may differ)."""
     differ = [k for k in GAME_OPTIONS if getattr(rules, k) != getattr(solved, k)]
     if differ:
-        raise RequestError(f"the solution was solved for other rules ({', '.join(differ)} differ)")
+        raise RequestError("the solution was solved for other rules ({choices} differ)", choices=', '.join(differ))
 
 
 class EquilibriumTables:
@@ -324,7 +325,8 @@ def equilibrium_factories(rules: RuleSet, names: Sequence[str], *, solution: str
     """
     if NAME not in [n.strip().lower() for n in names]:
         if solution is not None:
-            raise RequestError(f"a solution file is only used by the {NAME} player; add it to the policies")
+            raise RequestError("a solution file is only used by the {player} player; add it to the policies",
+                               player=NAME)
         return {}
     check_table(rules)
     report = stage or (lambda text, done: None)

@@ -44,7 +44,8 @@ def solve(rules: RuleSet, *, pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
     ``runner`` (``build_abstraction``; CFR runs here).
     """
     if schedule not in cfr.SCHEDULES:
-        raise RequestError(f"{{schedule}} must be one of {', '.join(cfr.SCHEDULES)}, got {schedule!r}", "schedule")
+        raise RequestError("{schedule} must be one of {choices}, got {value}", "schedule",
+                           choices=', '.join(cfr.SCHEDULES), value=repr(schedule))
     SOLVE_ITERATIONS.check(iterations)
     check_positive(exploitability, "exploitability")
     check_positive(seconds, "seconds")

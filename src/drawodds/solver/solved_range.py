@@ -48,8 +48,8 @@ def parse_line(text: str) -> str:
         words = list(words[0])                                  # letters: "xbc"
     bad = next((w for w in words if w not in _LETTERS), None)
     if not words or bad is not None:
-        raise RequestError(f"{{line}} takes betting words (check, bet, raise, call, fold), e.g. check-bet-call; "
-                           f"got {bad or text!r}", "line")
+        raise RequestError("{line} takes betting words (check, bet, raise, call, fold), e.g. check-bet-call; got "
+                           "{value}", "line", value=repr(bad or text))
     return "".join(_LETTERS[w] for w in words)
 
 
@@ -163,22 +163,23 @@ def solved_range(solution: DrawSolution, *, line: str | None = None, seat: str =
     Raises a one-line ``RequestError`` for a line that does not reach the draw or a missing draw.
     """
     if seat not in SEATS:
-        raise RequestError(f"the opponent's seat is first or dealer, not {seat!r}")
+        raise RequestError("the opponent's seat is first or dealer, not {seat}", seat=repr(seat))
     s = SEATS.index(seat)
     a, g = solution.abstraction, solution.game
     if s == 1:
         if our_draw is None:
             raise RequestError("a dealer draws after us: say how many cards we drew ({our_draw})", "our_draw")
         if our_draw not in a.options:
-            raise RequestError(f"we draw {', '.join(map(str, a.options))} cards under these rules, not {our_draw}")
+            raise RequestError("we draw {choices} cards under these rules, not {our_draw}",
+                               choices=', '.join(map(str, a.options)), our_draw=our_draw)
     elif our_draw is not None:
         raise RequestError("{our_draw} is for an opponent who is the dealer (draws after us)", "our_draw")
     reaching = [ln.history for ln in g.lines]
     if line is not None:
         history = parse_line(line)
         if history not in reaching:
-            raise RequestError(f"the line {line_words(history)} does not reach the draw; lines that do: "
-                               + ", ".join(line_words(h) for h in reaching))
+            raise RequestError("the line {line} does not reach the draw; lines that do: {lines}",
+                               line=line_words(history), lines=", ".join(line_words(h) for h in reaching))
         weight = _seat_probability(solution, history, s)[:, None] * _draw_strategy(solution, history, s, our_draw)
     else:
         history = ""

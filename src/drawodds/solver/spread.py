@@ -45,8 +45,8 @@ class Spread:
         if not self.map(_readable, [(probe,)])[0]:
             folder = self.folder
             self.close()
-            raise RequestError(f"the Dask workers cannot read {folder}: set TMPDIR to a folder they share "
-                               "with this machine")
+            raise RequestError("the Dask workers cannot read {folder}: set TMPDIR to a folder they share with this "
+                               "machine", folder=folder)
 
     def __enter__(self) -> Spread:
         return self

@@ -41,7 +41,7 @@ class SolutionFileError(RequestError):
 
 def unusable(path: str | Path, why: str) -> SolutionFileError:
     """The one-line error for a file that cannot be played, with the reason."""
-    return SolutionFileError(f"{path} is not a usable solution file ({why}); solve again")
+    return SolutionFileError("{path} is not a usable solution file ({why}); solve again", path=path, why=why)
 
 
 # --- the abstraction ------------------------------------------------------------------------------
@@ -154,9 +154,9 @@ def read_solution(path: str | Path) -> StoredSolution:
     try:
         meta = json.loads(pl.read_parquet_metadata(path)["drawodds"])
     except FileNotFoundError as exc:
-        raise RequestError(f"no such solution file: {path}") from exc
+        raise RequestError("no such solution file: {path}", path=path) from exc
     except (OSError, KeyError, ValueError, pl.exceptions.PolarsError) as exc:
-        raise SolutionFileError(f"{path} is not a solution file written by drawodds solve") from exc
+        raise SolutionFileError("{path} is not a solution file written by drawodds solve", path=path) from exc
     stored = check_metadata(meta, path)
     try:
         frame = pl.read_parquet(path, columns=list(COLUMNS))
@@ -212,7 +212,7 @@ def check_metadata(meta: object, path: str | Path) -> StoredSolution:
     if not isinstance(meta, dict):
         raise unusable(path, "its metadata is not a record")
     if meta.get("format") != STORE_FORMAT:
-        raise SolutionFileError(f"{path} was written by another version of drawodds; solve again")
+        raise SolutionFileError("{path} was written by another version of drawodds; solve again", path=path)
     rules, settings, solved, curve = meta.get("rules"), meta.get("settings"), meta.get("solve"), meta.get("curve")
     if not isinstance(rules, dict) or not isinstance(rules.get("name"), str):
         raise unusable(path, "its rules are missing")

@@ -17,6 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from drawodds.evaluate import FLUSH, FULL_HOUSE, ONE_PAIR, STRAIGHT, TRIPS, TWO_PAIR, category_of, jacks_or_better_floor
+from drawodds.i18n import N_
 from drawodds.kinds import FinalKind, SolvedKind, StartingHand
 from drawodds.paths import write_file
 from drawodds.solver.abstraction import Abstraction
@@ -122,10 +123,10 @@ class PatGroup:
 
 _BETTER = StartingHand.STRAIGHT_OR_BETTER
 # The groups of ``pat_overview``, in its order: the dealt kinds of a snow, two pair, trips, and a straight or better.
-PAT = (PatGroup("nothing", "nothing (a snow)", _NOTHING, (FinalKind.HIGH_CARD,)),
+PAT = (PatGroup("nothing", N_("nothing (a snow)"), _NOTHING, (FinalKind.HIGH_CARD,)),
        PatGroup(SolvedKind.TWO_PAIR.slug, SolvedKind.TWO_PAIR.label, (SolvedKind.TWO_PAIR,), (FinalKind.TWO_PAIR,)),
        PatGroup(SolvedKind.TRIPS.slug, SolvedKind.TRIPS.label, (SolvedKind.TRIPS,), (FinalKind.TRIPS,)),
-       PatGroup(_BETTER.slug, f"a {_BETTER.label}",
+       PatGroup(_BETTER.slug, N_("a straight or better"),
                 (SolvedKind.STRAIGHT, SolvedKind.FLUSH, SolvedKind.FULL_HOUSE_OR_BETTER),
                 (FinalKind.STRAIGHT, FinalKind.FLUSH, FinalKind.FULL_HOUSE_OR_BETTER)))
 PAT_GROUPS = {g.slug: tuple(k.label for k in g.dealt) for g in PAT}

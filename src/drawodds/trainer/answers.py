@@ -93,8 +93,9 @@ def parse_answer(text: str, question: Question, rules: RuleSet) -> Answer:
     if low in _COMMANDS:
         return Answer(_COMMANDS[low], raw)  # type: ignore[arg-type]
     if not low:
-        raise AnswerError("no answer: " + ("cards to keep, throw CARDS, a draw count or pat"
-                                           if question.kind == "keep" else "a class and an equity, e.g. pair 60"))
+        if question.kind == "keep":
+            raise AnswerError("no answer: cards to keep, throw CARDS, a draw count or pat")
+        raise AnswerError("no answer: a class and an equity, e.g. pair 60")
     if isinstance(question, ReadQuestion):
         return _parse_read(raw)
     return _parse_hold(raw, question, rules)
@@ -109,8 +110,8 @@ def _parse_hold(raw: str, question: Position, rules: RuleSet) -> Answer:
         drawing = [r for r in rows if r["draw"] == count]
         if not drawing:
             most = max(r["draw"] for r in rows)
-            raise AnswerError(f"no legal hold draws {count} under {rules.name}: draw 0-{most} "
-                              f"(max draw {rules.max_draw})")
+            raise AnswerError("no legal hold draws {count} under {rule_set}: draw 0-{most} (max draw {max_draw})",
+                              count=count, rule_set=rules.name, most=most, max_draw=rules.max_draw)
         return Answer("hold", raw, tuple(drawing[0]["keep"]), "pat" if count == 0 else "draw")
     throw = low.startswith(("throw", "discard", "-", *_THROW))
     body = raw.lstrip("-").strip()
@@ -120,19 +121,22 @@ def _parse_hold(raw: str, question: Position, rules: RuleSet) -> Answer:
     try:
         cards = [card_str(c) for c in parse_cards(body.replace("-", " "), joker=rules.joker)]
     except CardError as exc:
-        raise AnswerError(f"{exc.template} (answer with cards from your hand, a draw count, pat, or help)",
-                          *exc.parameters) from None
+        raise AnswerError("{reason} (answer with cards from your hand, a draw count, pat, or help)",
+                          *exc.parameters, reason=exc) from None
     stray = [c for c in cards if c not in hand]
     if stray:
-        raise AnswerError(f"{stray[0]} is not in your hand ({' '.join(hand)})")
+        raise AnswerError("{card} is not in your hand ({hand})", card=stray[0], hand=" ".join(hand))
     if throw and not cards:
         raise AnswerError("throw which cards? e.g. throw 7s 3s")
     kept = [c for c in hand if (c not in cards) == throw]
     match = next((r for r in rows if sorted(r["keep"]) == sorted(kept)), None)
     if match is None:
         limit = rules.draw_limit_for(parse_cards(kept, joker=rules.joker))
-        raise AnswerError(f"that draws {5 - len(kept)}; under {rules.name} you may draw at most {limit}"
-                          + (" (4 when you keep an ace)" if rules.max_draw == "4-ace" else ""))
+        if rules.max_draw == "4-ace":
+            raise AnswerError("that draws {draws}; under {rule_set} you may draw at most {limit} (4 when you keep "
+                              "an ace)", draws=5 - len(kept), rule_set=rules.name, limit=limit)
+        raise AnswerError("that draws {draws}; under {rule_set} you may draw at most {limit}", draws=5 - len(kept),
+                          rule_set=rules.name, limit=limit)
     return Answer("hold", raw, tuple(match["keep"]), "throw" if throw else "cards")
 
 
@@ -144,9 +148,9 @@ def _parse_read(raw: str) -> Answer:
     except ValueError:
         raise AnswerError("give a class and your equity in percent, e.g. two pair 45") from None
     if not (math.isfinite(equity) and 0 <= equity <= 100):
-        raise AnswerError(f"equity is a percentage from 0 to 100, got {number}")
+        raise AnswerError("equity is a percentage from 0 to 100, got {number}", number=number)
     name = " ".join(words[:-1]).replace("-", " ").strip()
     cls = _READ_ALIASES.get(name)
     if cls is None:
-        raise AnswerError(f"unknown class {name!r}; classes: {', '.join(READ_CLASSES)}")
+        raise AnswerError("unknown class {name}; classes: {choices}", name=repr(name), choices=', '.join(READ_CLASSES))
     return Answer("read", raw, read_class=cls, read_equity=equity / 100)

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 import numpy as np
 import numpy.typing as npt
 
+from drawodds import i18n
 from drawodds.errors import RequestError
 from drawodds.kinds import HoldType
 from drawodds.patterns import hold_pattern_codes, hold_type
@@ -49,5 +50,7 @@ def choose_deal(setup: TrainSetup, weights: Mapping[str, float], rng: np.random.
         w, _ = candidate_weights(setup, deals, weights)
         if w.sum() > 0:
             return deals[rng.choice(len(deals), p=w / w.sum())]
-    raise RequestError(f"no deal in {FOCUS_BATCHES * BATCH:,} has '{setup.focus}' as its best hold under "
-                       f"{setup.rules.name} and the {setup.objective} objective: choose another {{focus}}", "focus")
+    raise RequestError("no deal in {deals} has '{value}' as its best hold under {rule_set} and the {objective} "
+                       "objective: choose another {focus}", "focus",
+                       deals=i18n.local_number(f"{FOCUS_BATCHES * BATCH:,}"), value=setup.focus,
+                       rule_set=setup.rules.name, objective=setup.objective)

@@ -71,7 +71,7 @@ def resolve_pattern(name: str) -> str:
     for slug, long in PATTERN_NAMES.items():
         if key in (slug, long, long.replace(" ", "-")):
             return slug
-    raise RequestError(f"unknown pattern {name!r}; patterns: {focus_names()}")
+    raise RequestError("unknown pattern {name}; patterns: {choices}", name=repr(name), choices=focus_names())
 
 
 def train_setup(rules: str | RuleSet = "morkpoker", *, objective: str | None = None, opponents: int | None = None,
@@ -88,36 +88,42 @@ def train_setup(rules: str | RuleSet = "morkpoker", *, objective: str | None = N
         check_name(objective, "objective", "e.g. equity, jacks or points")
     objective = (objective or ("points" if points_game else "equity")).strip().lower()
     if objective not in OBJECTIVES:
-        raise RequestError(f"{{objective}} must be one of {', '.join(OBJECTIVES)}, got {objective!r}", "objective")
+        raise RequestError("{objective} must be one of {choices}, got {value}", "objective",
+                           choices=', '.join(OBJECTIVES), value=repr(objective))
     sampled = objective == "equity" or (points_game and objective == "points")
     if objective == "equity" and points_game:
-        raise RequestError(f"{rs.name} scores points, not a showdown: use {{objective}} points (or jacks)", "objective")
+        raise RequestError("{rule_set} scores points, not a showdown: use {objective} points (or jacks)", "objective",
+                           rule_set=rs.name)
     if sampled:
         opponents = min(rs.players - 1, 5) if opponents is None else opponents
         if not 1 <= opponents <= 5:
-            raise RequestError(f"{{opponents}} must be 1-5 for the {objective} objective, got {opponents}", "opponents")
+            raise RequestError("{opponents} must be 1-5 for the {objective} objective, got {value}", "opponents",
+                               objective=objective, value=opponents)
     elif opponents:
-        raise RequestError(f"{{opponents}} goes with {{objective}} equity (or points in Poengpoker and Chicago); "
-                           f"{objective} is exact for your hand alone", "opponents", "objective")
+        raise RequestError("{opponents} goes with {objective} equity (or points in Poengpoker and Chicago); {value} "
+                           "is exact for your hand alone", "opponents", "objective", value=objective)
     trials = trials if trials is not None else (POINTS_TRIALS if points_game else TRIALS)
     TRAIN_TRIALS.check(trials)
     drill = drill.strip().lower()
     if drill not in DRILLS:
-        raise RequestError(f"{{drill}} must be one of {', '.join(DRILLS)}, got {drill!r}", "drill")
+        raise RequestError("{drill} must be one of {choices}, got {value}", "drill", choices=', '.join(DRILLS),
+                           value=repr(drill))
     if points_game and drill == "read":
-        raise RequestError(f"reading a draw count is about the betting game; {rs.name} has no betting")
+        raise RequestError("reading a draw count is about the betting game; {rule_set} has no betting",
+                           rule_set=rs.name)
     if focus is not None:
         if drill == "read":
             raise RequestError("{focus} drills holds: use {drill} keep or mixed", "focus", "drill")
         focus = resolve_pattern(focus)
         kept = _PATTERN_KEEPS.get(focus)
         if kept is not None and 5 - kept > rs.max_draw_cards:
-            raise RequestError(f"'{focus}' draws {5 - kept} cards, more than {rs.name} allows "
-                               f"(max draw {rs.max_draw})")
+            raise RequestError("'{focus}' draws {draws} cards, more than {rule_set} allows (max draw {max_draw})",
+                               focus=focus, draws=5 - kept, rule_set=rs.name, max_draw=rs.max_draw)
         possible = best_patterns(rs, objective, opponents or 0, policy)
         if focus not in possible:
-            raise RequestError(f"'{focus}' is the best hold of no deal under {rs.name} and the {objective} "
-                               f"objective: choose one of {', '.join(p for p in PATTERNS if p in possible)}")
+            raise RequestError("'{focus}' is the best hold of no deal under {rule_set} and the {objective} objective: "
+                               "choose one of {choices}", focus=focus, rule_set=rs.name, objective=objective,
+                               choices=', '.join(p for p in PATTERNS if p in possible))
     return TrainSetup(rs, objective, opponents or 0, trials, drill, focus, policy)
 
 

@@ -126,7 +126,8 @@ def read_question(setup: TrainSetup, rng: np.random.Generator, index: int) -> Re
             classes[read_class(label)] = classes.get(read_class(label), 0.0) + p
         ordered = dict(sorted(classes.items(), key=lambda kv: -kv[1]))
         return ReadQuestion(index, hand, int(draw), opener, ordered, reading)
-    raise RequestError(f"no draw count can be read under {rs.name} with the '{setup.policy}' policy")
+    raise RequestError("no draw count can be read under {rule_set} with the '{policy}' policy", rule_set=rs.name,
+                       policy=setup.policy)
 
 
 def question_kind(setup: TrainSetup, index: int) -> str:
