@@ -80,16 +80,7 @@ RUNS: dict[str, list[str]] = {
 # Sentences other parts of the program still print in English (marked there, translated after the
 # merge): the runs that show them fail on purpose until they are gone, then the mark must go.
 OTHERS: dict[str, str] = {
-    "eval": "render/eval.py and the hand descriptions of evaluate.py",
-    "rules": "render/rules.py and the rule sets' descriptions in rules.py",
     "rules-jackpot": "the rule sheet: each option's description and source (rules.py, render/rules.py)",
-    "policies": "render/policies.py and the patterns' descriptions of models/policies",
-    "keep": "render/keep.py (legend, columns, verdict) and the hand descriptions",
-    "read": "render/read.py and analyses/read.py",
-    "openers": "render/openers.py",
-    "simulate": "render/simulate.py",
-    "simulate-points": "render/simulate.py (points games)",
-    "lesson": "analyses/lessons.py and render/lesson.py",
     "train": "render/train.py and trainer/: the dealt hand's description (king high, three aces) is English",
 }
 
