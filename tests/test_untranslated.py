@@ -81,7 +81,6 @@ RUNS: dict[str, list[str]] = {
 # merge): the runs that show them fail on purpose until they are gone, then the mark must go.
 OTHERS: dict[str, str] = {
     "rules-jackpot": "the rule sheet: each option's description and source (rules.py, render/rules.py)",
-    "train": "render/train.py and trainer/: the dealt hand's description (king high, three aces) is English",
 }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from drawodds import i18n
 from drawodds.i18n import _, local_number, ngettext, number, percent, pgettext
 from drawodds.render.console import pretty_cards
 from drawodds.sim.stats import Estimate
@@ -113,7 +114,7 @@ def render_question(console: Console, question: Question, setup: TrainSetup | No
     hand = pretty_cards([c for c in question.to_dict()["hand"]])
     if isinstance(question, Position):
         console.print("\n" + _("[bold]Hand {index}[/bold]  {hand}  ({dealt})").format(
-            index=question.index, hand=hand, dealt=question.dealt), highlight=False)
+            index=question.index, hand=hand, dealt=i18n.worded(question.dealt)), highlight=False)
         return
     if question.opener:
         line = (_("[bold]Reading {index}[/bold]  You hold {hand}; the opener stood pat.") if question.draw == 0 else
