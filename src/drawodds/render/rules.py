@@ -28,5 +28,5 @@ def render_rule_sheet(sheet: RuleSheet) -> None:
     table.add_column(_("value"))
     table.add_column(_("source in the rule documents"), style="dim")
     for key, value in sheet.values.items():
-        table.add_row(key, str(value), sheet.sources[key])
+        table.add_row(key, str(value), worded(sheet.sources[key]))
     console.print(table)
