@@ -23,8 +23,8 @@ from drawodds.render.train import cost_text, score_line
 from drawodds.rules import preset_names
 from drawodds.trainer import OBJECTIVES, Position
 from drawodds.web import calls, views
-from drawodds.web.app import WAIT, Web, error_text, query
 from drawodds.web.jobs import Job
+from drawodds.web.server import Web, error_text, query
 
 SOLVED_RULES = ("morkpoker", "svensk", "jackpot")       # the rule sets the solver covers
 GUIDE_FILES = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.(png|pdf|md|svg)$")
@@ -32,7 +32,8 @@ FORM_BODY = 8192          # bytes of a posted form
 
 
 def _web(request: Request) -> Web:
-    return request.app.state.web   # type: ignore[no-any-return]
+    web: Web = request.app.state.web
+    return web
 
 
 def _form(request: Request) -> dict[str, list[str]]:
@@ -67,9 +68,9 @@ async def keep_page(request: Request) -> Response:
     try:
         args = query(request, calls.KEEP, drop_empty=True)
     except DrawoddsError as exc:
-        return web.page(request, "keep.html", 400, **frame, error=error_text(exc))
+        return web.page(request, "keep.html", status=400, **frame, error=error_text(exc))
     job = web.jobs.start("keep", lambda j: calls.run_keep(args, j))
-    if not await web.finish(job, wait=WAIT):
+    if not await web.finish(job, wait=web.settings.wait):
         return web.page(request, "keep.html", **frame, job=job, result_url=f"/keep/result/{job.id}")
     return _keep_done(request, job, frame)
 
@@ -78,7 +79,7 @@ def _keep_done(request: Request, job: Job, frame: dict[str, Any], fragment: bool
     web = _web(request)
     frame = {**frame, "fragment": fragment}
     if isinstance(job.error, DrawoddsError):
-        return web.page(request, "keep_result.html" if fragment else "keep.html", 400, **frame,
+        return web.page(request, "keep_result.html" if fragment else "keep.html", status=400, **frame,
                         error=error_text(job.error))
     if job.error is not None:
         raise job.error
@@ -104,17 +105,18 @@ async def keep_result(request: Request) -> Response:
 async def read_page(request: Request) -> Response:
     """``/read``: what an opponent's draw count says (and our equity per hold with our hand)."""
     web = _web(request)
-    frame = {"title": i18n.gettext("Reading a draw"), "rule_options": _rule_options(), "form": _form(request)}
+    frame: dict[str, Any] = {"title": i18n.gettext("Reading a draw"), "rule_options": _rule_options(),
+                             "form": _form(request)}
     if not request.query_params.get("draw", "").strip():
         return web.page(request, "read.html", **frame)
     try:
         args = query(request, calls.READ, drop_empty=True)
     except DrawoddsError as exc:
-        return web.page(request, "read.html", 400, **frame, error=error_text(exc))
+        return web.page(request, "read.html", status=400, **frame, error=error_text(exc))
     job = web.jobs.start("read", lambda j: calls.run_read(args, j))
     await web.finish(job, request)
     if isinstance(job.error, DrawoddsError):
-        return web.page(request, "read.html", 400, **frame, error=error_text(job.error))
+        return web.page(request, "read.html", status=400, **frame, error=error_text(job.error))
     if job.error is not None:
         raise job.error
     r = job.result
@@ -132,7 +134,8 @@ async def read_page(request: Request) -> Response:
 async def train_page(request: Request) -> Response:
     """``/train``: the set-up form, or the session's question, last grade, score and missed patterns."""
     web = _web(request)
-    frame = {"title": i18n.gettext("Trainer"), "rule_options": _rule_options(), "objectives": OBJECTIVES}
+    frame: dict[str, Any] = {"title": i18n.gettext("Trainer"), "rule_options": _rule_options(),
+                             "objectives": OBJECTIVES}
     token = request.query_params.get("t")
     session = web.sessions.get(token)
     if session is None:
@@ -238,8 +241,8 @@ async def solved_page(request: Request) -> Response:
     web = _web(request)
     rules = _solved_rules(request)
     kind = request.query_params.get("kind") or None
-    frame = {"title": i18n.gettext("The solved heads-up game"), "rules": rules, "solved_rules": SOLVED_RULES,
-             "kind": kind}
+    frame: dict[str, Any] = {"title": i18n.gettext("The solved heads-up game"), "rules": rules,
+                             "solved_rules": SOLVED_RULES, "kind": kind}
     running = web.jobs.running("solve")
     solution = await run_in_threadpool(_solution, web, rules)
     if solution is None:
@@ -335,7 +338,7 @@ async def guide_page(request: Request) -> Response:
     """``/guide``: the player's guide and the cheat sheets, once written (a job writes them)."""
     web = _web(request)
     files = _guide_files(web.settings.guide)
-    frame = {"title": i18n.gettext("The player's guide"), "job": web.jobs.running("guide")}
+    frame: dict[str, Any] = {"title": i18n.gettext("The player's guide"), "job": web.jobs.running("guide")}
     if "README.md" not in files:
         return web.page(request, "guide.html", **frame)
     text = files["README.md"].read_text(encoding="utf-8")
