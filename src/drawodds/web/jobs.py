@@ -43,6 +43,8 @@ class Job:
     started: float = field(default_factory=time.monotonic)
     cancel_event: threading.Event = field(default_factory=threading.Event)
     finished: threading.Event = field(default_factory=threading.Event)
+    waiters: int = 1                 # requests waiting for it; the last to go away cancels it
+    key: str | None = None           # the same call asked again shares this job (and its result)
 
     @property
     def done(self) -> bool:
@@ -50,6 +52,19 @@ class Job:
 
     def cancel(self) -> None:
         self.cancel_event.set()
+
+    def release(self) -> None:
+        """A waiting request went away: cancel the work once nobody waits for it."""
+        self.waiters -= 1
+        if self.waiters <= 0:
+            self.cancel()
+
+    @property
+    def reusable(self) -> bool:
+        """Running, or finished whole: a request for the same call can take this job's result."""
+        if self.cancel_event.is_set() or self.state in ("failed", "cancelled"):
+            return False
+        return not self.done or not getattr(self.result, "interrupted", False)
 
     def check(self) -> None:
         """Stop the work here if the job was cancelled."""
@@ -75,20 +90,33 @@ class Jobs:
     def __init__(self, threads: int = THREADS) -> None:
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="drawodds-job")
         self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._keyed: dict[str, Job] = {}
         self._lock = threading.Lock()
 
-    def start(self, kind: str, work: Callable[[Job], Any]) -> Job:
-        """Run ``work(job)`` on the pool in the caller's context (its language); refuse when too many wait."""
+    def start(self, kind: str, work: Callable[[Job], Any], key: str | None = None) -> Job:
+        """Run ``work(job)`` on the pool in the caller's context (its language); refuse when too many wait.
+
+        A ``key`` names the call (its options): the same call asked while it runs, or after it
+        finished whole, shares that job, since a seeded result is the same every time."""
         with self._lock:
+            same = self._keyed.get(key) if key is not None else None
+            if same is not None and same.reusable:
+                same.waiters += 1
+                self._jobs.move_to_end(same.id)
+                return same
             if sum(not j.done for j in self._jobs.values()) >= QUEUED:
                 raise Busy("the server is busy with {count} pieces of work: try again in a moment", count=QUEUED)
-            job = Job(kind)
+            job = Job(kind, key=key)
             self._jobs[job.id] = job
+            if key is not None:
+                self._keyed[key] = job
             while len(self._jobs) > KEPT:
-                oldest = next(iter(self._jobs))
-                if not self._jobs[oldest].done:
+                oldest = next(iter(self._jobs.values()))
+                if not oldest.done:
                     break
-                del self._jobs[oldest]
+                del self._jobs[oldest.id]
+                if oldest.key is not None and self._keyed.get(oldest.key) is oldest:
+                    del self._keyed[oldest.key]
         context = contextvars.copy_context()
         self._pool.submit(context.run, self._run, job, work)
         return job

@@ -24,7 +24,7 @@ from drawodds.rules import preset_names
 from drawodds.trainer import OBJECTIVES, Position
 from drawodds.web import calls, views
 from drawodds.web.jobs import Job
-from drawodds.web.server import Web, error_text, query
+from drawodds.web.server import Web, call_key, error_text, query
 
 SOLVED_RULES = ("morkpoker", "svensk", "jackpot")       # the rule sets the solver covers
 GUIDE_FILES = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.(png|pdf|md|svg)$")
@@ -69,7 +69,7 @@ async def keep_page(request: Request) -> Response:
         args = query(request, calls.KEEP, drop_empty=True)
     except DrawoddsError as exc:
         return web.page(request, "keep.html", status=400, **frame, error=error_text(exc))
-    job = web.jobs.start("keep", lambda j: calls.run_keep(args, j))
+    job = web.jobs.start("keep", lambda j: calls.run_keep(args, j), call_key("keep", args))
     if not await web.finish(job, wait=web.settings.wait):
         return web.page(request, "keep.html", **frame, job=job, result_url=f"/keep/result/{job.id}")
     return _keep_done(request, job, frame)
@@ -113,7 +113,7 @@ async def read_page(request: Request) -> Response:
         args = query(request, calls.READ, drop_empty=True)
     except DrawoddsError as exc:
         return web.page(request, "read.html", status=400, **frame, error=error_text(exc))
-    job = web.jobs.start("read", lambda j: calls.run_read(args, j))
+    job = web.jobs.start("read", lambda j: calls.run_read(args, j), call_key("read", args))
     await web.finish(job, request)
     if isinstance(job.error, DrawoddsError):
         return web.page(request, "read.html", status=400, **frame, error=error_text(job.error))

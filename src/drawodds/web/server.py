@@ -125,7 +125,7 @@ class Web:
             if end is not None and loop.time() >= end:
                 return False
             if request is not None and await _gone(request):
-                job.cancel()
+                job.release()
                 return False
             await asyncio.sleep(0.01 if loop.time() - job.started < 0.2 else 0.05)
         return True
@@ -159,6 +159,11 @@ def query(request: Request, options: tuple[Option, ...], drop_empty: bool = Fals
     return parse(items, options)
 
 
+def call_key(kind: str, args: dict[str, Any]) -> str:
+    """What names a library call: its kind and options (the same key, the same seeded result)."""
+    return repr((kind, sorted(args.items())))
+
+
 def api(work: Callable[[dict[str, Any], Job], Any], options: tuple[Option, ...], kind: str
         ) -> Callable[[Request], Awaitable[Response]]:
     """An endpoint that runs one library call as a job and answers its result's JSON (the ``--json`` shape)."""
@@ -166,7 +171,7 @@ def api(work: Callable[[dict[str, Any], Job], Any], options: tuple[Option, ...],
     async def endpoint(request: Request) -> Response:
         web: Web = request.app.state.web
         args = query(request, options)
-        job = web.jobs.start(kind, lambda j: work(args, j))
+        job = web.jobs.start(kind, lambda j: work(args, j), call_key(kind, args))
         if not await web.finish(job, request):
             return api_error(i18n.gettext("the request was cancelled"), 499)
         return job_response(job)
