@@ -45,6 +45,7 @@ class Job:
     finished: threading.Event = field(default_factory=threading.Event)
     waiters: int = 1                 # requests waiting for it; the last to go away cancels it
     key: str | None = None           # the same call asked again shares this job (and its result)
+    body: bytes | None = None        # its result's JSON, once an API request has asked for it
 
     @property
     def done(self) -> bool:

@@ -184,7 +184,9 @@ def job_response(job: Job) -> Response:
         raise job.error
     if job.state == "cancelled" and job.result is None:
         return api_error(i18n.gettext("the work was cancelled"), 409)
-    return JSONResponse(json_data(job.result))
+    if job.body is None:       # a shared job's JSON is written once
+        job.body = JSONResponse(json_data(job.result)).body
+    return Response(job.body, media_type="application/json")
 
 
 async def job_status(request: Request) -> Response:
