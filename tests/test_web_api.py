@@ -224,3 +224,23 @@ def test_garbage_never_breaks_the_server(client: TestClient, path: str, pairs: l
     if response.status_code == 400:
         error = response.json()["error"]
         assert error and "\n" not in error
+
+
+def test_the_solved_game_by_hand_kind(client: TestClient, small_solution: object) -> None:
+    from drawodds.solver.summary import predraw_overview
+
+    client.app.state.web.solutions["morkpoker"] = small_solution      # as if it were the cached equilibrium
+    try:
+        page = client.get("/solved?rules=morkpoker")
+        assert page.status_code == 200 and "Before the draw, by the hand dealt" in page.text
+        kinds = [str(k) for k in predraw_overview(small_solution)["hand"]]
+        assert all(f'<option value="{k}"' in page.text for k in kinds)
+        one = client.get("/solved", params={"rules": "morkpoker", "kind": kinds[-1]}).text
+        body = one.split("<tbody>")[1].split("</tbody>")[0]
+        assert body.count("<tr>") == 1 and kinds[-1] in body
+        assert client.get("/solved/chart/morkpoker/other.png").status_code == 400      # the charts: a few named
+    finally:
+        client.app.state.web.solutions.clear()
+        client.app.state.web.overviews.clear()
+    unsolved = client.get("/solved?rules=jackpot")
+    assert 'id="solve"' in unsolved.text or 'class="job"' in unsolved.text

@@ -27,6 +27,7 @@ from drawodds.web.jobs import Job
 from drawodds.web.server import Web, call_key, error_text, query
 
 SOLVED_RULES = ("morkpoker", "svensk", "jackpot")       # the rule sets the solver covers
+CHARTS = ("solve_predraw.png", "solve_draw.png", "solve_postdraw.png", "solve_exploitability.png")
 GUIDE_FILES = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.(png|pdf|md|svg)$")
 FORM_BODY = 8192          # bytes of a posted form
 
@@ -247,10 +248,8 @@ async def solved_page(request: Request) -> Response:
     solution = await run_in_threadpool(_solution, web, rules)
     if solution is None:
         return web.page(request, "solved.html", **frame, job=running)
-    from drawodds.solver.summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
-
     def tables() -> dict[str, Any]:
-        pre, draw, post = predraw_overview(solution), draw_overview(solution), postdraw_overview(solution)
+        pre, draw, post, pat = _overviews(web, rules, solution)
         draws = [c for c in draw.columns if c == "pat" or c.startswith("draw ")]
         kinds = [str(h) for h in pre["hand"]]
         post_cols = [c for c in ("bet first", "bet after check", "fold", "call", "raise") if c in post.columns]
@@ -259,7 +258,6 @@ async def solved_page(request: Request) -> Response:
             if kind and str(r["hand"]) != kind:
                 continue
             post_rows.append([str(r["hand"]), str(int(r["opponent_draw"])), *[views.pct(r[c], 0) for c in post_cols]])
-        pat = pat_overview(solution)
         return {"kinds": kinds, "pre": _table(pre, ["share", "open", "bet after check", "fold", "call", "raise"], kind),
                 "draw_cols": draws, "draw": _table(draw, ["share", "reaches draw", *draws], kind),
                 "post_cols": post_cols, "post": post_rows,
@@ -267,6 +265,18 @@ async def solved_page(request: Request) -> Response:
                 "bet_after": {k: views.pct(v, 0) for k, v in pat["bet_after"].items()}}
 
     return web.page(request, "solved.html", **frame, solved=True, **(await run_in_threadpool(tables)))
+
+
+def _overviews(web: Web, rules: str, solution: Any) -> tuple[Any, Any, Any, dict[str, dict[str, float]]]:
+    """The solution's tables before, at and after the draw, and its standing pat (worked out once)."""
+    from drawodds.solver.summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
+
+    kept = web.overviews.get(rules)
+    if kept is None or kept[0] is not solution:
+        kept = (solution, (predraw_overview(solution), draw_overview(solution), postdraw_overview(solution),
+                           pat_overview(solution)))
+        web.overviews[rules] = kept
+    return kept[1]
 
 
 async def solved_start(request: Request) -> Response:
@@ -298,7 +308,7 @@ async def solved_chart(request: Request) -> Response:
 
     web = _web(request)
     rules, name = request.path_params["rules"], request.path_params["name"]
-    if rules not in SOLVED_RULES:
+    if rules not in SOLVED_RULES or name not in CHARTS:
         raise RequestError("no such chart")
     folder = web.settings.charts / rules
 
@@ -307,7 +317,7 @@ async def solved_chart(request: Request) -> Response:
         if solution is None:
             raise RequestError("the {rules} equilibrium is not solved yet", rules=rules)
         have = {p.name: p for p in folder.glob("*.png")} if folder.is_dir() else {}
-        if len(have) < 4:
+        if not set(CHARTS) <= set(have):
             have = {p.name: p for p in write_solve_charts(solution, folder)}
         return have
 

@@ -107,7 +107,8 @@ class Web:
         self.jobs = Jobs()
         self.env = templates()
         self.sessions = Sessions(self.settings.history)
-        self.solutions: dict[str, Any] = {}
+        self.solutions: dict[str, Any] = {}      # the cached equilibria, loaded once, by rule set
+        self.overviews: dict[str, Any] = {}      # their tables, worked out once
 
     def page(self, request: Request, name: str, *, status: int = 200, **values: Any) -> HTMLResponse:
         """Render template ``name`` with the page frame's values."""
@@ -185,7 +186,7 @@ def job_response(job: Job) -> Response:
     if job.state == "cancelled" and job.result is None:
         return api_error(i18n.gettext("the work was cancelled"), 409)
     if job.body is None:       # a shared job's JSON is written once
-        job.body = JSONResponse(json_data(job.result)).body
+        job.body = bytes(JSONResponse(json_data(job.result)).body)
     return Response(job.body, media_type="application/json")
 
 
