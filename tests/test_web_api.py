@@ -7,6 +7,7 @@ import ast
 import contextlib
 import io
 import json
+import socket
 import time
 import warnings
 from pathlib import Path
@@ -244,3 +245,15 @@ def test_the_solved_game_by_hand_kind(client: TestClient, small_solution: object
         client.app.state.web.overviews.clear()
     unsolved = client.get("/solved?rules=jackpot")
     assert 'id="solve"' in unsolved.text or 'class="job"' in unsolved.text
+
+
+def test_the_serve_command_refuses_a_port_it_cannot_use() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, err = cli("serve", "--no-open", "--port", str(port))
+    assert code == 2 and err.startswith(f"drawodds: error: cannot listen on 127.0.0.1 port {port}: ")
+    assert len(err.strip().splitlines()) == 1
+    code, _, err = cli("serve", "--no-open", "--port", "70000")
+    assert code == 2 and err.strip() == "drawodds: error: --port must be 1-65535, got 70000"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import socket
 import threading
 import webbrowser
 from typing import Annotated
@@ -10,6 +11,7 @@ from typing import Annotated
 import typer
 
 from drawodds.cli.errors import refuse
+from drawodds.i18n import _
 from drawodds.render.console import note
 
 LOCAL = "127.0.0.1"
@@ -34,17 +36,32 @@ def serve_cmd(
       drawodds serve --port 9000 --no-open
     """
     if not 1 <= port <= 65535:
-        raise refuse(f"--port must be 1-65535, got {port}")
+        raise refuse(_("--port must be 1-65535, got {port}").format(port=port))
     if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("starlette") is None:
-        raise refuse('drawodds serve needs the web extra: pip install "drawodds[web]"')
+        raise refuse(_('drawodds serve needs the web extra: pip install "drawodds[web]"'))
     import uvicorn
 
     from drawodds.web.app import create_app
 
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        listening = socket.socket(family, socket.SOCK_STREAM)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+    except OSError as exc:
+        raise refuse(_("cannot listen on {host} port {port}: {reason}").format(
+            host=host, port=port, reason=exc.strerror or exc)) from None
     url = f"http://{'localhost' if host == LOCAL else host}:{port}/"
     if host != LOCAL:
-        note(f"listening on {host}: anyone who can reach this machine on port {port} can use the page")
-    note(f"drawodds is served at {url} (Ctrl-C stops it)")
+        note(_("listening on {host}: anyone who can reach this machine on port {port} can use the page").format(
+            host=host, port=port))
+    note(_("the page is at {url} (Ctrl-C stops the server)").format(url=url))
     if open_browser:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    try:
+        server.run(sockets=[listening])
+    except KeyboardInterrupt:          # Ctrl-C is how the server is stopped
+        note(_("stopped"))
+    finally:
+        listening.close()
