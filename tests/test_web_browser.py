@@ -35,7 +35,8 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("web-browser")
-    app = create_app(Settings(history=folder / "train.jsonl", guide=folder / "guide", charts=folder / "charts"))
+    guide = Path(__file__).resolve().parents[1] / "reports"      # the guide `drawodds report` wrote, read only
+    app = create_app(Settings(history=folder / "train.jsonl", guide=guide, charts=folder / "charts"))
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     running = uvicorn.Server(config)
@@ -140,5 +141,13 @@ def test_every_page_fits_a_phone(server: str, browser: object, lang: str) -> Non
             width = phone.evaluate("document.documentElement.scrollWidth")
             assert width <= PHONE, f"{path} is {width} px wide at {PHONE} px"
             assert phone.locator("h1").is_visible()
+        phone.goto(server + f"/train?lang={lang}")       # a trainer session: a hand dealt, one answered
+        phone.select_option("#objective", "jacks")
+        phone.click("#deal")
+        phone.locator(".dealt label.keepcard").nth(0).click()
+        phone.locator(".dealt label.keepcard").nth(1).click()
+        phone.click("#draw")
+        phone.locator("#grade").wait_for()
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE
     finally:
         context.close()

@@ -337,10 +337,12 @@ def _guide_files(folder: Path) -> dict[str, Path]:
 
 
 def _guide_html(text: str) -> str:
-    """The guide's Markdown as HTML, its links to its own files pointed at ``/guide/files/``."""
+    """The guide's Markdown as HTML, its headings one level down, its links to its own files pointed at
+    ``/guide/files/``."""
     import markdown
 
     body = markdown.markdown(html.escape(text, quote=False).replace("&gt;", ">"), extensions=["tables"])
+    body = re.sub(r"<(/?)h([1-5])\b", lambda m: f"<{m[1]}h{int(m[2]) + 1}", body)   # under the page's own title
     return re.sub(r'(src|href)="(?!https?:|/|#)([^"]+)"', r'\1="/guide/files/\2"', body)
 
 

@@ -90,7 +90,7 @@ def keep_view(result: KeepResult, top: int = 12) -> dict[str, Any]:
             value, gap = i18n.number(rank.value[i], 3), i18n.number(rank.gap[i], 3)
         else:
             value, gap = pct(rank.value[i], 2), pct(rank.gap[i], 2)
-        final = [(c.label, pct(row[c.slug])) for c in Category if c.slug in row and float(row[c.slug]) >= 0.0005]
+        final = [(i18n.gettext(c.label), pct(row[c.slug])) for c in Category if c.slug in row and float(row[c.slug]) >= 0.0005]
         held.append(HoldRow(cards(row["keep"]), int(row["draw"]), value, gap, i == 0 or rank.gap[i] <= 1e-12,
                             bool(rank.near_best[i]) and i > 0, final))
     return {"verdict": verdict(result, rank, rows), "holds": held, "more": max(0, len(rows) - top),
@@ -104,7 +104,8 @@ def _codes(hand: Sequence[int] | Any) -> list[str]:
 
 
 def bars(values: Mapping[str, float], rare: float = 0.00005) -> list[tuple[str, str, float]]:
-    """(label, percentage, width 0-100) of a distribution, likeliest first, the rarest left out."""
+    """(label, percentage, width 0-100) of a distribution, likeliest first, the rarest left out (a label
+    is shown in the reader's language where the catalog has its words)."""
     items = sorted(((k, float(v)) for k, v in values.items() if float(v) >= rare), key=lambda kv: -kv[1])
     top = max((v for _, v in items), default=1.0) or 1.0
-    return [(k.replace("_", " "), pct(v), round(100 * v / top, 1)) for k, v in items]
+    return [(i18n.gettext(k.replace("_", " ")), pct(v), round(100 * v / top, 1)) for k, v in items]
