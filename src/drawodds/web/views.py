@@ -90,7 +90,8 @@ def keep_view(result: KeepResult, top: int = 12) -> dict[str, Any]:
             value, gap = i18n.number(rank.value[i], 3), i18n.number(rank.gap[i], 3)
         else:
             value, gap = pct(rank.value[i], 2), pct(rank.gap[i], 2)
-        final = [(i18n.gettext(c.label), pct(row[c.slug])) for c in Category if c.slug in row and float(row[c.slug]) >= 0.0005]
+        final = [(i18n.gettext(c.label), pct(row[c.slug])) for c in Category
+                 if c.slug in row and float(row[c.slug]) >= 0.0005]
         held.append(HoldRow(cards(row["keep"]), int(row["draw"]), value, gap, i == 0 or rank.gap[i] <= 1e-12,
                             bool(rank.near_best[i]) and i > 0, final))
     return {"verdict": verdict(result, rank, rows), "holds": held, "more": max(0, len(rows) - top),
