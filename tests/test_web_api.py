@@ -257,3 +257,20 @@ def test_the_serve_command_refuses_a_port_it_cannot_use() -> None:
     assert len(err.strip().splitlines()) == 1
     code, _, err = cli("serve", "--no-open", "--port", "70000")
     assert code == 2 and err.strip() == "drawodds: error: --port must be 1-65535, got 70000"
+
+
+def test_the_same_request_shares_its_work(client: TestClient) -> None:
+    address = "/read?draw=1&hand=AsAhKs7s3s&trials=2000000"
+    first = client.get(address).text
+    assert 'class="job"' in first
+    job = first.split('data-job="')[1].split('"')[0]
+    again = client.get(address).text          # the page reloaded while the work runs: the same job
+    assert f'data-job="{job}"' in again
+    client.post(f"/api/jobs/{job}/cancel")
+    deadline = time.monotonic() + 10
+    while client.get(f"/api/jobs/{job}").json()["state"] in ("queued", "running") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert client.get(f"/api/jobs/{job}").json()["state"] == "cancelled"
+    assert f'data-job="{job}"' not in client.get(address).text   # cancelled work is not shared: it starts anew
+    for j in list(client.app.state.web.jobs._jobs.values()):
+        j.cancel()

@@ -115,7 +115,8 @@ async def read_page(request: Request) -> Response:
     except DrawoddsError as exc:
         return web.page(request, "read.html", status=400, **frame, error=error_text(exc))
     job = web.jobs.start("read", lambda j: calls.run_read(args, j), call_key("read", args))
-    await web.finish(job, request)
+    if not await web.finish(job, wait=web.settings.wait):     # the same address again shares this job
+        return web.page(request, "read.html", **frame, job=job, result_url=f"{request.url.path}?{request.url.query}")
     if isinstance(job.error, DrawoddsError):
         return web.page(request, "read.html", status=400, **frame, error=error_text(job.error))
     if job.error is not None:

@@ -48,6 +48,11 @@ function setupJobs() {
         if (s.stage) stage.textContent = s.stage;
         if (s.state === "queued" || s.state === "running") { setTimeout(poll, 400); return; }
         const url = panel.dataset.result;
+        if (s.state === "cancelled" && !(url && url.startsWith("/keep/result/"))) {
+          panel.querySelector(".stage").textContent = panel.dataset.cancelled;
+          panel.querySelector(".cancel").remove();
+          return;
+        }
         if (url && url.startsWith("/keep/result/")) {
           fetch(url + location.search).then(r => r.text()).then(html => {
             panel.outerHTML = html;
