@@ -274,3 +274,17 @@ def test_the_same_request_shares_its_work(client: TestClient) -> None:
     assert f'data-job="{job}"' not in client.get(address).text   # cancelled work is not shared: it starts anew
     for j in list(client.app.state.web.jobs._jobs.values()):
         j.cancel()
+
+
+def test_writing_the_guide_runs_apart_and_cancels(client: TestClient, folder: Path) -> None:
+    page = client.post("/guide/write?quick=1", follow_redirects=True)
+    assert page.status_code == 200 and 'class="job"' in page.text
+    job = page.text.split('data-job="')[1].split('"')[0]
+    assert client.get("/keep?hand=AsAhKs7s3s&trials=2000").status_code == 200     # the pages go on meanwhile
+    time.sleep(1.0)
+    client.post(f"/api/jobs/{job}/cancel")
+    deadline = time.monotonic() + 40
+    while client.get(f"/api/jobs/{job}").json()["state"] in ("queued", "running") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert client.get(f"/api/jobs/{job}").json()["state"] == "cancelled"
+    assert 'id="write-quick"' in client.get("/guide").text       # nothing written: the guide is written whole

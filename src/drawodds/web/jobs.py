@@ -5,6 +5,7 @@ long library call answers by returning what it finished or by stopping)."""
 from __future__ import annotations
 
 import contextvars
+import logging
 import secrets
 import threading
 import time
@@ -16,6 +17,7 @@ from typing import Any
 
 from drawodds.errors import DrawoddsError
 
+log = logging.getLogger("drawodds.web")
 THREADS = 2          # jobs running at once (the machine's cores do the work; more threads only queue)
 QUEUED = 64          # jobs waiting or running at once; another is refused until one ends
 KEPT = 256           # finished jobs remembered (their results), oldest forgotten first
@@ -94,11 +96,12 @@ class Jobs:
         self._keyed: dict[str, Job] = {}
         self._lock = threading.Lock()
 
-    def start(self, kind: str, work: Callable[[Job], Any], key: str | None = None) -> Job:
+    def start(self, kind: str, work: Callable[[Job], Any], key: str | None = None, own_thread: bool = False) -> Job:
         """Run ``work(job)`` on the pool in the caller's context (its language); refuse when too many wait.
 
         A ``key`` names the call (its options): the same call asked while it runs, or after it
-        finished whole, shares that job, since a seeded result is the same every time."""
+        finished whole, shares that job, since a seeded result is the same every time. Work of
+        minutes (a solve, the guide) runs on ``own_thread``, so the pool stays free for the pages."""
         with self._lock:
             same = self._keyed.get(key) if key is not None else None
             if same is not None and same.reusable:
@@ -119,7 +122,11 @@ class Jobs:
                 if oldest.key is not None and self._keyed.get(oldest.key) is oldest:
                     del self._keyed[oldest.key]
         context = contextvars.copy_context()
-        self._pool.submit(context.run, self._run, job, work)
+        if own_thread:
+            threading.Thread(target=context.run, args=(self._run, job, work), name=f"drawodds-{kind}",
+                             daemon=True).start()
+        else:
+            self._pool.submit(context.run, self._run, job, work)
         return job
 
     @staticmethod
@@ -135,6 +142,8 @@ class Jobs:
         except Exception as exc:     # kept for the request that asks; a DrawoddsError is the user's
             job.error = exc
             job.state = "failed"
+            if not isinstance(exc, DrawoddsError):
+                log.error("drawodds serve: %s failed: %s: %s", job.kind, type(exc).__name__, exc)
         finally:
             job.finished.set()
 

@@ -25,6 +25,7 @@ from drawodds.trainer import OBJECTIVES, Position
 from drawodds.web import calls, views
 from drawodds.web.jobs import Job
 from drawodds.web.server import Web, call_key, error_text, query
+from drawodds.web.work import run_in_child, solve_equilibrium, write_guide
 
 SOLVED_RULES = ("morkpoker", "svensk", "jackpot")       # the rule sets the solver covers
 CHARTS = ("solve_predraw.png", "solve_draw.png", "solve_postdraw.png", "solve_exploitability.png")
@@ -245,7 +246,7 @@ async def solved_page(request: Request) -> Response:
     kind = request.query_params.get("kind") or None
     frame: dict[str, Any] = {"title": i18n.gettext("The solved heads-up game"), "rules": rules,
                              "solved_rules": SOLVED_RULES, "kind": kind}
-    running = web.jobs.running("solve")
+    running = web.jobs.running(f"solve {rules}")
     solution = await run_in_threadpool(_solution, web, rules)
     if solution is None:
         return web.page(request, "solved.html", **frame, job=running)
@@ -284,22 +285,9 @@ async def solved_start(request: Request) -> Response:
     """``POST /solved/solve?rules=``: solve the equilibrium of the rules (one solve at a time)."""
     web = _web(request)
     rules = _solved_rules(request)
-    if web.jobs.running("solve") is None:
-        from drawodds.solver.solve import equilibrium_solution
-
-        rule_set = build_rules(rules)
-
-        def solve(job: Job) -> Any:
-            def checkpoint(point: Any) -> None:
-                job.check()
-                job.stage = i18n.gettext("CFR: iteration {n}").format(n=i18n.number(point.iteration, grouped=True))
-
-            solution = equilibrium_solution(rule_set, progress=checkpoint, stage=job.staged)
-            if solution.interrupted:
-                raise KeyboardInterrupt
-            return solution
-
-        web.jobs.start("solve", solve)
+    if web.jobs.running(f"solve {rules}") is None:
+        web.solutions.pop(rules, None)
+        web.jobs.start(f"solve {rules}", lambda job: run_in_child(job, solve_equilibrium, rules), own_thread=True)
     return RedirectResponse(f"/solved?rules={rules}", status_code=303)
 
 
@@ -362,17 +350,11 @@ async def guide_page(request: Request) -> Response:
 
 async def guide_start(request: Request) -> Response:
     """``POST /guide/write?quick=1``: write the guide into the server's folder (one at a time)."""
-    from drawodds.charts.report import report
-
     web = _web(request)
     quick = request.query_params.get("quick", "1") != "0"
     if web.jobs.running("guide") is None:
-        folder = web.settings.guide
-
-        def write(job: Job) -> Any:
-            return report(folder, quick=quick, workers=1, progress=job.staged, force=True)
-
-        web.jobs.start("guide", write)
+        folder = str(web.settings.guide)
+        web.jobs.start("guide", lambda job: run_in_child(job, write_guide, folder, quick), own_thread=True)
     return RedirectResponse("/guide", status_code=303)
 
 
