@@ -80,12 +80,6 @@ class Job:
         if total > 0:
             self.progress = max(0.0, min(1.0, done / total))
 
-    def staged(self, stage: str, fraction: float) -> None:
-        """A stage callback (``stage(description, fraction)``), as the guide and the solver report."""
-        self.check()
-        self.stage = stage
-        self.progress = max(0.0, min(1.0, fraction))
-
 
 class Jobs:
     """The server's jobs: started, looked up by id, cancelled; a bounded number at a time."""

@@ -11,12 +11,14 @@ import html
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, quote
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, RedirectResponse, Response
 
 from drawodds import i18n
+from drawodds.cards import format_cards
 from drawodds.cli.options import build_rules
 from drawodds.errors import DrawoddsError, RequestError
 from drawodds.render.train import cost_text, score_line
@@ -150,7 +152,7 @@ async def train_page(request: Request) -> Response:
     return web.page(request, "train.html", **frame, token=token, session=session, summary=summary, last=last,
                     score_line=score_line(session.graded, session.setup.objective),
                     cost_line=i18n.gettext("Cost: {cost}").format(cost=cost),
-                    dealt=views.cards(views.format_cards(question.hand)) if isinstance(question, Position) else [],
+                    dealt=views.cards(format_cards(question.hand)) if isinstance(question, Position) else [],
                     last_hand=views.cards(last.hand) if last else [], last_best=views.cards(last.best) if last else [],
                     last_chosen=views.cards(last.chosen) if last else [], error=request.query_params.get("error"))
 
@@ -172,8 +174,6 @@ async def train_start(request: Request) -> Response:
 
 async def _posted(request: Request) -> dict[str, list[str]]:
     """A posted form (``application/x-www-form-urlencoded``), bounded in size."""
-    from urllib.parse import parse_qs
-
     body = b""
     async for chunk in request.stream():
         body += chunk
@@ -200,8 +200,6 @@ async def train_answer(request: Request) -> Response:
     try:
         await run_in_threadpool(answer)
     except DrawoddsError as exc:
-        from urllib.parse import quote
-
         return RedirectResponse(f"/train?t={token}&error={quote(error_text(exc))}", status_code=303)
     return RedirectResponse(f"/train?t={token}", status_code=303)
 

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.requests import Request
@@ -143,8 +144,6 @@ async def _gone(request: Request) -> bool:
 
 def _with_lang(request: Request, lang: str) -> str:
     query = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"] + [("lang", lang)]
-    from urllib.parse import urlencode
-
     return request.url.path + "?" + urlencode(query)
 
 

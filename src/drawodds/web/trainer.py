@@ -86,7 +86,7 @@ class Sessions:
             return self._sessions.get(token or "")
 
     def answer(self, session: Session, kept: list[str]) -> Grade:
-        """Grade the cards kept for the question on the table, write it to the history, deal the next."""
+        """Grade the cards kept for the question on the table and add the grade to the history."""
         question = session.question
         if not isinstance(question, Position):
             raise RequestError("no hand is dealt: start a session")
