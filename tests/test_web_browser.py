@@ -84,6 +84,17 @@ def test_pick_five_cards_and_read_the_verdict(server: str, page: object) -> None
     assert page.locator("table.holds tbody tr").count() >= 10  # type: ignore[attr-defined]
 
 
+def test_long_work_shows_its_progress_and_cancels(server: str, page: object) -> None:
+    page.goto(server + "/keep?hand=AsAhKs7s3s&opponents=5&trials=60000000&seed=9")  # type: ignore[attr-defined]
+    bar = page.locator(".job progress")  # type: ignore[attr-defined]
+    bar.wait_for()
+    page.wait_for_function("document.querySelector('.job progress').value > 0", timeout=30_000)  # type: ignore[attr-defined]
+    page.click(".job .cancel")  # type: ignore[attr-defined]
+    note = page.locator(".keep-result .note").first.inner_text(timeout=30_000)  # type: ignore[attr-defined]
+    assert note == "Cancelled: the figures cover the trials run so far."
+    assert page.locator("#verdict").inner_text().startswith("Keep")  # type: ignore[attr-defined]
+
+
 def test_the_keep_page_with_the_keyboard_alone(server: str, page: object) -> None:
     page.goto(server + "/keep")  # type: ignore[attr-defined]
     for _ in range(40):
