@@ -171,6 +171,9 @@ def test_the_trainer_keeps_its_history(client: TestClient, folder: Path) -> None
     lines = [json.loads(line) for line in (folder / "train.jsonl").read_text().splitlines()]
     assert [r["session"] for r in lines] == [1, 1, 1, 2]
     assert client.get("/train?t=unknown").status_code == 200
+    assert client.post("/train/answer", content=b"keep=As&" * 40).status_code == 400
+    assert client.post("/train/answer", content=b"t=" + b"x" * 10_000).status_code == 400
+    assert client.post("/train/answer", data={"t": "nope", "keep": "As"}).status_code in (200, 303)
 
 
 def test_no_path_a_request_names(client: TestClient, folder: Path) -> None:

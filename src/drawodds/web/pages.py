@@ -179,7 +179,10 @@ async def _posted(request: Request) -> dict[str, list[str]]:
         body += chunk
         if len(body) > FORM_BODY:
             raise RequestError("the form is too long")
-    return parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=32)
+    try:
+        return parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=32)
+    except ValueError:          # more fields than any form of these pages sends
+        raise RequestError("the form is too long") from None
 
 
 async def train_answer(request: Request) -> Response:
