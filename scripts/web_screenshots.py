@@ -23,7 +23,7 @@ from playwright.sync_api import sync_playwright
 from drawodds.web.app import Settings, create_app
 
 ROOT = Path(__file__).resolve().parents[1]
-SHOTS = (   # file name, path, viewport width, height (the screenshot's size)
+SHOTS = (   # file name, path, viewport width, height (the most of the page the screenshot shows)
     ("home.png", "/", 1000, 560),
     ("keep.png", "/keep?hand=AsAhKs7s3s&opponents=3&trials=20000&seed=1", 1000, 1250),
     ("read.png", "/read?draw=1&hand=AsAhKs7s3s&trials=20000", 1000, 1150),
@@ -78,6 +78,8 @@ def main() -> None:
                     page.locator(".job").wait_for(state="detached", timeout=120_000)
                 page.evaluate("Promise.all([...document.images].map(i => i.complete ? 0 : "
                               "new Promise(r => { i.onload = i.onerror = r; })))")
+            tall = page.evaluate("document.documentElement.scrollHeight")
+            page.set_viewport_size({"width": width, "height": min(height, tall)})   # no empty band below
             page.screenshot(path=str(out / name))
             print(out / name)
             context.close()
