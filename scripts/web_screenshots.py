@@ -78,7 +78,7 @@ def main() -> None:
                     page.locator(".job").wait_for(state="detached", timeout=120_000)
                 page.evaluate("Promise.all([...document.images].map(i => i.complete ? 0 : "
                               "new Promise(r => { i.onload = i.onerror = r; })))")
-            tall = page.evaluate("document.documentElement.scrollHeight")
+            tall = int(page.evaluate("document.querySelector('main').getBoundingClientRect().bottom")) + 8
             page.set_viewport_size({"width": width, "height": min(height, tall)})   # no empty band below
             page.screenshot(path=str(out / name))
             print(out / name)
