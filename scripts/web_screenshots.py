@@ -76,6 +76,8 @@ def main() -> None:
                 page.wait_for_load_state("networkidle")
                 if page.locator(".job").count():
                     page.locator(".job").wait_for(state="detached", timeout=120_000)
+                    page.wait_for_timeout(500)               # the result swapped in, or the page reloaded
+                    page.wait_for_load_state("networkidle")
                 page.evaluate("Promise.all([...document.images].map(i => i.complete ? 0 : "
                               "new Promise(r => { i.onload = i.onerror = r; })))")
             tall = int(page.evaluate("document.querySelector('main').getBoundingClientRect().bottom")) + 8

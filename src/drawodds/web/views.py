@@ -67,7 +67,7 @@ class HoldRow:
     keep: list[Card]
     draw: int
     value: str
-    gap: str
+    gap: str                          # behind the best hold: percentage points, or points of the points measure
     best: bool
     near: bool
     final: list[tuple[str, str]]      # the final-hand chances (exact), by category
@@ -81,7 +81,7 @@ def keep_view(result: KeepResult, top: int = 12) -> dict[str, Any]:
     for i, row in enumerate(rows[:top]):
         if rank.sampled and rank.measure == "equity":
             value = i18n.gettext("{value} ± {se}").format(value=pct(rank.value[i]), se=pct(rank.value_se[i]))
-            gap = pct(rank.gap[i], 2)
+            gap = i18n.number(100 * rank.gap[i], 2)
         elif rank.sampled:
             value = i18n.gettext("{value} ± {se}").format(value=i18n.number(rank.value[i], 3),
                                                             se=i18n.number(rank.value_se[i], 3))
@@ -89,7 +89,7 @@ def keep_view(result: KeepResult, top: int = 12) -> dict[str, Any]:
         elif rank.measure == "points":
             value, gap = i18n.number(rank.value[i], 3), i18n.number(rank.gap[i], 3)
         else:
-            value, gap = pct(rank.value[i], 2), pct(rank.gap[i], 2)
+            value, gap = pct(rank.value[i], 2), i18n.number(100 * rank.gap[i], 2)
         final = [(i18n.gettext(c.label), pct(row[c.slug])) for c in Category
                  if c.slug in row and float(row[c.slug]) >= 0.0005]
         held.append(HoldRow(cards(row["keep"]), int(row["draw"]), value, gap, i == 0 or rank.gap[i] <= 1e-12,
