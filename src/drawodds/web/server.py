@@ -26,6 +26,7 @@ from drawodds import i18n, paths
 from drawodds.cli.errors import message
 from drawodds.errors import DrawoddsError
 from drawodds.results import json_data
+from drawodds.trainer import default_history_path
 from drawodds.web.jobs import Busy, Job, Jobs
 from drawodds.web.params import Option, check_length, parse
 from drawodds.web.trainer import Sessions
@@ -41,7 +42,7 @@ log = logging.getLogger("drawodds.web")
 class Settings:
     """Where the server keeps its files: none of them is named by a request."""
 
-    history: Path = field(default_factory=lambda: paths.data_dir() / "train.jsonl")
+    history: Path = field(default_factory=default_history_path)       # the one `drawodds train` keeps
     guide: Path = field(default_factory=lambda: paths.data_dir() / "guide")
     charts: Path = field(default_factory=lambda: paths.cache_dir() / "web-charts")
     wait: float = WAIT        # seconds a page waits for its work before it shows the progress instead
