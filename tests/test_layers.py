@@ -3,7 +3,8 @@
 From the bottom: core (cards, evaluator, combinatorics, rule sets, holds, results, execution, kinds of
 hands) -> models (hand patterns, draw policies) -> sim (sampling, equity, ranges) -> engine -> points games
 -> solver (the heads-up equilibrium, its store and the players built on it) -> analyses -> trainer (drills
-built on the keep and read analyses) -> render -> charts -> cli. A module may import its own layer or any
+built on the keep and read analyses) -> render -> charts -> the front doors (cli, and web: the local web
+page). A module may import its own layer or any
 layer below it; imports inside functions count too, and only the CLI may defer an import of the package's
 own modules.
 
@@ -36,7 +37,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("drawodds.trainer",),
     ("drawodds.render",),
     ("drawodds.charts",),
-    ("drawodds.cli", "drawodds.__main__"),
+    ("drawodds.cli", "drawodds.__main__", "drawodds.web"),   # the front doors: the command line and the web page
 )
 
 

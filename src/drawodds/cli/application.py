@@ -28,7 +28,7 @@ from drawodds.render.console import note
 
 # The commands in the order of `drawodds --help`; each is a module of its own, imported when it runs.
 COMMANDS = ("eval", "rules", "keep", "simulate", "read", "policies", "strategy", "lesson", "openers", "solve",
-            "charts", "train", "cache", "report")
+            "charts", "train", "cache", "report", "serve")
 HELP = N_(
     "Odds and strategy for five-card draw as played in Scandinavian homes "
     "(Mørkpoker, Jackpott, Poengpoker, Chicago).\n\n"
@@ -93,6 +93,9 @@ def command(name: str) -> Callable[..., None]:
     elif name == "cache":
         from drawodds.cli.cache import cache_cmd
         return cache_cmd
+    elif name == "serve":
+        from drawodds.cli.serve import serve_cmd
+        return serve_cmd
     from drawodds.cli.report import report_cmd
 
     return report_cmd

@@ -1,0 +1,67 @@
+"""`drawodds serve`: the keep calculator, the trainer, the solved game and the guide as a local web page."""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import threading
+import webbrowser
+from typing import Annotated
+
+import typer
+
+from drawodds.cli.errors import refuse
+from drawodds.i18n import _
+from drawodds.render.console import note
+
+LOCAL = "127.0.0.1"
+
+
+def serve_cmd(
+    host: Annotated[str, typer.Option("--host", help=(
+        "Address to listen on (default 127.0.0.1: this computer only). Another address lets other "
+        "machines on the network use the page."))] = LOCAL,
+    port: Annotated[int, typer.Option("--port", help="Port to listen on (1-65535).")] = 8765,
+    open_browser: Annotated[bool, typer.Option("--open/--no-open", help=(
+        "Open the page in the default browser once the server is up."))] = True,
+) -> None:
+    """Serve drawodds as a web page on this computer: keep, read, the trainer, the solved game, the guide.
+
+    Needs the web extra: pip install "drawodds\\[web]". Stop it with Ctrl-C.
+
+    Examples:
+
+      drawodds serve
+
+      drawodds serve --port 9000 --no-open
+    """
+    if not 1 <= port <= 65535:
+        raise refuse(_("--port must be 1-65535, got {port}").format(port=port))
+    if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("starlette") is None:
+        raise refuse(_('drawodds serve needs the web extra: pip install "drawodds[web]"'))
+    import uvicorn
+
+    from drawodds.web.app import create_app
+
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        listening = socket.socket(family, socket.SOCK_STREAM)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+    except OSError as exc:
+        raise refuse(_("cannot listen on {host} port {port}: {reason}").format(
+            host=host, port=port, reason=exc.strerror or exc)) from None
+    url = f"http://{'localhost' if host == LOCAL else host}:{port}/"
+    if host != LOCAL:
+        note(_("listening on {host}: anyone who can reach this machine on port {port} can use the page").format(
+            host=host, port=port))
+    note(_("the page is at {url} (Ctrl-C stops the server)").format(url=url))
+    if open_browser:
+        threading.Timer(1.0, webbrowser.open, (url,)).start()
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    try:
+        server.run(sockets=[listening])
+    except KeyboardInterrupt:          # Ctrl-C is how the server is stopped
+        note(_("stopped"))
+    finally:
+        listening.close()
