@@ -66,7 +66,8 @@ def test_a_guide_folder_of_the_users_names_force(tmp_path):
     assert flagged(exc.value).endswith("report: choose another folder, or add --force")
 
 
-def test_the_trainer_words_a_bad_answer_with_the_flag(tmp_path, capsys):
+def test_the_trainer_words_a_bad_answer_with_the_flag(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")     # the whole message on one line, whatever the terminal
     answers = tmp_path / "answers.txt"
     answers.write_text("As Jk\nq\n")
     with pytest.raises(SystemExit):

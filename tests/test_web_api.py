@@ -263,7 +263,14 @@ def test_the_serve_command_refuses_a_port_it_cannot_use() -> None:
     assert code == 2 and err.strip() == "drawodds: error: --port must be 1-65535, got 70000"
 
 
-def test_the_same_request_shares_its_work(client: TestClient) -> None:
+def test_the_same_request_shares_its_work(folder: Path) -> None:
+    # Pages that answer at once with the running job, so the reload surely meets the work still running.
+    settings = Settings(history=folder / "train.jsonl", guide=folder / "guide", charts=folder / "charts", wait=0.0)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        _shares_its_work(client)
+
+
+def _shares_its_work(client: TestClient) -> None:
     address = "/read?draw=1&hand=AsAhKs7s3s&trials=2000000"
     first = client.get(address).text
     assert 'class="job"' in first

@@ -11,30 +11,31 @@ from typing import Annotated
 import typer
 
 from drawodds.cli.errors import refuse
-from drawodds.i18n import _
+from drawodds.i18n import N_, _
 from drawodds.render.console import note
 
 LOCAL = "127.0.0.1"
 
+HELP = N_("""Serve drawodds as a web page on this computer: keep, read, the trainer, the solved game, the guide.
+
+Needs the web extra: pip install "drawodds\\[web]". Stop it with Ctrl-C.
+
+Examples:
+
+  drawodds serve
+
+  drawodds serve --port 9000 --no-open""")
+
 
 def serve_cmd(
-    host: Annotated[str, typer.Option("--host", help=(
+    host: Annotated[str, typer.Option("--host", help=N_(
         "Address to listen on (default 127.0.0.1: this computer only). Another address lets other "
         "machines on the network use the page."))] = LOCAL,
-    port: Annotated[int, typer.Option("--port", help="Port to listen on (1-65535).")] = 8765,
-    open_browser: Annotated[bool, typer.Option("--open/--no-open", help=(
+    port: Annotated[int, typer.Option("--port", help=N_("Port to listen on (1-65535)."))] = 8765,
+    open_browser: Annotated[bool, typer.Option("--open/--no-open", help=N_(
         "Open the page in the default browser once the server is up."))] = True,
 ) -> None:
-    """Serve drawodds as a web page on this computer: keep, read, the trainer, the solved game, the guide.
-
-    Needs the web extra: pip install "drawodds\\[web]". Stop it with Ctrl-C.
-
-    Examples:
-
-      drawodds serve
-
-      drawodds serve --port 9000 --no-open
-    """
+    """The command `drawodds serve` (its help is HELP)."""
     if not 1 <= port <= 65535:
         raise refuse(_("--port must be 1-65535, got {port}").format(port=port))
     if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("starlette") is None:
