@@ -45,6 +45,7 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "docs" / "web"))
     parser.add_argument("--guide", default=str(ROOT / "reports"))
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    parser.add_argument("--only", action="append", help="take only this screenshot (a file name; repeatable)")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -59,6 +60,8 @@ def main() -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"])
         for name, path, width, height in SHOTS:
+            if args.only and name not in args.only:
+                continue
             context = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB",
                                           device_scale_factor=1)
             page = context.new_page()
@@ -78,6 +81,8 @@ def main() -> None:
                     page.locator(".job").wait_for(state="detached", timeout=120_000)
                     page.wait_for_timeout(500)               # the result swapped in, or the page reloaded
                     page.wait_for_load_state("networkidle")
+                # Lazy images below the window would never load: ask for them all, then wait for them.
+                page.evaluate("document.querySelectorAll('img[loading=lazy]').forEach(i => i.loading = 'eager')")
                 page.evaluate("Promise.all([...document.images].map(i => i.complete ? 0 : "
                               "new Promise(r => { i.onload = i.onerror = r; })))")
             tall = int(page.evaluate("document.querySelector('main').getBoundingClientRect().bottom")) + 8

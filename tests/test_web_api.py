@@ -10,6 +10,7 @@ import json
 import socket
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -244,6 +245,13 @@ def test_the_solved_game_by_hand_kind(client: TestClient, small_solution: object
         body = one.split("<tbody>")[1].split("</tbody>")[0]
         assert body.count("<tr>") == 1 and kinds[-1] in body
         assert client.get("/solved/chart/morkpoker/other.png").status_code == 400      # the charts: a few named
+        from drawodds.web.pages import CHARTS
+
+        charts = [f"/solved/chart/morkpoker/{name}" for name in CHARTS]
+        with ThreadPoolExecutor(len(charts)) as pool:       # a browser asks for all of them at once
+            answers = list(pool.map(client.get, charts))
+        assert [a.status_code for a in answers] == [200] * len(charts)
+        assert all(a.content.startswith(b"\x89PNG") for a in answers)
     finally:
         client.app.state.web.solutions.clear()
         client.app.state.web.overviews.clear()

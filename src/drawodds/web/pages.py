@@ -306,9 +306,10 @@ async def solved_chart(request: Request) -> Response:
         solution = _solution(web, rules)
         if solution is None:
             raise RequestError("the {rules} equilibrium is not solved yet", rules=rules)
-        have = {p.name: p for p in folder.glob("*.png")} if folder.is_dir() else {}
-        if not set(CHARTS) <= set(have):
-            have = {p.name: p for p in write_solve_charts(solution, folder)}
+        with web.drawing:        # the page asks for all its charts at once: the first request draws them
+            have = {p.name: p for p in folder.glob("*.png")} if folder.is_dir() else {}
+            if not set(CHARTS) <= set(have):
+                have = {p.name: p for p in write_solve_charts(solution, folder)}
         return have
 
     charts = await run_in_threadpool(draw)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -113,6 +114,7 @@ class Web:
         self.sessions = Sessions(self.settings.history)
         self.solutions: dict[str, Any] = {}      # the cached equilibria, loaded once, by rule set
         self.overviews: dict[str, Any] = {}      # their tables, worked out once
+        self.drawing = threading.Lock()          # matplotlib is not thread-safe: one request draws at a time
 
     def page(self, request: Request, name: str, *, status: int = 200, **values: Any) -> HTMLResponse:
         """Render template ``name`` with the page frame's values."""
