@@ -1,7 +1,8 @@
 """Exact best responses to a solved heads-up strategy, in the abstract game or in the real one.
 
 The solution plays as it does at the table: its pre-draw bucket from the dealt hand, its bucket's
-hold for the draw count it picks, its final bucket after the draw. The exploiter is allowed more,
+hold for the draw count it picks (one of two, by its private choice, where it has two), its final
+bucket after the draw. The exploiter is allowed more,
 step by step (``RESOLUTIONS``):
 
 - ``abstract``: it knows only what the solution knows (buckets, the buckets' holds, final
