@@ -119,6 +119,29 @@ def test_transition_nodes_move_private_states() -> None:
     assert evaluation.value == pytest.approx(0.5 * 0.5 + 0.5 * 1.0)
 
 
+def test_a_private_choice_of_transition_is_unseen_by_the_opponent() -> None:
+    """Player 0 picks, unseen, a safe draw (to the middle strength 1, a tie) or a gamble (to 0 or
+    2 with chances 1/4 and 3/4, a showdown worth +1 on average at stake 2); player 1, holding 1,
+    then folds (paying 1.5) or calls. Uniform play is worth 1/2 * 1.5 + 1/2 * (1/2 * 0 + 1/2 * 1);
+    the best responses gamble (1.25) and call (-0.5, own payoff); at the equilibrium player 0
+    gambles and player 1 calls (value 1)."""
+    before, after = cfr.Space(2), cfr.Space(3, np.arange(3, dtype=float))
+    safe = np.array([[0.0, 1.0, 0.0], [0.0, 1.0, 0.0]])
+    gamble = np.array([[0.25, 0.0, 0.75], [0.25, 0.0, 0.75]])
+    nodes = [cfr.Choice(0, 1, np.stack([safe, gamble]), 1, edge(1), actions=("safe", "gamble")),
+             cfr.Decision(1, 1, (edge(2), edge(3)), actions=("fold", "call")),
+             cfr.Terminal(1, "fixed", np.array([1.5])),
+             cfr.Terminal(1, "showdown", np.array([2.0]))]
+    tree = cfr.build_tree(nodes, 0, [before, after], (0, 1), (np.array([0.5, 0.5]), np.array([0.0, 1.0, 0.0])))
+    assert tree.choices == (0,) and tree.strategic == (0, 1)
+    evaluation = cfr.evaluate_profile(tree, cfr.uniform_strategy(tree))
+    assert evaluation.value == pytest.approx(1.0, abs=1e-12)
+    assert evaluation.best_response == pytest.approx((1.25, -0.5), abs=1e-12)
+    solution = cfr.solve_tree(tree, iterations=300)
+    assert solution.value == pytest.approx(1.0, abs=1e-3) and solution.exploitability < 1e-3
+    assert solution.strategy[0][0, :, 1] == pytest.approx([1.0, 1.0], abs=1e-2)
+
+
 def test_trees_are_validated() -> None:
     space = cfr.Space(2)
     uniform = np.full(2, 0.5)

@@ -43,6 +43,9 @@ PATTERN_CATEGORIES = ("high card", "pair", "two pair", "trips", "straight", "flu
 MADE_HAND_SLACK = 1e-3    # a hand that stands pat may draw only where that costs at most this much equity
 
 
+STRONG_POWER = 8          # the second hold's objective: the final hand's equity to this power (ending strong)
+
+
 COARSE_BUCKETS = 32       # final-strength resolution of the clustering features
 
 
@@ -68,6 +71,28 @@ class Abstraction:
     final_mass: Floats = field(repr=False)                  # reference mass of each final bucket
     seconds: float = 0.0
     settings: tuple[int, int, int] = DEFAULT_SETTINGS.abstraction     # the bucket budgets and field rounds asked for
+    alt_holds: Ints | None = field(default=None, repr=False)       # (N, options) each class's second hold, -1 illegal
+    alt_transitions: Floats | None = field(default=None, repr=False)  # (options, P, F) the buckets' second holds
+
+    @property
+    def choices(self) -> tuple[int, ...]:
+        """The options whose draw count offers a second hold, a private choice of the seat."""
+        if self.alt_holds is None:
+            return ()
+        return tuple(k for k in range(len(self.options))
+                     if (self.alt_holds[:, k] != self.class_holds[:, k]).any())
+
+    def hold_columns(self, k: int) -> tuple[Ints, ...]:
+        """Each class's holds open to option ``k``: the first, and the second when there is a choice."""
+        if self.alt_holds is None or k not in self.choices:
+            return (self.class_holds[:, k],)
+        return (self.class_holds[:, k], self.alt_holds[:, k])
+
+    def hold_transitions(self, k: int) -> Floats:
+        """(holds, P, F) the buckets' transitions for each hold of option ``k`` (``hold_columns``)."""
+        if self.alt_transitions is None or k not in self.choices:
+            return self.transitions[k:k + 1]
+        return np.stack([self.transitions[k], self.alt_transitions[k]])
 
     @property
     def pre_buckets(self) -> int:
@@ -142,21 +167,25 @@ def equity_values(distribution: Floats) -> Floats:
 
 
 def best_holds(deals: npt.NDArray[np.integer], legal: npt.NDArray[np.bool_], values: Floats,
-               options: tuple[int, ...], spread: Spread | None = None) -> tuple[Ints, Floats]:
+               options: tuple[int, ...], spread: Spread | None = None, exclude: Ints | None = None
+               ) -> tuple[Ints, Floats]:
     """Best hold of each draw count by an objective per strength: (N, options) masks (-1 when no
     hold of that size is legal) and their expected values; per block of deals (the chunks of
-    ``spread``)."""
+    ``spread``). With ``exclude`` (N, options) the best other than those holds (the runner-up)."""
     spread = spread or Spread()
     levels = tuple(spread.put(level) for level in scalar_subset_sums(values[hand_strengths()]))
+    if exclude is None:
+        exclude = np.full((len(deals), len(options)), -1, dtype=np.int64)
     parts = spread.map(_best_holds_block, [(deals[i:i + CLASS_BLOCK], legal[i:i + CLASS_BLOCK], values, levels,
-                                            options) for i in range(0, len(deals), CLASS_BLOCK)])
+                                            options, exclude[i:i + CLASS_BLOCK])
+                                           for i in range(0, len(deals), CLASS_BLOCK)])
     if not parts:
         return np.zeros((0, len(options)), dtype=np.int64), np.zeros((0, len(options)))
     return np.concatenate([h for h, _ in parts]), np.concatenate([b for _, b in parts])
 
 
 def _best_holds_block(deals: npt.NDArray[np.integer], legal: npt.NDArray[np.bool_], values: Floats,
-                      levels: tuple[Shelved, ...], options: tuple[int, ...]) -> tuple[Ints, Floats]:
+                      levels: tuple[Shelved, ...], options: tuple[int, ...], exclude: Ints) -> tuple[Ints, Floats]:
     """``best_holds`` of one block of deals, from the subset sums of the objective."""
     num = hold_numerators(deals, values[evaluate(deals)], tuple(_open(level) for level in levels))
     value = num / draw_outcomes(5 - POPCOUNT)[None, :]
@@ -164,6 +193,7 @@ def _best_holds_block(deals: npt.NDArray[np.integer], legal: npt.NDArray[np.bool
     best = np.full((len(deals), len(options)), -np.inf)
     for j, d in enumerate(options):
         cand = np.where(legal & (5 - POPCOUNT == d)[None, :], value, -np.inf)
+        cand[exclude[:, j] >= 0, exclude[exclude[:, j] >= 0, j]] = -np.inf
         pick = cand.argmax(axis=1)
         ok = np.isfinite(cand[np.arange(len(deals)), pick])
         holds[ok, j] = pick[ok]
@@ -323,6 +353,17 @@ def field_holds(deals: npt.NDArray[np.int8], weights: Floats, legal: npt.NDArray
     return holds, value, field_mass
 
 
+def second_holds(deals: npt.NDArray[np.int8], legal: npt.NDArray[np.bool_], holds: Ints, field_mass: Floats,
+                 options: tuple[int, ...], spread: Spread | None = None) -> Ints:
+    """Each class's other hold of every draw count it may take, the seat's second choice for that
+    count: the one most likely to end strong (by the ``STRONG_POWER``-th power of the final hand's
+    showdown equity against the field) other than the first; the first where there is no other
+    (and for standing pat)."""
+    alt, _ = best_holds(deals, legal, equity_values(field_mass) ** STRONG_POWER, options, spread, exclude=holds)
+    keep = (holds < 0) | (alt < 0) | (np.asarray(options) == 0)[None, :]
+    return np.where(keep, holds, alt)
+
+
 def _no_stage(stage: str, done: float) -> None:
     return None
 
@@ -370,10 +411,13 @@ def _build(rules: RuleSet, pre_buckets: int, final_buckets: int, rounds: int, st
     holds, value, field_mass = field_holds(deals, w, legal_hold_table(deals, rules), options, rounds, spread)
     natural = value.argmax(axis=1)
     holds = keep_made_hands(deals, holds, value, natural)
+    stage("abstraction: second holds", 0.3)
+    alt = second_holds(deals, legal_hold_table(deals, rules), holds, field_mass, options, spread)
     of_final = equal_mass_buckets(field_mass, final_buckets, categories=True)
     n_final = int(of_final.max()) + 1
     stage("abstraction: final-hand counts", 0.35)
-    counts = bucket_counts(of_final[hand_strengths()].astype(np.int64), n_final, needed_levels(holds), spread)
+    counts = bucket_counts(of_final[hand_strengths()].astype(np.int64), n_final,
+                           needed_levels(np.concatenate([holds, alt], axis=1)), spread)
     # Clustering features: cumulative distributions over coarse buckets (runs of final buckets).
     fine_mass = np.bincount(of_final[1:], weights=field_mass[1:], minlength=n_final)
     coarse_of_final = equal_mass_buckets(np.r_[0.0, fine_mass], min(COARSE_BUCKETS, n_final))[1:]
@@ -390,10 +434,14 @@ def _build(rules: RuleSet, pre_buckets: int, final_buckets: int, rounds: int, st
     del features
     n_pre = len(pattern)
     sums = class_transitions(deals, holds, of_final, n_final, counts, reduce=(bucket, w), spread=spread,
-                             progress=part("abstraction: exact transitions", 0.8, 1.0, blocks))
+                             progress=part("abstraction: exact transitions", 0.8, 0.9, blocks))
+    alt_sums = class_transitions(deals, alt, of_final, n_final, counts, reduce=(bucket, w), spread=spread,
+                                 progress=part("abstraction: exact transitions of the second holds", 0.9, 1.0,
+                                               blocks))
     del counts
     bucket_mass = np.bincount(bucket, weights=w, minlength=n_pre)
     transitions = np.transpose(sums / bucket_mass[:, None, None], (1, 0, 2))
+    alt_transitions = np.transpose(alt_sums / bucket_mass[:, None, None], (1, 0, 2))
     legal_count = _count_true(bucket, holds >= 0, n_pre)
     if ((legal_count != 0) & (legal_count != np.bincount(bucket, minlength=n_pre)[:, None])).any():
         raise AssertionError("a bucket mixes classes with different legal draws")
@@ -405,7 +453,7 @@ def _build(rules: RuleSet, pre_buckets: int, final_buckets: int, rounds: int, st
     return Abstraction(rules, options, deals, weights, bucket, holds, natural, bucket_mass / w.sum(),
                        transitions, legal_count > 0, opens, pattern, names,
                        of_final, final_mass / final_mass.sum(), time.perf_counter() - t0,
-                       (pre_buckets, final_buckets, rounds))
+                       (pre_buckets, final_buckets, rounds), alt, alt_transitions)
 
 
 def _count_true(group: Ints, flags: npt.NDArray[np.bool_], n: int) -> Ints:

@@ -1,7 +1,8 @@
 """Exact best responses to a solved heads-up strategy, in the abstract game or in the real one.
 
 The solution plays as it does at the table: its pre-draw bucket from the dealt hand, its bucket's
-hold for the draw count it picks, its final bucket after the draw. The exploiter is allowed more,
+hold for the draw count it picks (one of two, by its private choice, where it has two), its final
+bucket after the draw. The exploiter is allowed more,
 step by step (``RESOLUTIONS``):
 
 - ``abstract``: it knows only what the solution knows (buckets, the buckets' holds, final
@@ -30,7 +31,7 @@ from drawodds.solver.classes import class_hold_cards, classify
 from drawodds.solver.expectations import best_hold_expectations, hold_expectations, strength_spread, subset_tables
 from drawodds.solver.game import betting_round
 from drawodds.solver.hand_kinds import hand_kinds
-from drawodds.solver.playout import _draw, _sample
+from drawodds.solver.playout import _draw, _sample, solution_keep
 from drawodds.solver.subsets import N_CARDS, N_STRENGTHS
 
 if TYPE_CHECKING:
@@ -174,23 +175,37 @@ class _Game:
         out = np.zeros((n_opt, n_opt, n, n_states))
         for k, d in enumerate(a.options):
             sel = weights[:, k] if opp == 0 else weights[k]           # rows where the opponent draws d
-            flat = sel.reshape(-1, a.pre_buckets)
-            if self.res.strengths:
-                assert self.t is not None
-                per_class = flat[:, a.class_bucket] * (self.w / self.bucket_mass[a.class_bucket])[None, :]
-                holds = a.class_holds[:, k]
-                ok = holds >= 0
-                spread = np.zeros((len(flat), N_STRENGTHS))
-                if ok.any():
-                    spread = strength_spread(self.t, per_class[:, ok], holds[ok], d, np.flatnonzero(ok))
-                moved = spread
-            else:
-                moved = flat @ a.transitions[k]
+            choice = self._choice(opp, q, k)
+            moved = np.zeros((n_opt * n, n_states))
+            columns = list(zip(a.hold_columns(k), a.hold_transitions(k), strict=True))
+            for v, (holds, matrix) in enumerate(columns if choice is not None else columns[:1]):
+                part = sel
+                if choice is not None:
+                    part = sel * (choice[None, :, :, v] if opp == 0 else choice[:, :, v].reshape(n_opt, n, -1))
+                flat = part.reshape(-1, a.pre_buckets)
+                if self.res.strengths:
+                    assert self.t is not None
+                    per_class = flat[:, a.class_bucket] * (self.w / self.bucket_mass[a.class_bucket])[None, :]
+                    ok = holds >= 0
+                    if ok.any():
+                        moved += strength_spread(self.t, per_class[:, ok], holds[ok], d, np.flatnonzero(ok))
+                else:
+                    moved += flat @ matrix
             if opp == 0:
                 out[:, k] = moved.reshape(n_opt, n, n_states)
             else:
                 out[k] = moved.reshape(n_opt, n, n_states)
         return out.reshape(n_opt * n_opt * n, n_states)
+
+    def _choice(self, seat: int, q: int, k: int) -> Floats | None:
+        """(rows, buckets, holds) the solution's private choice of hold when ``seat`` draws option
+        ``k`` after lines of group ``q`` (rows as at its draw node), or None when there is none."""
+        node = self.g.hold_nodes.get((q, seat, k))
+        if node is None:
+            return None
+        out = self.sol.strategy[node]
+        assert out is not None
+        return out
 
     # after the draw ---------------------------------------------------------------------------
 
@@ -234,28 +249,51 @@ class _Game:
 
     # the draw -------------------------------------------------------------------------------
 
-    def _draw_values(self, vectors: Floats, k: int) -> Floats:
+    def _draw_values(self, vectors: Floats, k: int, seat: int, q: int) -> Floats:
         """(vectors, groups) the exploiter's value of drawing option ``k`` for each group (bucket
-        or deal class), given its value per final state in each vector; -inf where illegal.
-        With ``record``, the holds that give it go to ``self.holds_of[k]`` (vectors, classes)."""
+        or deal class), given its value per final state in each vector; -inf where illegal. Its
+        hold: any (free holds), else the best of the solution's (``best_draw``) or the solution's
+        own choice among them. The holds that give it go to ``self.holds_of[k]`` (vectors, classes)."""
+        a = self.a
+        if self.free:
+            return self._hold_values(vectors, k, None, None)
+        columns = a.hold_columns(k)
+        values = np.stack([self._hold_values(vectors, k, holds, matrix)
+                           for holds, matrix in zip(columns, a.hold_transitions(k), strict=True)])
+        if len(columns) == 1:
+            self.holds_of[k] = np.broadcast_to(columns[0], (len(vectors), len(columns[0])))
+            return values[0]
+        if self.best_draw:
+            pick = values.argmax(axis=0)
+            if self.res.classes:
+                self.holds_of[k] = np.where(pick == 1, columns[1][None, :], columns[0][None, :])
+            return values.max(axis=0)
+        choice = self._choice(seat, q, k)
+        assert choice is not None
+        mix = np.moveaxis(choice[:, self.own_bucket, :], 2, 0)          # (holds, vectors, groups)
+        return np.where(mix > 0, mix * np.where(np.isfinite(values), values, 0.0), 0.0).sum(axis=0) + \
+            np.where(np.isfinite(values[0]), 0.0, -np.inf)
+
+    def _hold_values(self, vectors: Floats, k: int, holds: Ints | None, matrix: Floats | None) -> Floats:
+        """``_draw_values`` for one hold per class (``holds``, their bucket transitions ``matrix``),
+        or with None any hold (free holds)."""
         a, d = self.a, self.a.options[k]
         if not self.res.strengths:
-            out = vectors @ a.transitions[k].T
+            assert matrix is not None
+            out = vectors @ matrix.T
             out[:, ~a.legal_draws[:, k]] = -np.inf
             return out
         assert self.t is not None
         vt = np.ascontiguousarray(vectors.T)
-        if self.free:
+        if holds is None:
             assert self._legal_holds is not None
             per_class, masks = best_hold_expectations(self.t, vt, d, self._legal_holds)
             self.holds_of[k] = masks.T
         else:
-            holds = a.class_holds[:, k]
             ok = holds >= 0
             per_class = np.full((len(self.w), len(vectors)), -np.inf)
             if ok.any():
                 per_class[ok] = hold_expectations(self.t, vt, holds[ok], d, np.flatnonzero(ok))
-            self.holds_of[k] = np.broadcast_to(holds, (len(vectors), len(holds)))
         if self.res.classes:
             return np.ascontiguousarray(per_class.T)
         legal = a.legal_draws[:, k]
@@ -272,9 +310,9 @@ class _Game:
         v = post.reshape(n_opt, n_opt, n, -1)                 # (o1, o0, line, state)
         if seat == 0:
             summed = v.sum(axis=0)                            # seat 0 does not see seat 1's draw
-            values = np.stack([self._draw_values(summed[k], k) for k in range(n_opt)])     # (option, line, group)
+            values = np.stack([self._draw_values(summed[k], k, seat, q) for k in range(n_opt)])  # (option, line, group)
         else:
-            values = np.stack([self._draw_values(v[k].reshape(n_opt * n, -1), k) for k in range(n_opt)])
+            values = np.stack([self._draw_values(v[k].reshape(n_opt * n, -1), k, seat, q) for k in range(n_opt)])
         if self.best_draw:
             best = values.max(axis=0)
             if self.res.classes and self.res.strengths:
@@ -477,7 +515,7 @@ def _play_block(sol: DrawSolution, policy: dict[object, npt.NDArray], seat: int,
                 s = sol.strategy[g.draw_nodes[(q, s_)]]
                 assert s is not None
                 option = _sample(s[row, buckets[s_][sel]], rng.random(len(sel)))
-                keep = class_hold_cards(hands[s_][sel], a.class_holds, option)
+                keep = solution_keep(sol, hands[s_][sel], q, s_, row, buckets[s_][sel], option, rng)
             if shared and s_ == 1:
                 stub_ptr[1] = stub_ptr[0]                  # seat 1 draws after seat 0 from one stub
             final, stub_ptr[s_] = _draw(hands[s_][sel], keep, stubs[s_][sel], stub_ptr[s_])

@@ -10,6 +10,9 @@ Node kinds:
 - ``Decision``: one player picks an action; a separate strategy for every (row, private state).
 - ``Transition``: chance changes one player's private state, e.g. the draw: the distribution of
   the new state is a row of a stochastic matrix (one matrix per row, from a small stack).
+- ``Choice``: one player picks, unseen by the other, which stochastic matrix moves its own
+  private state (e.g. which cards it keeps for a draw count both see); a strategy per (row,
+  private state) like a decision, but every action leads to the same public child.
 - ``Terminal``: a payoff to player 0 that is fixed (a fold), decided by comparing strengths (a
   showdown, O(n) by cumulative sums), or any matrix over both private states.
 
@@ -85,6 +88,22 @@ class Transition:
     label: str = ""
 
 
+@dataclass(frozen=True)
+class Choice:
+    """``player`` picks one of the ``len(actions)`` matrices ``matrices[a]`` (states in, states
+    out; the same for every row) to move its own private state into space ``out_space``; the
+    other player sees only that it moved (all actions lead to the same ``child`` rows)."""
+
+    player: int
+    rows: int
+    matrices: Array = field(repr=False)
+    out_space: int
+    child: Edge
+    legal: npt.NDArray[np.bool_] | None = field(default=None, repr=False)
+    label: str = ""
+    actions: tuple[str, ...] = ()
+
+
 TerminalKind = Literal["fixed", "showdown", "matrix"]
 
 
@@ -101,7 +120,7 @@ class Terminal:
     label: str = ""
 
 
-Node = Decision | Transition | Terminal
+Node = Decision | Transition | Choice | Terminal
 
 
 @dataclass(frozen=True)
@@ -118,6 +137,16 @@ class Tree:
     def decisions(self) -> tuple[int, ...]:
         """Indices of the decision nodes."""
         return tuple(i for i, n in enumerate(self.nodes) if isinstance(n, Decision))
+
+    @property
+    def choices(self) -> tuple[int, ...]:
+        """Indices of the private choice nodes."""
+        return tuple(i for i, n in enumerate(self.nodes) if isinstance(n, Choice))
+
+    @property
+    def strategic(self) -> tuple[int, ...]:
+        """Indices of the nodes with a strategy: decisions and private choices, in node order."""
+        return tuple(i for i, n in enumerate(self.nodes) if isinstance(n, Decision | Choice))
 
     def states(self, node: int, player: int) -> int:
         """Number of private states of ``player`` at ``node``."""
@@ -161,7 +190,7 @@ def build_tree(nodes: Sequence[Node], root: int, spaces: Sequence[Space], root_s
                 raise ValueError(f"node {i} ({_label(nd)}): edge {a} maps {len(e.rows)} rows, node has {nd.rows}")
             np.add.at(covered[e.child], e.rows, 1)
             there = here.copy()
-            if isinstance(nd, Transition):
+            if isinstance(nd, Transition | Choice):
                 there[nd.player] = nd.out_space
             if (node_spaces[e.child] >= 0).all() and (node_spaces[e.child] != there).any():
                 raise ValueError(f"node {e.child} is reached with different private state spaces")
@@ -182,7 +211,7 @@ def build_tree(nodes: Sequence[Node], root: int, spaces: Sequence[Space], root_s
 def _edges(node: Node) -> tuple[Edge, ...]:
     if isinstance(node, Decision):
         return node.children
-    if isinstance(node, Transition):
+    if isinstance(node, Transition | Choice):
         return (node.child,)
     return ()
 
@@ -217,6 +246,9 @@ def _renumber(node: Node, new: Index) -> Node:
     if isinstance(node, Transition):
         return Transition(node.player, node.rows, np.asarray(node.matrices, dtype=np.float64),
                           np.asarray(node.which, dtype=np.int64), node.out_space, edge(node.child), node.label)
+    if isinstance(node, Choice):
+        return Choice(node.player, node.rows, np.asarray(node.matrices, dtype=np.float64), node.out_space,
+                      edge(node.child), node.legal, node.label, node.actions)
     return Terminal(node.rows, node.kind, np.asarray(node.stake, dtype=np.float64), node.matrix, node.label)
 
 
@@ -228,6 +260,14 @@ def _check_node(i: int, nd: Node, here: npt.NDArray[np.int64], spaces: Sequence[
             if nd.legal.shape != (sizes[nd.player], len(nd.children)) or not nd.legal.any(axis=1).all():
                 raise ValueError(f"node {i} ({_label(nd)}): legal mask must be (states, actions) with an "
                                  "action for every state")
+    elif isinstance(nd, Choice):
+        m = nd.matrices
+        if m.ndim != 3 or m.shape[1:] != (sizes[nd.player], spaces[nd.out_space].size):
+            raise ValueError(f"node {i} ({_label(nd)}): matrices must be (actions, {sizes[nd.player]}, "
+                             f"{spaces[nd.out_space].size})")
+        if nd.legal is not None and (nd.legal.shape != (sizes[nd.player], len(m)) or not nd.legal.any(axis=1).all()):
+            raise ValueError(f"node {i} ({_label(nd)}): legal mask must be (states, actions) with an "
+                             "action for every state")
     elif isinstance(nd, Transition):
         m = nd.matrices
         if m.ndim != 3 or m.shape[1:] != (sizes[nd.player], spaces[nd.out_space].size):
@@ -275,8 +315,8 @@ def _compile(tree: Tree) -> _Compiled:
                 contiguous = rows[-1] - rows[0] + 1 == len(rows)
                 g.append((int(m), slice(int(rows[0]), int(rows[-1]) + 1) if contiguous else rows))
         groups.append(tuple(g))
-        if isinstance(nd, Decision):
-            n_states, n_act = tree.states(i, nd.player), len(nd.children)
+        if isinstance(nd, Decision | Choice):
+            n_states, n_act = tree.states(i, nd.player), _n_actions(nd)
             legal = np.ones((n_states, n_act), dtype=bool) if nd.legal is None else nd.legal
             uniform.append(np.ascontiguousarray((legal / legal.sum(axis=1, keepdims=True)).T[:, None, :]))
             masks.append(None if nd.legal is None else np.ascontiguousarray(nd.legal.T[:, None, :]))
@@ -289,6 +329,10 @@ def _compile(tree: Tree) -> _Compiled:
                 if (own, opp) not in showdown:
                     showdown[(own, opp)] = _showdown_index(tree.spaces[own], tree.spaces[opp])
     return _Compiled(tree, tuple(identity), tuple(groups), showdown, tuple(uniform), tuple(masks))
+
+
+def _n_actions(nd: Decision | Choice) -> int:
+    return len(nd.children) if isinstance(nd, Decision) else len(nd.matrices)
 
 
 def _showdown_index(own: Space, opp: Space) -> _ShowdownIndex:
@@ -337,6 +381,13 @@ def _reach(c: _Compiled, strategy: Strategy, player: int) -> list[Array]:
             moved = np.empty((nd.rows, nd.matrices.shape[2]))
             for m, rows in c.groups[i]:
                 moved[rows] = r[rows] @ nd.matrices[m]
+            _assign(out, tree, nd.child, c.identity[i][0], moved)
+        elif isinstance(nd, Choice) and nd.player == player:
+            s = strategy[i]
+            assert s is not None
+            moved = (r * s[0]) @ nd.matrices[0]
+            for a in range(1, len(nd.matrices)):
+                moved += (r * s[a]) @ nd.matrices[a]
             _assign(out, tree, nd.child, c.identity[i][0], moved)
         elif isinstance(nd, Decision) and nd.player == player:
             s = strategy[i]
@@ -397,6 +448,8 @@ def _values(c: _Compiled, strategy: Strategy, opp_reach: list[Array], player: in
         nd = tree.nodes[i]
         if isinstance(nd, Terminal):
             vals[i] = _terminal_values(c, i, nd, player, opp_reach[i])
+        elif isinstance(nd, Choice) and nd.player != player:
+            vals[i] = _gather(vals, nd.child, c.identity[i][0])
         elif isinstance(nd, Transition):
             below = _gather(vals, nd.child, c.identity[i][0])
             if nd.player == player:
@@ -406,15 +459,20 @@ def _values(c: _Compiled, strategy: Strategy, opp_reach: list[Array], player: in
                 vals[i] = v
             else:
                 vals[i] = below
-        elif nd.player != player:
+        elif isinstance(nd, Decision) and nd.player != player:
             total = np.array(_gather(vals, nd.children[0], c.identity[i][0]))
             for a in range(1, len(nd.children)):
                 total += _gather(vals, nd.children[a], c.identity[i][a])
             vals[i] = total
         else:
-            av = np.empty((len(nd.children), nd.rows, c.tree.states(i, player)))
-            for a, e in enumerate(nd.children):
-                av[a] = _gather(vals, e, c.identity[i][a])
+            av = np.empty((_n_actions(nd), nd.rows, c.tree.states(i, player)))
+            if isinstance(nd, Choice):
+                below = _gather(vals, nd.child, c.identity[i][0])
+                for a in range(len(nd.matrices)):
+                    np.matmul(below, nd.matrices[a].T, out=av[a])
+            else:
+                for a, e in enumerate(nd.children):
+                    av[a] = _gather(vals, e, c.identity[i][a])
             action_values[i] = av
             if best:
                 mask = c.masks[i]
@@ -423,7 +481,7 @@ def _values(c: _Compiled, strategy: Strategy, opp_reach: list[Array], player: in
                 s = strategy[i]
                 assert s is not None
                 v = av[0] * s[0]
-                for a in range(1, len(nd.children)):
+                for a in range(1, len(av)):
                     v += av[a] * s[a]
                 vals[i] = v
     return vals, action_values  # type: ignore[return-value]
@@ -611,10 +669,10 @@ def solve_tree(tree: Tree, *, iterations: int = 1000, exploitability: float | No
     """
     c = _compile(tree)
     nodes = tree.nodes
-    players = [[i for i in tree.decisions if nodes[i].player == p] for p in (0, 1)]  # type: ignore[union-attr]
+    players = [[i for i in tree.strategic if nodes[i].player == p] for p in (0, 1)]  # type: ignore[union-attr]
     strategy = _uniform(c)
-    regret = {i: np.zeros_like(strategy[i]) for i in tree.decisions}
-    total = {i: np.zeros_like(strategy[i]) for i in tree.decisions}
+    regret = {i: np.zeros_like(strategy[i]) for i in tree.strategic}
+    total = {i: np.zeros_like(strategy[i]) for i in tree.strategic}
     ladder = set(checkpoints(iterations, every=check_every))
     reach = [_reach(c, strategy, 0), _reach(c, strategy, 1)]
     curve: list[Checkpoint] = []

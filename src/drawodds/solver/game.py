@@ -77,6 +77,7 @@ class GameTree:
     pre_nodes: dict[str, int] = field(repr=False)          # pre-draw history -> node, in play order
     draw_nodes: dict[tuple[int, int], int] = field(repr=False)   # (first after, seat) -> node
     post_nodes: dict[tuple[int, str], int] = field(repr=False)   # (first after, history) -> node
+    hold_nodes: dict[tuple[int, int, int], int] = field(repr=False)  # (first after, seat, option) -> choice node
     groups: dict[int, tuple[int, ...]] = field(repr=False)       # first after -> line indices
     max_bets: int
     small: float
@@ -124,6 +125,7 @@ def build_game(abstraction: Abstraction, raises: int | None = None) -> GameTree:
     groups = {q: tuple(i for i, ln in enumerate(lines) if ln.first_after == q) for q in (0, 1)}
     groups = {q: g for q, g in groups.items() if g}
     draw_nodes: dict[tuple[int, int], int] = {}
+    hold_nodes: dict[tuple[int, int, int], int] = {}
     post_nodes: dict[tuple[int, str], int] = {}
     entry: dict[str, tuple[int, int]] = {}             # pre-draw history -> (draw node, row)
     for q, members in groups.items():
@@ -133,15 +135,24 @@ def build_game(abstraction: Abstraction, raises: int | None = None) -> GameTree:
         stake = np.tile(base, n_opt * n_opt)
         post = betting_round(q, max_bets)
         post_root = _build_round(post, "", rows, stake, big, add, post_nodes, q, None).child
-        x1 = add(cfr.Transition(1, rows, abstraction.transitions, np.repeat(np.arange(n_opt), n_opt * n),
-                                1, cfr.Edge(post_root, np.arange(rows)), "draw, seat 1"))
-        d1 = add(cfr.Decision(1, n_opt * n, tuple(cfr.Edge(x1, a * n_opt * n + np.arange(n_opt * n))
-                                                  for a in range(n_opt)),
-                              abstraction.legal_draws, "draw choice, seat 1", _draw_names(abstraction)))
-        x0 = add(cfr.Transition(0, n_opt * n, abstraction.transitions, np.repeat(np.arange(n_opt), n),
-                                1, cfr.Edge(d1, np.arange(n_opt * n)), "draw, seat 0"))
-        d0 = add(cfr.Decision(0, n, tuple(cfr.Edge(x0, a * n + np.arange(n)) for a in range(n_opt)),
-                              abstraction.legal_draws, "draw choice, seat 0", _draw_names(abstraction)))
+        if not abstraction.choices:
+            x1 = add(cfr.Transition(1, rows, abstraction.transitions, np.repeat(np.arange(n_opt), n_opt * n),
+                                    1, cfr.Edge(post_root, np.arange(rows)), "draw, seat 1"))
+            into1 = tuple(cfr.Edge(x1, a * n_opt * n + np.arange(n_opt * n)) for a in range(n_opt))
+        else:
+            into1 = tuple(cfr.Edge(_draw(abstraction, 1, a, n_opt * n, cfr.Edge(post_root, a * n_opt * n
+                                                                                 + np.arange(n_opt * n)),
+                                         add, hold_nodes, q), np.arange(n_opt * n)) for a in range(n_opt))
+        d1 = add(cfr.Decision(1, n_opt * n, into1, abstraction.legal_draws, "draw choice, seat 1",
+                              _draw_names(abstraction)))
+        if not abstraction.choices:
+            x0 = add(cfr.Transition(0, n_opt * n, abstraction.transitions, np.repeat(np.arange(n_opt), n),
+                                    1, cfr.Edge(d1, np.arange(n_opt * n)), "draw, seat 0"))
+            into0 = tuple(cfr.Edge(x0, a * n + np.arange(n)) for a in range(n_opt))
+        else:
+            into0 = tuple(cfr.Edge(_draw(abstraction, 0, a, n, cfr.Edge(d1, a * n + np.arange(n)), add, hold_nodes, q),
+                                   np.arange(n)) for a in range(n_opt))
+        d0 = add(cfr.Decision(0, n, into0, abstraction.legal_draws, "draw choice, seat 0", _draw_names(abstraction)))
         draw_nodes[(q, 0)], draw_nodes[(q, 1)] = d0, d1
         for row, i in enumerate(members):
             entry[lines[i].history] = (d0, row)
@@ -155,7 +166,22 @@ def build_game(abstraction: Abstraction, raises: int | None = None) -> GameTree:
     pre_sorted = {h: int(renum[pre_nodes[h]]) for h in sorted(pre_nodes, key=lambda h: (len(h), h))}
     post_sorted = {k: int(renum[post_nodes[k]]) for k in sorted(post_nodes, key=lambda k: (k[0], len(k[1]), k[1]))}
     return GameTree(tree, tuple(lines), pre_sorted, {k: int(renum[i]) for k, i in sorted(draw_nodes.items())},
-                    post_sorted, groups, max_bets, small, big)
+                    post_sorted, {k: int(renum[i]) for k, i in sorted(hold_nodes.items())}, groups, max_bets, small,
+                    big)
+
+
+def _draw(abstraction: Abstraction, seat: int, k: int, rows: int, child: cfr.Edge, add,
+          record: dict[tuple[int, int, int], int], q: int) -> int:
+    """The node that moves ``seat``'s bucket when it draws option ``k``: a private choice between
+    the bucket's holds for that count, or the one transition when there is no choice."""
+    name = _draw_names(abstraction)[k]
+    if k not in abstraction.choices:
+        return add(cfr.Transition(seat, rows, abstraction.transitions[k:k + 1], np.zeros(rows, dtype=np.int64), 1,
+                                  child, f"{name}, seat {seat}"))
+    node = add(cfr.Choice(seat, rows, abstraction.hold_transitions(k), 1, child, None,
+                          f"hold for {name}, seat {seat}", ("first hold", "second hold")))
+    record[(q, seat, k)] = node
+    return node
 
 
 def _draw_names(abstraction: Abstraction) -> tuple[str, ...]:

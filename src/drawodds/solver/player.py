@@ -91,6 +91,11 @@ class EquilibriumTables:
             s = solution.strategy[i]
             assert s is not None
             self.draw[key] = _cumulative(s)
+        self.hold: dict[tuple[int, int, int], Floats] = {}     # (group, seat, option) -> second-hold choice
+        for key3, i in g.hold_nodes.items():
+            s = solution.strategy[i]
+            assert s is not None
+            self.hold[key3] = _cumulative(s)
         self.post: dict[tuple[int, str], tuple[int, str, Floats]] = {}
         rounds = {q: betting_round(q, g.max_bets) for q in g.groups}
         for (q, h), i in g.post_nodes.items():
@@ -103,11 +108,13 @@ class EquilibriumTables:
         self._class_of = dict(zip(keys.tolist(), classes.tolist(), strict=True))
         self._reps = a.classes.astype(np.int64)
         self._bucket = a.class_bucket
-        self._holds = a.class_holds
+        # each class's holds per option, then its second holds (where a draw count offers a choice)
+        self._holds = a.class_holds if a.alt_holds is None else np.concatenate([a.class_holds, a.alt_holds], axis=1)
 
     def hand(self, cards: Sequence[int]) -> tuple[int, tuple[int, ...]]:
         """Pre-draw bucket of a hand (sorted ascending), and for each draw option the hold it
-        keeps as a bit mask over those cards (bit i keeps the i-th; ``NO_HOLD`` if illegal).
+        keeps as a bit mask over those cards (bit i keeps the i-th; ``NO_HOLD`` if illegal), then
+        (when the abstraction offers them) each option's second hold.
 
         The hand is renamed into its class representative the way ``classes.classify`` does (suits
         by rank mask, largest first; ties keep suit order): a few microseconds in plain Python.
@@ -234,6 +241,9 @@ class EquilibriumPlayer:
             if seat == 1:
                 row += t.option_index[obs.draw_counts[0][other]] * n
             option = _pick(t.draw[(q, seat)][row, self._bucket].tolist(), self._uniform())
+            choice = t.hold.get((q, seat, option))
+            if choice is not None and _pick(choice[row, self._bucket].tolist(), self._uniform()) == 1:
+                option += len(t.options)                  # the second hold for this draw count
             mask = self._holds[option]
             if mask == NO_HOLD:
                 mask = 31

@@ -9,7 +9,7 @@ import numpy.typing as npt
 
 from drawodds.evaluate import evaluate
 from drawodds.solver.abstraction import hand_keep
-from drawodds.solver.classes import classify
+from drawodds.solver.classes import class_hold_cards, classify
 from drawodds.solver.game import betting_round
 from drawodds.solver.solution import DrawSolution
 from drawodds.solver.subsets import N_CARDS, Floats, Ints
@@ -28,6 +28,28 @@ def _draw(hands: Ints, keep: npt.NDArray[np.bool_], stub: Ints, start: Ints) -> 
 def _sample(probs: Floats, u: Floats) -> Ints:
     """Index of the action each row picks, given uniform draws ``u``."""
     return np.minimum((np.cumsum(probs, axis=1) < u[:, None]).sum(axis=1), probs.shape[1] - 1)
+
+
+def solution_keep(sol: DrawSolution, hands: Ints, q: int, seat: int, row: Ints, bucket: Ints, option: Ints,
+                  rng: np.random.Generator) -> npt.NDArray[np.bool_]:
+    """(N, 5) the cards the solution keeps in ``seat`` when it draws ``option`` after lines of group
+    ``q`` (rows as at its draw node): its bucket's hold, or where the draw count offers two, one
+    picked by its private choice."""
+    a, g = sol.abstraction, sol.game
+    column = np.asarray(option, dtype=np.int64).copy()
+    if a.alt_holds is None or not a.choices:
+        return hand_keep(hands, a, column)
+    u = rng.random(len(option))
+    for k in a.choices:
+        node = g.hold_nodes.get((q, seat, k))
+        at = np.flatnonzero(option == k)
+        if node is None or len(at) == 0:
+            continue
+        s = sol.strategy[node]
+        assert s is not None
+        second = _sample(s[row[at], bucket[at]], u[at]) == 1
+        column[at[second]] += len(a.options)
+    return class_hold_cards(hands, np.concatenate([a.class_holds, a.alt_holds], axis=1), column)
 
 
 @dataclass(frozen=True)
@@ -129,7 +151,7 @@ def _play_block(sol: DrawSolution, n: int, rng: np.random.Generator, shared: boo
             assert s is not None
             row = ln if seat == 0 else draws[0] * n_q + ln
             option = _sample(s[row, buckets[seat][sel]], rng.random(len(sel)))
-            keep = hand_keep(hands[seat][sel], a, option)
+            keep = solution_keep(sol, hands[seat][sel], q, seat, row, buckets[seat][sel], option, rng)
             if shared and seat == 1:
                 stub_ptr[1] = stub_ptr[0]                  # seat 1 draws after seat 0 from one stub
             final, stub_ptr[seat] = _draw(hands[seat][sel], keep, stubs[seat][sel], stub_ptr[seat])

@@ -15,7 +15,7 @@ from drawodds.rules import RuleError, RuleSet
 from drawodds.solver import cfr, store
 from drawodds.solver.abstraction import Abstraction, hand_keep
 from drawodds.solver.cache import cached_abstraction
-from drawodds.solver.classes import classify
+from drawodds.solver.classes import class_hold_cards, classify
 from drawodds.solver.game import ACTION_NAMES, GameTree, _draw_names, build_game
 from drawodds.solver.hand_kinds import HAND_KINDS, hand_kinds
 from drawodds.solver.subsets import Floats
@@ -81,12 +81,17 @@ class DrawSolution:
         assert s is not None
         return dict(zip(self.abstraction.options, s[row, self._bucket(hand)].tolist(), strict=True))
 
-    def keep(self, hand: npt.ArrayLike, draw: int) -> npt.NDArray[np.bool_]:
-        """Which of ``hand``'s cards (in the order given) the solution keeps when drawing ``draw``."""
+    def keep(self, hand: npt.ArrayLike, draw: int, second: bool = False) -> npt.NDArray[np.bool_]:
+        """Which of ``hand``'s cards (in the order given) the solution keeps when drawing ``draw``
+        (with ``second``, its second hold for that count, where the abstraction offers one)."""
         cards = np.asarray(hand, dtype=np.int64)
         order = np.argsort(cards)
-        option = np.array([self.abstraction.options.index(draw)])
-        kept_sorted = hand_keep(cards[order].reshape(1, 5), self.abstraction, option)[0]
+        a = self.abstraction
+        option = np.array([a.options.index(draw)])
+        if second and a.alt_holds is not None:
+            kept_sorted = class_hold_cards(cards[order].reshape(1, 5), a.alt_holds, option)[0]
+        else:
+            kept_sorted = hand_keep(cards[order].reshape(1, 5), a, option)[0]
         out = np.empty(5, dtype=bool)
         out[order] = kept_sorted
         return out

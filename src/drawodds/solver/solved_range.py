@@ -64,8 +64,9 @@ class SolvedRange:
     the draw, each as likely as both seats' strategies make it), as a holdings source.
 
     ``bucket_weight[b, k]`` is the probability that a hand of pre-draw bucket ``b`` takes the
-    line's actions of this seat and then draws ``options[k]`` cards; ``class_holds`` the hold
-    of every deal class for each option. Equal and hashed by the digest of its arrays.
+    line's actions of this seat and then draws ``options[k]`` cards keeping ``class_holds[:, k]``,
+    the hold of every deal class in column ``k`` (a draw count appears twice when the solution
+    chooses between two holds for it). Equal and hashed by the digest of its arrays.
     """
 
     seat: int
@@ -139,7 +140,9 @@ def _seat_probability(sol: DrawSolution, history: str, seat: int) -> Floats:
 
 
 def _draw_strategy(sol: DrawSolution, history: str, seat: int, our_draw: int | None) -> Floats:
-    """(P, options) the seat's draw probabilities after the line (seat 1: after our draw)."""
+    """(P, columns) the seat's draw probabilities after the line (seat 1: after our draw): one
+    column per option, then, when the abstraction offers second holds, one per option's second
+    hold (each option's probability split by the seat's private choice)."""
     g, a = sol.game, sol.abstraction
     index = next(i for i, ln in enumerate(g.lines) if ln.history == history)
     q = g.lines[index].first_after
@@ -149,7 +152,17 @@ def _draw_strategy(sol: DrawSolution, history: str, seat: int, our_draw: int | N
         row += a.options.index(our_draw) * len(g.groups[q])
     strategy = sol.strategy[g.draw_nodes[(q, seat)]]
     assert strategy is not None
-    return strategy[row]
+    if a.alt_holds is None:
+        return strategy[row]
+    out = np.concatenate([strategy[row], np.zeros_like(strategy[row])], axis=1)
+    for k in range(len(a.options)):
+        node = g.hold_nodes.get((q, seat, k))
+        if node is not None:
+            choice = sol.strategy[node]
+            assert choice is not None
+            out[:, len(a.options) + k] = out[:, k] * choice[row, :, 1]
+            out[:, k] = out[:, k] * choice[row, :, 0]
+    return out
 
 
 def solved_range(solution: DrawSolution, *, line: str | None = None, seat: str = "first",
@@ -189,9 +202,13 @@ def solved_range(solution: DrawSolution, *, line: str | None = None, seat: str =
             ours[a.class_bucket[cls[0]]] = 1.0
         else:
             ours = a.prior
-        weight = np.zeros((a.pre_buckets, len(a.options)))
+        columns = len(a.options) * (1 if a.alt_holds is None else 2)
+        weight = np.zeros((a.pre_buckets, columns))
         for h in reaching:
             other = float(ours @ _seat_probability(solution, h, 1 - s))
             weight += other * _seat_probability(solution, h, s)[:, None] * _draw_strategy(solution, h, s, our_draw)
-    return SolvedRange(s, history, our_draw, tuple(a.options), np.asarray(a.class_bucket, dtype=np.int32),
-                       np.asarray(a.class_holds, dtype=np.int8), np.ascontiguousarray(weight))
+    holds, options = a.class_holds, tuple(a.options)
+    if a.alt_holds is not None:
+        holds, options = np.concatenate([a.class_holds, a.alt_holds], axis=1), options + options
+    return SolvedRange(s, history, our_draw, options, np.asarray(a.class_bucket, dtype=np.int32),
+                       np.asarray(holds, dtype=np.int8), np.ascontiguousarray(weight))

@@ -32,7 +32,8 @@ COLUMNS = ("node", "seat", "street", "line", "row", "state", "action", "probabil
 SLACK = 64                  # patterns and hand categories: buckets a build adds beyond a small budget
 SUM_TOLERANCE = 1e-6        # an information set's probabilities sum to 1 within this
 ABSTRACTION_ARRAYS = ("classes", "class_weights", "class_bucket", "class_holds", "class_natural", "prior",
-                      "transitions", "legal_draws", "openers", "pattern", "final_of_strength", "final_mass")
+                      "transitions", "legal_draws", "openers", "pattern", "final_of_strength", "final_mass",
+                      "alt_holds", "alt_transitions")
 
 
 class SolutionFileError(RequestError):
@@ -64,6 +65,8 @@ def read_abstraction(path: Path, rules: RuleSet, settings: tuple[int, int, int])
         whole = (a.transitions.shape == (len(a.options), p, f) and a.legal_draws.shape == (p, len(a.options))
                  and a.openers.shape == (p,) and a.pattern.shape == (p,) and len(a.class_bucket) == len(a.classes)
                  and a.class_holds.shape == (len(a.classes), len(a.options)) and len(a.final_mass) == f
+                 and a.alt_holds is not None and a.alt_holds.shape == a.class_holds.shape
+                 and a.alt_transitions is not None and a.alt_transitions.shape == a.transitions.shape
                  and len(a.final_of_strength) == N_STRENGTHS and int(a.class_bucket.max(initial=0)) < p
                  and int(a.final_of_strength.max(initial=0)) < f
                  and int(a.pattern.max(initial=0)) < len(a.pattern_names))
@@ -123,11 +126,11 @@ def write_solution(path: str | Path, game: GameTree, strategy: tuple[Floats | No
     ``stored``'s record (its node and probability are not used) in the file's metadata."""
     parts: dict[str, list[npt.NDArray]] = {k: [] for k in COLUMNS}
     streets = {**{n: "pre-draw" for n in game.pre_nodes.values()}, **{n: "draw" for n in game.draw_nodes.values()},
-               **{n: "post-draw" for n in game.post_nodes.values()}}
-    for i in game.tree.decisions:
+               **{n: "draw" for n in game.hold_nodes.values()}, **{n: "post-draw" for n in game.post_nodes.values()}}
+    for i in game.tree.strategic:
         d = game.tree.nodes[i]
         s = strategy[i]
-        assert isinstance(d, cfr.Decision) and s is not None
+        assert isinstance(d, cfr.Decision | cfr.Choice) and s is not None
         rows, states, acts = s.shape
         size = rows * states * acts
         parts["node"].append(np.full(size, i, dtype=np.int32))
@@ -175,9 +178,9 @@ def strategy_of(stored: StoredSolution, game: GameTree, path: str | Path) -> tup
     probability, nodes = stored.probability, stored.node
     strategy: list[Floats | None] = [None] * len(game.tree.nodes)
     at = 0
-    for i in game.tree.decisions:
+    for i in game.tree.strategic:
         d = game.tree.nodes[i]
-        assert isinstance(d, cfr.Decision)
+        assert isinstance(d, cfr.Decision | cfr.Choice)
         states = game.tree.spaces[int(game.tree.node_spaces[i, d.player])].size
         size = d.rows * states * len(d.actions)
         if at + size > len(probability) or not (nodes[at:at + size] == i).all():
