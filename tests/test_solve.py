@@ -23,6 +23,7 @@ from drawodds.solver.abstraction import (
     pattern_groups,
 )
 from drawodds.solver.classes import classify, deal_classes
+from drawodds.solver.clustering import split_buckets
 from drawodds.solver.game import betting_round, build_game
 from drawodds.solver.playout import play_out
 from drawodds.solver.solution import load_solution
@@ -110,6 +111,28 @@ def test_transitions_match_exact_hold_enumeration(small: Abstraction) -> None:
             mix += a.class_weights[c] * np.bincount(of, weights=ex.counts[0][:len(of)],
                                                     minlength=a.final_buckets) / ex.totals[0]
         assert np.allclose(mix / a.class_weights[members].sum(), a.transitions[j, b], atol=1e-6), d
+
+
+def test_split_buckets_refine_and_separate_what_differs() -> None:
+    """Splitting keeps every new bucket inside one old bucket (and its pattern), makes at most k
+    of each, leaves a one-class bucket whole, and separates classes whose features differ."""
+    rng = np.random.default_rng(3)
+    old = np.repeat(np.arange(5), [1, 2, 6, 9, 40])
+    far = (np.arange(len(old)) % 2).astype(np.float64)         # two clear groups in each bucket
+    x = np.stack([far * 10 + rng.normal(0, 0.01, len(old)), rng.normal(0, 0.01, len(old))], axis=1)
+    w = rng.integers(1, 24, len(old)).astype(np.float64)
+    pattern = np.array([0, 0, 1, 1, 2])
+    new, new_pattern = split_buckets(x, w, old, pattern, 3)
+    parent = np.full(new.max() + 1, -1)
+    parent[new] = old
+    assert (parent[new] == old).all() and np.array_equal(new_pattern, pattern[parent])
+    assert np.array_equal(np.unique(new), np.arange(new.max() + 1))
+    per_old = np.bincount(parent, minlength=5)
+    assert per_old[0] == 1 and (per_old <= 3).all() and (per_old[1:] >= 2).all()
+    for b in range(1, 5):                     # the two groups never share a new bucket
+        sel = old == b
+        assert not set(new[sel & (far == 0)]) & set(new[sel & (far == 1)])
+    assert np.array_equal(split_buckets(x, w, old, pattern, 3)[0], new)
 
 
 def test_buckets_keep_one_draw_pattern(small: Abstraction) -> None:

@@ -25,11 +25,26 @@ def run(argv: list[str] | None = None) -> int:
     return run_application(argv)
 
 
+MATRIX_COMMANDS = frozenset({"solve"})    # their time is large matrix products: OpenBLAS keeps every core
+
+
+def _command(args: list[str]) -> str | None:
+    """The command named in ``args`` (past the global options and the value of ``--lang``)."""
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--lang":
+            next(rest, None)
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
 def _tune_process() -> None:
     """Settings for a process that is drawodds itself (not a program that calls ``run``), before numpy loads.
 
     One BLAS thread unless the user says otherwise: the commands' products are small or already split
-    over worker processes, and OpenBLAS's idle threads spin for a tenth of a CPU second at start-up.
+    over worker processes, and OpenBLAS's idle threads spin for a tenth of a CPU second at start-up;
+    only a solve (``MATRIX_COMMANDS``), whose CFR multiplies large matrices, keeps them.
     glibc's malloc keeps freed memory for the next array instead of handing it back to the system: each
     chunk of a Monte Carlo allocates the same large temporaries again, and by default glibc mapped them
     afresh, so every chunk paid about 2,800 page faults (a fifth of its time). Arrays under 32 MB now
@@ -37,7 +52,8 @@ def _tune_process() -> None:
     is no ``mallopt`` and nothing changes."""
     if sys.argv[1:] == ["--version"]:
         return
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    if _command(sys.argv[1:]) not in MATRIX_COMMANDS:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         import ctypes
 

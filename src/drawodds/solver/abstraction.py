@@ -17,7 +17,7 @@ from drawodds.evaluate import STRAIGHT, category_of, describe, evaluate, jacks_o
 from drawodds.execution import Runner, Stage
 from drawodds.rules import RuleError, RuleSet
 from drawodds.solver.classes import class_hold_cards, deal_classes
-from drawodds.solver.clustering import predraw_buckets
+from drawodds.solver.clustering import SPLIT_CHUNK, predraw_buckets, split_buckets
 from drawodds.solver.settings import DEFAULT_SETTINGS
 from drawodds.solver.spread import Shelved, Spread, _open
 from drawodds.solver.subsets import (
@@ -47,6 +47,9 @@ STRONG_POWER = 8          # the second hold's objective: the final hand's equity
 
 
 COARSE_BUCKETS = 32       # final-strength resolution of the clustering features
+
+
+SPLIT = 4                 # each k-means bucket is split in up to this many by both holds of its classes
 
 
 @dataclass(frozen=True)
@@ -425,12 +428,22 @@ def _build(rules: RuleSet, pre_buckets: int, final_buckets: int, rounds: int, st
     coarse = class_transitions(deals, holds, coarse_of_final[of_final], int(coarse_of_final.max()) + 1,
                                merge_columns(counts, coarse_of_final), spread=spread,
                                progress=part("abstraction: clustering features", 0.5, 0.65, blocks))
-    features = np.cumsum(coarse, axis=2)[:, :, :-1].reshape(len(deals), -1).astype(np.float64)
+    features = _cumulative(coarse)
     del coarse
     group, names = pattern_groups(deals, natural, options, rules, holds >= 0)
     bucket, pattern = predraw_buckets(features, w, group, value.max(axis=1), pre_buckets, spread,
-                                      part("abstraction: pre-draw buckets (k-means)", 0.65, 0.8,
+                                      part("abstraction: pre-draw buckets (k-means)", 0.65, 0.75,
                                            int(group.max()) + 1))
+    choices = [k for k in range(len(options)) if (alt[:, k] != holds[:, k]).any()]
+    if choices and SPLIT > 1:
+        second = class_transitions(deals, alt[:, choices], coarse_of_final[of_final], int(coarse_of_final.max()) + 1,
+                                   merge_columns(counts, coarse_of_final), spread=spread,
+                                   progress=part("abstraction: features of the second holds", 0.75, 0.78, blocks))
+        features = np.concatenate([features, _cumulative(second)], axis=1)
+        del second
+        bucket, pattern = split_buckets(features, w, bucket, pattern, SPLIT, spread,
+                                        part("abstraction: buckets split by their second holds", 0.78, 0.8,
+                                             -(-len(pattern) // SPLIT_CHUNK)))
     del features
     n_pre = len(pattern)
     sums = class_transitions(deals, holds, of_final, n_final, counts, reduce=(bucket, w), spread=spread,
@@ -454,6 +467,12 @@ def _build(rules: RuleSet, pre_buckets: int, final_buckets: int, rounds: int, st
                        transitions, legal_count > 0, opens, pattern, names,
                        of_final, final_mass / final_mass.sum(), time.perf_counter() - t0,
                        (pre_buckets, final_buckets, rounds), alt, alt_transitions)
+
+
+def _cumulative(distributions: npt.NDArray) -> Floats:
+    """(N, options, coarse) distributions as clustering features: each option's cumulative
+    distribution without its last (always 1) column, options side by side."""
+    return np.cumsum(distributions, axis=2)[:, :, :-1].reshape(len(distributions), -1).astype(np.float64)
 
 
 def _count_true(group: Ints, flags: npt.NDArray[np.bool_], n: int) -> Ints:

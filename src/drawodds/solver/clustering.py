@@ -111,6 +111,42 @@ def predraw_buckets(features: Floats, weights: Floats, group: Ints, strength: Fl
     return bucket, np.asarray(pattern, dtype=np.int64)
 
 
+SPLIT_CHUNK = 512         # buckets per chunk of ``split_buckets``
+
+
+def split_buckets(features: Floats, weights: Floats, bucket: Ints, pattern: Ints, k: int,
+                  spread: Spread | None = None, progress: Callable[[int], None] | None = None
+                  ) -> tuple[Ints, Ints]:
+    """Each bucket split in up to ``k`` by weighted k-means of its classes on ``features`` (a
+    bucket of fewer classes into one each): (new bucket of each class, pattern of each new
+    bucket), numbered by old bucket, then weakest first. Chunks of ``SPLIT_CHUNK`` buckets run
+    on ``spread``; ``progress`` hears how many are done."""
+    spread = spread or Spread()
+    n = int(bucket.max()) + 1
+    order = np.argsort(bucket, kind="stable")
+    starts = np.searchsorted(bucket[order], np.arange(n + 1))
+    shelved = spread.put(features)
+    spans = [(starts[lo], starts[min(lo + SPLIT_CHUNK, n)]) for lo in range(0, n, SPLIT_CHUNK)]
+    parts = spread.map(_split_chunk, [(shelved, order[a:b], bucket[order[a:b]], weights[order[a:b]], k)
+                                      for a, b in spans], progress)
+    labels = np.empty(len(bucket), dtype=np.int64)
+    for (a, b), lab in zip(spans, parts, strict=True):
+        labels[order[a:b]] = lab
+    used, new = np.unique(bucket * k + labels, return_inverse=True)
+    return new.astype(np.int64), pattern[used // k]
+
+
+def _split_chunk(features: Shelved, sel: Ints, bucket: Ints, weights: Floats, k: int) -> Ints:
+    """``split_buckets`` of the classes ``sel`` (grouped by ``bucket``, ascending): sub-labels."""
+    x = np.asarray(_open(features)[sel], dtype=np.float64)
+    out = np.zeros(len(sel), dtype=np.int64)
+    edges = np.flatnonzero(np.r_[True, bucket[1:] != bucket[:-1], True])
+    for a, b in zip(edges[:-1], edges[1:], strict=True):
+        if b - a > 1:
+            out[a:b] = weighted_kmeans(x[a:b], weights[a:b], k, -x[a:b].sum(axis=1))
+    return out
+
+
 def _pattern_kmeans(features: Shelved, sel: Ints, weights: Floats, k: int, strength: Floats) -> Ints:
     """``weighted_kmeans`` of the classes ``sel`` of one draw pattern (a chunk of ``predraw_buckets``)."""
     return weighted_kmeans(_open(features)[sel], weights, k, strength)

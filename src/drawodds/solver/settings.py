@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from drawodds.rules import RuleSet
 
-STORE_FORMAT = 4            # the store's file format: bump when a stored layout or the abstraction changes
+STORE_FORMAT = 5            # the store's file format: bump when a stored layout or the abstraction changes
 
 # The options that shape the heads-up game the solver plays; the table size, stacks and session
 # length do not, so rule sets that differ only there share one stored solution.
