@@ -49,7 +49,7 @@ STRONG_POWER = 8          # the second hold's objective: the final hand's equity
 COARSE_BUCKETS = 32       # final-strength resolution of the clustering features
 
 
-SPLIT = 4                 # each k-means bucket is split in up to this many by both holds of its classes
+SPLIT = 5                 # each k-means bucket is split in up to this many by both holds of its classes
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ class Abstraction:
     alt_holds: Ints | None = field(default=None, repr=False)       # (N, options) each class's second hold, -1 illegal
     alt_transitions: Floats | None = field(default=None, repr=False)  # (options, P, F) the buckets' second holds
 
-    @property
+    @functools.cached_property
     def choices(self) -> tuple[int, ...]:
         """The options whose draw count offers a second hold, a private choice of the seat."""
         if self.alt_holds is None:
@@ -92,10 +92,16 @@ class Abstraction:
         return (self.class_holds[:, k], self.alt_holds[:, k])
 
     def hold_transitions(self, k: int) -> Floats:
-        """(holds, P, F) the buckets' transitions for each hold of option ``k`` (``hold_columns``)."""
+        """(holds, P, F) the buckets' transitions for each hold of option ``k`` (``hold_columns``);
+        one array per option, shared by every node of the game that reads it."""
         if self.alt_transitions is None or k not in self.choices:
             return self.transitions[k:k + 1]
-        return np.stack([self.transitions[k], self.alt_transitions[k]])
+        return self._choice_transitions[k]
+
+    @functools.cached_property
+    def _choice_transitions(self) -> dict[int, Floats]:
+        assert self.alt_transitions is not None
+        return {k: np.stack([self.transitions[k], self.alt_transitions[k]]) for k in self.choices}
 
     @property
     def pre_buckets(self) -> int:

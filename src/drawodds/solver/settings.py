@@ -33,7 +33,7 @@ class SolverSettings:
     pre_buckets: int = 4096
     final_buckets: int = 512
     rounds: int = 2
-    exploitability: float = 0.0003
+    exploitability: float = 0.0002
 
     @property
     def abstraction(self) -> tuple[int, int, int]:

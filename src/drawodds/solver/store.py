@@ -19,7 +19,7 @@ from drawodds import paths
 from drawodds.errors import RequestError
 from drawodds.rules import RuleError, RuleSet
 from drawodds.solver import cfr
-from drawodds.solver.abstraction import Abstraction, check_rules
+from drawodds.solver.abstraction import SPLIT, Abstraction, check_rules
 from drawodds.solver.game import GameTree
 from drawodds.solver.settings import STORE_FORMAT
 from drawodds.solver.subsets import N_STRENGTHS, Floats
@@ -125,6 +125,11 @@ def write_solution(path: str | Path, game: GameTree, strategy: tuple[Floats | No
     """Write a strategy to a Parquet file, one row per (decision, row, private state, action), with
     ``stored``'s record (its node and probability are not used) in the file's metadata."""
     parts: dict[str, list[npt.NDArray]] = {k: [] for k in COLUMNS}
+    words: dict[str, dict[str, int]] = {"street": {}, "line": {}, "action": {}}   # text columns, coded
+
+    def code(column: str, text: str) -> int:
+        return words[column].setdefault(text, len(words[column]))
+
     streets = {**{n: "pre-draw" for n in game.pre_nodes.values()}, **{n: "draw" for n in game.draw_nodes.values()},
                **{n: "draw" for n in game.hold_nodes.values()}, **{n: "post-draw" for n in game.post_nodes.values()}}
     for i in game.tree.strategic:
@@ -135,17 +140,18 @@ def write_solution(path: str | Path, game: GameTree, strategy: tuple[Floats | No
         size = rows * states * acts
         parts["node"].append(np.full(size, i, dtype=np.int32))
         parts["seat"].append(np.full(size, d.player, dtype=np.int8))
-        parts["street"].append(np.full(size, streets.get(i, ""), dtype=object))
-        parts["line"].append(np.full(size, d.label, dtype=object))
-        grid = np.indices((rows, states, acts)).reshape(3, -1)
-        parts["row"].append(grid[0].astype(np.int32))
-        parts["state"].append(grid[1].astype(np.int32))
-        parts["action"].append(np.asarray(d.actions, dtype=object)[grid[2]])
+        parts["street"].append(np.full(size, code("street", streets.get(i, "")), dtype=np.int32))
+        parts["line"].append(np.full(size, code("line", d.label), dtype=np.int32))
+        grid = np.indices((rows, states, acts), dtype=np.int32).reshape(3, -1)
+        parts["row"].append(grid[0])
+        parts["state"].append(grid[1])
+        parts["action"].append(np.array([code("action", a) for a in d.actions], dtype=np.int32)[grid[2]])
         parts["probability"].append(s.reshape(-1))
     import polars as pl  # only here: importing polars would slow every command's start
 
-    frame = pl.DataFrame({k: np.concatenate(v) for k, v in parts.items()}).with_columns(
-        pl.col("street", "line", "action").cast(pl.Categorical))
+    # The text columns are gathered from their few words by code: far less memory than a string per row.
+    frame = pl.DataFrame({k: pl.Series(k, list(words[k])).gather(np.concatenate(v)).cast(pl.Categorical)
+                          if k in words else np.concatenate(v) for k, v in parts.items()})
     meta = json.dumps(_record(stored))
     return paths.write_file(path, lambda tmp: frame.write_parquet(tmp, metadata={"drawodds": meta}))
 
@@ -203,10 +209,11 @@ def _count(value: object, lo: int, hi: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
 
 
-def _near(count: object, budget: int) -> bool:
-    """Whether an abstraction built for ``budget`` buckets could have ``count``: the build gives each
-    draw pattern at least one, so counts run a little over small budgets, never far from large ones."""
-    return _count(count, 1, 2 * budget + SLACK) and budget <= 4 * int(count) + SLACK  # type: ignore[call-overload]
+def _near(count: object, budget: int, split: int = 1) -> bool:
+    """Whether an abstraction built for ``budget`` buckets, each split in up to ``split``, could have
+    ``count``: the build gives each draw pattern at least one, so counts run a little over small
+    budgets, never far from large ones."""
+    return _count(count, 1, split * (2 * budget + SLACK)) and budget <= 4 * int(count) + SLACK  # type: ignore[call-overload]
 
 
 def check_metadata(meta: object, path: str | Path) -> StoredSolution:
@@ -238,7 +245,7 @@ def check_metadata(meta: object, path: str | Path) -> StoredSolution:
                          and _number(c.get("value")) and _number(c.get("exploitability")) for c in curve))
     if not fields_ok:
         raise unusable(path, "its solve record is incomplete or has a bad value")
-    if not (isinstance(abstraction, dict) and _near(abstraction.get("pre_draw_buckets"), sizes[0])
+    if not (isinstance(abstraction, dict) and _near(abstraction.get("pre_draw_buckets"), sizes[0], SPLIT)
             and _near(abstraction.get("final_buckets"), sizes[1])):
         raise unusable(path, "its bucket counts do not fit its bucket settings")
     try:
