@@ -66,7 +66,7 @@ def solve_cmd(
         "first."))] = None,
     exploitability: Annotated[float | None, typer.Option("--exploitability", "-e", help=N_(
         "Stop once the exploitability is at most this many MILLI-antes per deal (1 = 0.001 antes per "
-        "deal). Neither limit given: 0.3."))] = None,
+        "deal). Neither limit given: 0.2."))] = None,
     seconds: Annotated[float | None, typer.Option(
         "--seconds", help=N_("Also stop after this many seconds of CFR."))] = None,
     buckets: Annotated[str, typer.Option("--buckets", help=N_(

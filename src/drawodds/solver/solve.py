@@ -36,7 +36,7 @@ def solve(rules: RuleSet, *, pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
 
     Runs CFR (``schedule`` "cfr+" or "dcfr") for at most ``iterations`` (default 100,000),
     stopping early once the exploitability is at most ``exploitability`` antes per deal (with
-    neither limit given, the default settings' 0.0003: 0.3 milli-antes) or after ``seconds`` (or at
+    neither limit given, the default settings' 0.0002: 0.2 milli-antes) or after ``seconds`` (or at
     Ctrl-C, with what it has: ``interrupted``). An ``abstraction`` built earlier for the same rules
     can be passed in to skip building it; ``cache`` keeps the one built here in the cache directory
     (``cached_abstraction``) and reads it from there next time. ``stage`` hears the steps of the
