@@ -135,6 +135,20 @@ def test_split_buckets_refine_and_separate_what_differs() -> None:
     assert np.array_equal(split_buckets(x, w, old, pattern, 3)[0], new)
 
 
+def test_build_stages_are_worded_in_the_chosen_language() -> None:
+    """Every stage a build reports (the progress bar's words) is in the catalog: Swedish and
+    Norwegian read their own words, and the stages run forward to the end."""
+    from drawodds import i18n
+
+    heard: list[tuple[str, float]] = []
+    build_abstraction(MORK, 24, 12, 1, stage=lambda text, done: heard.append((text, done)))
+    texts = list(dict.fromkeys(text for text, _ in heard))
+    assert len(texts) >= 8 and [d for _, d in heard] == sorted(d for _, d in heard) and heard[-1][1] == 1.0
+    for lang, word in (("sv", "förenkling: "), ("nb", "forenkling: ")):
+        with i18n.use(lang):
+            assert all(i18n.gettext(text).startswith(word) for text in texts), lang
+
+
 def test_buckets_keep_one_draw_pattern(small: Abstraction) -> None:
     labels = small.bucket_labels()
     assert len(labels) == small.pre_buckets

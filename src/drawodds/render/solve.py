@@ -218,7 +218,7 @@ def solve_progress(iterations: int, target: float | None, enabled: bool = True
     first: list[float] = []
 
     def stage(text: str, done: float) -> None:
-        bar.update(task, description=text, completed=100 * done)
+        bar.update(task, description=_(text), completed=100 * done)
 
     def checkpoint(point: Checkpoint) -> None:
         done = point.iteration / iterations

@@ -15,6 +15,7 @@ import numpy.typing as npt
 from drawodds.cards import RANKS
 from drawodds.evaluate import STRAIGHT, category_of, describe, evaluate, jacks_or_better_floor
 from drawodds.execution import Runner, Stage
+from drawodds.i18n import N_
 from drawodds.rules import RuleError, RuleSet
 from drawodds.solver.classes import class_hold_cards, deal_classes
 from drawodds.solver.clustering import SPLIT_CHUNK, predraw_buckets, split_buckets
@@ -412,19 +413,19 @@ def _build(rules: RuleSet, pre_buckets: int, final_buckets: int, rounds: int, st
         stage(text, start)
         return lambda done: stage(text, start + (end - start) * done / total)
 
-    stage("abstraction: deal classes", 0.0)
+    stage(N_("abstraction: deal classes"), 0.0)
     deals, weights = deal_classes()
     w = weights.astype(np.float64)
     options = draw_options(rules)
-    stage("abstraction: best holds against the field", 0.05)
+    stage(N_("abstraction: best holds against the field"), 0.05)
     holds, value, field_mass = field_holds(deals, w, legal_hold_table(deals, rules), options, rounds, spread)
     natural = value.argmax(axis=1)
     holds = keep_made_hands(deals, holds, value, natural)
-    stage("abstraction: second holds", 0.3)
+    stage(N_("abstraction: second holds"), 0.3)
     alt = second_holds(deals, legal_hold_table(deals, rules), holds, field_mass, options, spread)
     of_final = equal_mass_buckets(field_mass, final_buckets, categories=True)
     n_final = int(of_final.max()) + 1
-    stage("abstraction: final-hand counts", 0.35)
+    stage(N_("abstraction: final-hand counts"), 0.35)
     counts = bucket_counts(of_final[hand_strengths()].astype(np.int64), n_final,
                            needed_levels(np.concatenate([holds, alt], axis=1)), spread)
     # Clustering features: cumulative distributions over coarse buckets (runs of final buckets).
@@ -433,29 +434,29 @@ def _build(rules: RuleSet, pre_buckets: int, final_buckets: int, rounds: int, st
     blocks = -(-len(deals) // CLASS_BLOCK)
     coarse = class_transitions(deals, holds, coarse_of_final[of_final], int(coarse_of_final.max()) + 1,
                                merge_columns(counts, coarse_of_final), spread=spread,
-                               progress=part("abstraction: clustering features", 0.5, 0.65, blocks))
+                               progress=part(N_("abstraction: clustering features"), 0.5, 0.65, blocks))
     features = _cumulative(coarse)
     del coarse
     group, names = pattern_groups(deals, natural, options, rules, holds >= 0)
     bucket, pattern = predraw_buckets(features, w, group, value.max(axis=1), pre_buckets, spread,
-                                      part("abstraction: pre-draw buckets (k-means)", 0.65, 0.75,
+                                      part(N_("abstraction: pre-draw buckets (k-means)"), 0.65, 0.75,
                                            int(group.max()) + 1))
     choices = [k for k in range(len(options)) if (alt[:, k] != holds[:, k]).any()]
     if choices and SPLIT > 1:
         second = class_transitions(deals, alt[:, choices], coarse_of_final[of_final], int(coarse_of_final.max()) + 1,
                                    merge_columns(counts, coarse_of_final), spread=spread,
-                                   progress=part("abstraction: features of the second holds", 0.75, 0.78, blocks))
+                                   progress=part(N_("abstraction: features of the second holds"), 0.75, 0.78, blocks))
         features = np.concatenate([features, _cumulative(second)], axis=1)
         del second
         bucket, pattern = split_buckets(features, w, bucket, pattern, SPLIT, spread,
-                                        part("abstraction: buckets split by their second holds", 0.78, 0.8,
+                                        part(N_("abstraction: buckets split by their second holds"), 0.78, 0.8,
                                              -(-len(pattern) // SPLIT_CHUNK)))
     del features
     n_pre = len(pattern)
     sums = class_transitions(deals, holds, of_final, n_final, counts, reduce=(bucket, w), spread=spread,
-                             progress=part("abstraction: exact transitions", 0.8, 0.9, blocks))
+                             progress=part(N_("abstraction: exact transitions"), 0.8, 0.9, blocks))
     alt_sums = class_transitions(deals, alt, of_final, n_final, counts, reduce=(bucket, w), spread=spread,
-                                 progress=part("abstraction: exact transitions of the second holds", 0.9, 1.0,
+                                 progress=part(N_("abstraction: exact transitions of the second holds"), 0.9, 1.0,
                                                blocks))
     del counts
     bucket_mass = np.bincount(bucket, weights=w, minlength=n_pre)

@@ -44,7 +44,10 @@ def solve_equilibrium(report: Report, rules: str) -> None:
         report(i18n.gettext("CFR: iteration {n}").format(n=i18n.number(point.iteration, grouped=True)),
                min(max(done, 0.0), 1.0))
 
-    solution = equilibrium_solution(build_rules(rules), progress=checkpoint, stage=report)
+    def stage(text: str, done: float) -> None:
+        report(i18n.gettext(text), done)
+
+    solution = equilibrium_solution(build_rules(rules), progress=checkpoint, stage=stage)
     if solution.interrupted:
         raise KeyboardInterrupt
 
