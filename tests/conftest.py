@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -39,6 +42,19 @@ def reference_key(cards: list[int]) -> tuple:
     if shape == [2, 1, 1, 1]:
         return (1, tuple(groups))
     return (0, tuple(ranks))
+
+
+@pytest.fixture(scope="session")
+def fresh_python():
+    """Run Python code in a fresh interpreter that sees only this checkout's package (no other
+    environment than the variables given) and return what it printed: ``run(code, *argv, **env)``."""
+    src = str(Path(__file__).resolve().parents[1] / "src")
+
+    def run(code: str, *argv: str, **env: str) -> str:
+        return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True,
+                              env={"PYTHONPATH": src, "PATH": "", **env}).stdout
+
+    return run
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -91,42 +91,28 @@ def test_python_dash_m_and_version():
     assert res.returncode == 0 and res.stdout.startswith("drawodds ")
 
 
-def test_only_a_solve_keeps_every_blas_thread() -> None:
+def test_only_a_solve_keeps_every_blas_thread(fresh_python) -> None:
     """The program runs OpenBLAS on one thread, except for a solve (large matrix products), whichever
     way the command is named; a thread count the user set is kept."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    src = str(Path(__file__).resolve().parents[1] / "src")
     code = ("import os, sys\nsys.argv = ['drawodds'] + sys.argv[1:]\nimport drawodds.cli as cli\n"
             "cli._tune_process()\nprint(os.environ.get('OPENBLAS_NUM_THREADS'))")
 
     def threads(*args: str, **env: str) -> str:
-        done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True,
-                              env={"PYTHONPATH": src, "PATH": "", **env})
-        return done.stdout.strip()
+        return fresh_python(code, *args, **env).strip()
 
     assert threads("keep", "AsAhKs7s3s") == "1"
     assert threads("solve") == threads("--lang", "sv", "solve", "--json") == "None"
     assert threads("keep", "AsAh", OPENBLAS_NUM_THREADS="2") == "2"
 
 
-def test_the_command_line_package_answers_version_alone_and_lends_the_apps_names() -> None:
+def test_the_command_line_package_answers_version_alone_and_lends_the_apps_names(fresh_python) -> None:
     """``drawodds --version`` loads neither the application nor numpy; every other name is the application's."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    src = str(Path(__file__).resolve().parents[1] / "src")
     code = ("import sys, io, contextlib\nimport drawodds.cli as cli\nout = io.StringIO()\n"
             "with contextlib.redirect_stdout(out):\n    code = cli.run(['--version'])\n"
             "print(code, out.getvalue().strip(), 'numpy' in sys.modules, 'drawodds.cli.application' in sys.modules)\n"
             "from drawodds.cli import app, application\n"
             "print(len(app.registered_commands) == len(application.COMMANDS),\n"
             "      cli.Interrupted is application.Interrupted)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          env={"PYTHONPATH": src, "PATH": ""})
-    first, second = done.stdout.strip().splitlines()
+    first, second = fresh_python(code).strip().splitlines()
     assert first.split()[:2] == ["0", "drawodds"] and first.split()[-2:] == ["False", "False"]
     assert second == "True True"

@@ -168,14 +168,12 @@ print(json.dumps(loaded))
 """
 
 
-def test_importing_each_layer_loads_nothing_above_it() -> None:
+def test_importing_each_layer_loads_nothing_above_it(fresh_python) -> None:
     """Layer by layer from the bottom, in one fresh interpreter: after importing a layer's modules,
     no module of a higher layer is loaded (however it was reached)."""
     ordered = [[m for m in MODULES if layer_of(m) == i and m != "drawodds.__main__"] for i in range(len(LAYERS))]
     ordered = [layer for layer in ordered if layer]
-    run = subprocess.run([sys.executable, "-c", _LOADED, json.dumps(ordered)], capture_output=True, text=True,
-                         check=True, env={"PYTHONPATH": str(PACKAGE.parent), "PATH": ""})
-    loaded = json.loads(run.stdout)
+    loaded = json.loads(fresh_python(_LOADED, json.dumps(ordered)))
     upward = []
     for layer in ordered:
         here = layer_of(layer[0])
@@ -189,15 +187,13 @@ _HEAVY = ("pandas", "polars", "matplotlib", "dask", "drawodds.solver", "drawodds
           "drawodds.engine", "drawodds.charts")
 
 
-def test_import_drawodds_and_the_command_line_load_no_analysis() -> None:
+def test_import_drawodds_and_the_command_line_load_no_analysis(fresh_python) -> None:
     """Start-up: ``import drawodds`` loads no module of the package, ``import drawodds.cli`` no
     analysis, engine, chart, table or cluster library (each command loads what it needs)."""
     check = ("import sys, json; import {0}; print(json.dumps(sorted(m for m in sys.modules "
              "if m.split('.')[0] in ('drawodds', 'pandas', 'polars', 'matplotlib', 'dask'))))")
     for module, allowed in (("drawodds", ()), ("drawodds.cli", None)):
-        run = subprocess.run([sys.executable, "-c", check.format(module)], capture_output=True, text=True,
-                             check=True, env={"PYTHONPATH": str(PACKAGE.parent), "PATH": ""})
-        loaded = [m for m in json.loads(run.stdout) if m != "drawodds"]
+        loaded = [m for m in json.loads(fresh_python(check.format(module))) if m != "drawodds"]
         if allowed is not None:
             assert loaded == list(allowed), f"import {module} loads {loaded}"
         heavy = [m for m in loaded if m.startswith(_HEAVY)]
@@ -222,14 +218,12 @@ def test_every_public_name_of_the_root_loads() -> None:
         raise AssertionError("an unknown name must raise AttributeError")
 
 
-def test_the_main_job_loads_no_table_chart_cluster_or_solver_library() -> None:
+def test_the_main_job_loads_no_table_chart_cluster_or_solver_library(fresh_python) -> None:
     """`drawodds keep HAND` loads what it needs and no more: no pandas, polars, matplotlib, dask or solver."""
     code = ("import sys, json, contextlib, io\nfrom drawodds.cli import run\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n    run(['keep', 'AsAhKs7s3s', '--trials', '2000'])\n"
             "print(json.dumps(sorted(sys.modules)))")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={"PYTHONPATH": str(PACKAGE.parent), "PATH": "", "NO_COLOR": "1"})
-    loaded = json.loads(run.stdout.strip().splitlines()[-1])
+    loaded = json.loads(fresh_python(code, NO_COLOR="1").strip().splitlines()[-1])
     heavy = [m for m in loaded if m.split(".")[0] in ("pandas", "polars", "matplotlib", "dask")
              or m.startswith(("drawodds.solver", "drawodds.charts"))]
     assert not heavy, f"keep loads {heavy}"

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -215,8 +213,7 @@ def test_a_language_drawodds_does_not_speak_is_refused_in_one_line(
     assert exc.value.code == 2 and capsys.readouterr().err == message + "\n"
 
 
-def test_english_loads_no_catalog_and_the_version_no_application() -> None:
-    src = str(Path(__file__).resolve().parents[1] / "src")
+def test_english_loads_no_catalog_and_the_version_no_application(fresh_python) -> None:
     code = ("import sys, io, contextlib\nfrom drawodds import i18n\nimport drawodds.cli as cli\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n    cli.run(['--version'])\n"
             "print('drawodds.cli.application' in sys.modules, i18n.catalog.cache_info().currsize)\n"
@@ -224,6 +221,4 @@ def test_english_loads_no_catalog_and_the_version_no_application() -> None:
             "print('babel' in sys.modules, i18n.catalog.cache_info().currsize)\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n    cli.run(['eval', 'AsAhKs7s3s', '--lang', 'sv'])\n"
             "print(i18n.catalog.cache_info().currsize)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          env={"PYTHONPATH": src, "PATH": "", "DRAWODDS_LANG": "en"})
-    assert done.stdout.split() == ["False", "0", "False", "0", "1"]
+    assert fresh_python(code, DRAWODDS_LANG="en").split() == ["False", "0", "False", "0", "1"]
