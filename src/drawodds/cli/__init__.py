@@ -30,13 +30,9 @@ MATRIX_COMMANDS = frozenset({"solve"})    # their time is large matrix products:
 
 def _command(args: list[str]) -> str | None:
     """The command named in ``args`` (past the global options and the value of ``--lang``)."""
-    rest = iter(args)
-    for arg in rest:
-        if arg == "--lang":
-            next(rest, None)
-        elif not arg.startswith("-"):
-            return arg
-    return None
+    from drawodds.cli.language import without_language  # light: no numpy, no typer
+
+    return next((arg for arg in without_language(args) if not arg.startswith("-")), None)
 
 
 def _tune_process() -> None:
