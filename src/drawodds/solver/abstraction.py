@@ -81,10 +81,7 @@ class Abstraction:
     @functools.cached_property
     def choices(self) -> tuple[int, ...]:
         """The options whose draw count offers a second hold, a private choice of the seat."""
-        if self.alt_holds is None:
-            return ()
-        return tuple(k for k in range(len(self.options))
-                     if (self.alt_holds[:, k] != self.class_holds[:, k]).any())
+        return () if self.alt_holds is None else choice_options(self.class_holds, self.alt_holds)
 
     def hold_columns(self, k: int) -> tuple[Ints, ...]:
         """Each class's holds open to option ``k``: the first, and the second when there is a choice."""
@@ -374,6 +371,11 @@ def second_holds(deals: npt.NDArray[np.int8], legal: npt.NDArray[np.bool_], hold
     return np.where(keep, holds, alt)
 
 
+def choice_options(holds: Ints, alt: Ints) -> tuple[int, ...]:
+    """The options (columns) where some class's second hold differs from its first: a choice."""
+    return tuple(int(k) for k in np.flatnonzero((alt != holds).any(axis=0)))
+
+
 def _no_stage(stage: str, done: float) -> None:
     return None
 
@@ -431,27 +433,24 @@ def _build(rules: RuleSet, pre_buckets: int, final_buckets: int, rounds: int, st
     # Clustering features: cumulative distributions over coarse buckets (runs of final buckets).
     fine_mass = np.bincount(of_final[1:], weights=field_mass[1:], minlength=n_final)
     coarse_of_final = equal_mass_buckets(np.r_[0.0, fine_mass], min(COARSE_BUCKETS, n_final))[1:]
+    coarse = (coarse_of_final[of_final], int(coarse_of_final.max()) + 1, merge_columns(counts, coarse_of_final))
     blocks = -(-len(deals) // CLASS_BLOCK)
-    coarse = class_transitions(deals, holds, coarse_of_final[of_final], int(coarse_of_final.max()) + 1,
-                               merge_columns(counts, coarse_of_final), spread=spread,
-                               progress=part(N_("abstraction: clustering features"), 0.5, 0.65, blocks))
-    features = _cumulative(coarse)
-    del coarse
+    features = _cumulative(class_transitions(deals, holds, *coarse, spread=spread, progress=part(
+        N_("abstraction: clustering features"), 0.5, 0.65, blocks)))
     group, names = pattern_groups(deals, natural, options, rules, holds >= 0)
     bucket, pattern = predraw_buckets(features, w, group, value.max(axis=1), pre_buckets, spread,
                                       part(N_("abstraction: pre-draw buckets (k-means)"), 0.65, 0.75,
                                            int(group.max()) + 1))
-    choices = [k for k in range(len(options)) if (alt[:, k] != holds[:, k]).any()]
+    choices = choice_options(holds, alt)
     if choices and SPLIT > 1:
-        second = class_transitions(deals, alt[:, choices], coarse_of_final[of_final], int(coarse_of_final.max()) + 1,
-                                   merge_columns(counts, coarse_of_final), spread=spread,
-                                   progress=part(N_("abstraction: features of the second holds"), 0.75, 0.78, blocks))
+        second = class_transitions(deals, alt[:, list(choices)], *coarse, spread=spread, progress=part(
+            N_("abstraction: features of the second holds"), 0.75, 0.78, blocks))
         features = np.concatenate([features, _cumulative(second)], axis=1)
         del second
         bucket, pattern = split_buckets(features, w, bucket, pattern, SPLIT, spread,
                                         part(N_("abstraction: buckets split by their second holds"), 0.78, 0.8,
                                              -(-len(pattern) // SPLIT_CHUNK)))
-    del features
+    del features, coarse
     n_pre = len(pattern)
     sums = class_transitions(deals, holds, of_final, n_final, counts, reduce=(bucket, w), spread=spread,
                              progress=part(N_("abstraction: exact transitions"), 0.8, 0.9, blocks))
