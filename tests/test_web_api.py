@@ -30,6 +30,7 @@ from drawodds.web.app import Settings, create_app  # noqa: E402
 from drawodds.web.params import LONGEST_QUERY  # noqa: E402
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "drawodds"
+BASE = "http://localhost:8765"
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +41,16 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def client(folder: Path) -> TestClient:
     app = create_app(Settings(history=folder / "train.jsonl", guide=folder / "guide", charts=folder / "charts"))
-    with TestClient(app, raise_server_exceptions=False) as c:
+    with page_client(app) as c:
         yield c
+
+
+def page_client(app: object) -> TestClient:
+    """A client as the page's own script is: this computer's host name, the server's form token."""
+    c = TestClient(app, raise_server_exceptions=False, base_url=BASE)
+    c.get("/")                     # the form token's cookie
+    c.headers["x-drawodds-form"] = c.app.state.web.settings.access.form  # type: ignore[attr-defined]
+    return c
 
 
 def cli(*args: str) -> tuple[int, str, str]:
@@ -101,7 +110,7 @@ def test_what_only_the_query_shows_is_refused_in_one_line(client: TestClient, qu
 def test_sizes_are_bounded(client: TestClient) -> None:
     assert client.get("/api/keep?hand=" + "A" * (LONGEST_QUERY + 1)).status_code == 400
     assert client.get("/api/keep?hand=AsAhKs7s3s" + "&vs=1" * 40).status_code == 400
-    response = client.get("/api/keep?hand=AsAhKs7s3s&trials=100000001")
+    response = client.get("/api/keep?hand=AsAhKs7s3s&trials=10000001")
     assert response.status_code == 400 and "--trials can be at most" in response.json()["error"]
 
 
@@ -135,7 +144,7 @@ def test_every_page_loads(client: TestClient) -> None:
 
 
 def test_long_work_shows_progress_and_cancels(client: TestClient) -> None:
-    page = client.get("/keep?hand=AsAhKs7s3s&opponents=5&trials=50000000")
+    page = client.get("/keep?hand=AsAhKs7s3s&opponents=5&trials=10000000")
     assert page.status_code == 200 and 'class="job"' in page.text
     job = page.text.split('data-job="')[1].split('"')[0]
     deadline = time.monotonic() + 10
@@ -152,7 +161,7 @@ def test_long_work_shows_progress_and_cancels(client: TestClient) -> None:
 
 
 def test_the_trainer_keeps_its_history(client: TestClient, folder: Path) -> None:
-    start = client.get("/train/start?rules=morkpoker&objective=jacks", follow_redirects=True)
+    start = client.post("/train/start", data={"rules": "morkpoker", "objective": "jacks"}, follow_redirects=True)
     token = str(start.url).split("t=")[1]
     for _ in range(3):
         page = client.get(f"/train?t={token}").text
@@ -163,7 +172,7 @@ def test_the_trainer_keeps_its_history(client: TestClient, folder: Path) -> None
     lines = [json.loads(line) for line in (folder / "train.jsonl").read_text().splitlines()]
     assert len(lines) == 3 and {r["session"] for r in lines} == {1}
     assert all(r["objective"] == "jacks" and r["kind"] == "keep" for r in lines)
-    again = client.get("/train/start?rules=morkpoker&objective=jacks", follow_redirects=True)
+    again = client.post("/train/start", data={"rules": "morkpoker", "objective": "jacks"}, follow_redirects=True)
     assert "3 of" not in again.text or "all sessions" in again.text
     second = str(again.url).split("t=")[1]
     page = client.get(f"/train?t={second}").text
@@ -274,7 +283,7 @@ def test_the_serve_command_refuses_a_port_it_cannot_use() -> None:
 def test_the_same_request_shares_its_work(folder: Path) -> None:
     # Pages that answer at once with the running job, so the reload surely meets the work still running.
     settings = Settings(history=folder / "train.jsonl", guide=folder / "guide", charts=folder / "charts", wait=0.0)
-    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+    with page_client(create_app(settings)) as client:
         _shares_its_work(client)
 
 

@@ -85,7 +85,7 @@ def test_pick_five_cards_and_read_the_verdict(server: str, page: object) -> None
 
 
 def test_long_work_shows_its_progress_and_cancels(server: str, page: object) -> None:
-    page.goto(server + "/keep?hand=AsAhKs7s3s&opponents=5&trials=60000000&seed=9")  # type: ignore[attr-defined]
+    page.goto(server + "/keep?hand=AsAhKs7s3s&opponents=5&trials=10000000&seed=9")  # type: ignore[attr-defined]
     bar = page.locator(".job progress")  # type: ignore[attr-defined]
     bar.wait_for()
     page.wait_for_function("document.querySelector('.job progress').value > 0", timeout=30_000)  # type: ignore[attr-defined]

@@ -12,6 +12,7 @@ from starlette.staticfiles import StaticFiles
 
 from drawodds.errors import DrawoddsError
 from drawodds.web import calls, pages
+from drawodds.web.guard import Guard
 from drawodds.web.server import (
     STATIC,
     Language,
@@ -46,7 +47,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/keep/result/{job}", pages.keep_result),
         Route("/read", pages.read_page),
         Route("/train", pages.train_page),
-        Route("/train/start", pages.train_start),
+        Route("/train/start", pages.train_start, methods=["POST"]),
         Route("/train/answer", pages.train_answer, methods=["POST"]),
         Route("/solved", pages.solved_page),
         Route("/solved/solve", pages.solved_start, methods=["POST"]),
@@ -58,11 +59,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/read", api(calls.run_read, calls.READ, "read")),
         Route("/api/jobs/{job}", job_status),
         Route("/api/jobs/{job}/cancel", job_cancel, methods=["POST"]),
+        Route("/favicon.ico", pages.favicon),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(Language)],
+    guard = Middleware(Guard, access=web.settings.access, routes=routes, body_seconds=web.settings.body_seconds)
+    app = Starlette(routes=routes, middleware=[Middleware(Language), guard],
                     exception_handlers={DrawoddsError: on_library_error, Exception: on_bug, 404: not_found,
                                         405: not_found},
                     lifespan=_lifespan(web))
+    app.router.redirect_slashes = False      # its redirect would name the Host header's machine
     app.state.web = web
     return app

@@ -73,8 +73,8 @@ async def keep_page(request: Request) -> Response:
         args = query(request, calls.KEEP, drop_empty=True)
     except DrawoddsError as exc:
         return web.page(request, "keep.html", status=400, **frame, error=error_text(exc))
-    job = web.jobs.start("keep", lambda j: calls.run_keep(args, j), call_key("keep", args))
-    if not await web.finish(job, wait=web.settings.wait):
+    job = web.start(request, "keep", lambda j: calls.run_keep(args, j), call_key("keep", args))
+    if not await web.finish(job, request, wait=web.settings.wait):
         return web.page(request, "keep.html", **frame, job=job, result_url=f"/keep/result/{job.id}")
     return _keep_done(request, job, frame)
 
@@ -117,8 +117,8 @@ async def read_page(request: Request) -> Response:
         args = query(request, calls.READ, drop_empty=True)
     except DrawoddsError as exc:
         return web.page(request, "read.html", status=400, **frame, error=error_text(exc))
-    job = web.jobs.start("read", lambda j: calls.run_read(args, j), call_key("read", args))
-    if not await web.finish(job, wait=web.settings.wait):     # the same address again shares this job
+    job = web.start(request, "read", lambda j: calls.run_read(args, j), call_key("read", args))
+    if not await web.finish(job, request, wait=web.settings.wait):     # the same address again shares this job
         return web.page(request, "read.html", **frame, job=job, result_url=f"{request.url.path}?{request.url.query}")
     if isinstance(job.error, DrawoddsError):
         return web.page(request, "read.html", status=400, **frame, error=error_text(job.error))
@@ -158,10 +158,11 @@ async def train_page(request: Request) -> Response:
 
 
 async def train_start(request: Request) -> Response:
-    """``/train/start?rules=&objective=``: a new session, its first hand dealt."""
+    """``POST /train/start`` (``rules``, ``objective``): a new session, its first hand dealt."""
     web = _web(request)
-    rules = request.query_params.get("rules") or "morkpoker"
-    objective = request.query_params.get("objective") or None
+    form = await _posted(request)
+    rules = (form.get("rules") or [""])[0] or "morkpoker"
+    objective = (form.get("objective") or [""])[0] or None
 
     def start() -> str:
         token, session = web.sessions.start(rules, objective)
@@ -288,7 +289,7 @@ async def solved_start(request: Request) -> Response:
     rules = _solved_rules(request)
     if web.jobs.running(f"solve {rules}") is None:
         web.solutions.pop(rules, None)
-        web.jobs.start(f"solve {rules}", lambda job: run_in_child(job, solve_equilibrium, rules), own_thread=True)
+        web.start(request, f"solve {rules}", lambda job: run_in_child(job, solve_equilibrium, rules), long=True)
     return RedirectResponse(f"/solved?rules={rules}", status_code=303)
 
 
@@ -324,7 +325,8 @@ def _guide_files(folder: Path) -> dict[str, Path]:
     """The files of the guide folder a page may show, by name (nothing else is ever served)."""
     if not folder.is_dir():
         return {}
-    return {p.name: p for p in folder.iterdir() if p.is_file() and GUIDE_FILES.match(p.name)}
+    return {p.name: p for p in folder.iterdir()
+            if GUIDE_FILES.match(p.name) and not p.is_symlink() and p.is_file()}   # a link may point anywhere
 
 
 def _guide_html(text: str) -> str:
@@ -356,7 +358,7 @@ async def guide_start(request: Request) -> Response:
     quick = request.query_params.get("quick", "1") != "0"
     if web.jobs.running("guide") is None:
         folder = str(web.settings.guide)
-        web.jobs.start("guide", lambda job: run_in_child(job, write_guide, folder, quick), own_thread=True)
+        web.start(request, "guide", lambda job: run_in_child(job, write_guide, folder, quick), long=True)
     return RedirectResponse("/guide", status_code=303)
 
 
@@ -367,3 +369,7 @@ async def guide_file(request: Request) -> Response:
     if name not in files:
         raise RequestError("no such file in the guide")
     return FileResponse(files[name])
+
+
+async def favicon(request: Request) -> Response:
+    return FileResponse(Path(__file__).with_name("static") / "favicon.svg", media_type="image/svg+xml")

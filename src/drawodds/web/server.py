@@ -25,9 +25,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from drawodds import i18n, paths
 from drawodds.cli.errors import message
-from drawodds.errors import DrawoddsError
+from drawodds.errors import Bound, DrawoddsError
 from drawodds.results import json_data
 from drawodds.trainer import default_history_path
+from drawodds.web.guard import BODY_SECONDS, Access
 from drawodds.web.jobs import Busy, Job, Jobs
 from drawodds.web.params import Option, check_length, parse
 from drawodds.web.trainer import Sessions
@@ -36,6 +37,7 @@ STATIC = Path(__file__).with_name("static")
 LANGUAGE_NAMES = {"en": "English", "sv": "Svenska", "nb": "Norsk bokmål"}
 WAIT = 2.0                 # seconds a page waits for its job before it shows the progress (Settings.wait)
 COOKIE_DAYS = 365
+TRIALS = Bound("trials", 2, 10_000_000)    # the trials one request may ask for (a minute or so of the machine)
 log = logging.getLogger("drawodds.web")
 
 
@@ -47,6 +49,8 @@ class Settings:
     guide: Path = field(default_factory=lambda: paths.data_dir() / "guide")
     charts: Path = field(default_factory=lambda: paths.cache_dir() / "web-charts")
     wait: float = WAIT        # seconds a page waits for its work before it shows the progress instead
+    access: Access = field(default_factory=Access)     # who may use the page (this computer's browser by default)
+    body_seconds: float = BODY_SECONDS                 # seconds a request body has to arrive
 
 
 def templates() -> Environment:
@@ -121,21 +125,35 @@ class Web:
         lang = request.scope.get("state", {}).get("lang", i18n.ENGLISH)
         here = request.url.path
         others = [(code, LANGUAGE_NAMES[code], _with_lang(request, code)) for code in i18n.LANGUAGES]
-        html = self.env.get_template(name).render(lang=lang, here=here, languages=others, **values)
+        html = self.env.get_template(name).render(lang=lang, here=here, languages=others,
+                                                  form_token=self.settings.access.form, **values)
         return HTMLResponse(html, status_code=status)
 
-    async def finish(self, job: Job, request: Request | None = None, wait: float | None = None) -> bool:
-        """Wait for ``job`` (at most ``wait`` seconds; cancel it if the client goes away); True when done."""
+    async def finish(self, job: Job, request: Request, wait: float | None = None) -> bool:
+        """Wait for ``job`` while the request's client is there (at most ``wait`` seconds); True when done.
+
+        When the wait ends first, the job runs on while the page asks about its progress; when the
+        client goes away, it is cancelled unless another request waits for it or asked lately."""
         loop = asyncio.get_running_loop()
         end = None if wait is None else loop.time() + wait
-        while not job.done:
-            if end is not None and loop.time() >= end:
-                return False
-            if request is not None and await _gone(request):
-                job.release()
-                return False
-            await asyncio.sleep(0.01 if loop.time() - job.started < 0.2 else 0.05)
-        return True
+        job.waiters += 1
+        try:
+            while not job.done:
+                if end is not None and loop.time() >= end:
+                    job.renew()
+                    return False
+                if await _gone(request):
+                    return False
+                await asyncio.sleep(0.01 if loop.time() - job.started < 0.2 else 0.05)
+            return True
+        finally:
+            job.release()
+
+    def start(self, request: Request, kind: str, work: Callable[[Job], Any], key: str | None = None,
+              long: bool = False) -> Job:
+        """Start a job for this request's browser (see ``Jobs.start``)."""
+        client = request.scope.get("state", {}).get("client") or "address " + str((request.client or ("", 0))[0])
+        return self.jobs.start(kind, work, key, long=long, owner=client)
 
 
 async def _gone(request: Request) -> bool:
@@ -161,7 +179,10 @@ def query(request: Request, options: tuple[Option, ...], drop_empty: bool = Fals
     check_length(request.url.query)
     items = [(k, v) for k, v in request.query_params.multi_items()
              if k != "lang" and not (drop_empty and not v.strip())]
-    return parse(items, options)
+    args = parse(items, options)
+    if args.get("trials", 0) > TRIALS.hi:          # the library checks the rest
+        TRIALS.check(args["trials"])
+    return args
 
 
 def call_key(kind: str, args: dict[str, Any]) -> str:
@@ -176,7 +197,7 @@ def api(work: Callable[[dict[str, Any], Job], Any], options: tuple[Option, ...],
     async def endpoint(request: Request) -> Response:
         web: Web = request.app.state.web
         args = query(request, options)
-        job = web.jobs.start(kind, lambda j: work(args, j), call_key(kind, args))
+        job = web.start(request, kind, lambda j: work(args, j), call_key(kind, args))
         if not await web.finish(job, request):
             return api_error(i18n.gettext("the request was cancelled"), 499)
         return job_response(job)
@@ -199,6 +220,7 @@ async def job_status(request: Request) -> Response:
     job = request.app.state.web.jobs.get(request.path_params["job"])
     if job is None:
         return api_error(i18n.gettext("no such job (it may have finished long ago)"), 404)
+    job.renew()                # its page still shows its progress
     body: dict[str, Any] = {"id": job.id, "kind": job.kind, "state": job.state, "progress": round(job.progress, 4),
                             "stage": job.stage}
     if job.state == "failed" and isinstance(job.error, DrawoddsError):

@@ -2,7 +2,8 @@
 
 A child process can be stopped anywhere: cancelling sends it SIGINT, the Ctrl-C that the library
 answers everywhere (a solve keeps what it finished, the guide writes nothing), and ends it if it
-has not stopped within ``GRACE`` seconds. Its progress comes back over a queue as
+has not stopped within ``GRACE`` seconds (a long numpy step only sees the Ctrl-C when it ends), so
+a cancelled job is over in two seconds at most. Its progress comes back over a queue as
 ``(stage words, fraction)``; the child speaks the language of the request that started it.
 """
 
@@ -24,7 +25,7 @@ from drawodds.cli.options import build_rules
 from drawodds.errors import DrawoddsError, RequestError
 from drawodds.web.jobs import Job
 
-GRACE = 15.0        # seconds a cancelled child has to stop before it is ended
+GRACE = 1.0         # seconds a cancelled child has to stop before it is ended
 Report = Callable[[str, float], None]
 
 
@@ -98,7 +99,7 @@ def run_in_child(job: Job, target: Callable[..., None], *args: Any) -> None:
                 outcome = ("cancelled", "", 0.0)
                 break
             try:
-                kind, text, fraction = out.get(timeout=0.2)
+                kind, text, fraction = out.get(timeout=0.1)
             except queue.Empty:
                 if not child.is_alive():
                     if stopped_at is not None:
@@ -114,6 +115,7 @@ def run_in_child(job: Job, target: Callable[..., None], *args: Any) -> None:
         child.join(GRACE)
         if child.is_alive():
             child.kill()
+            child.join(GRACE)
     kind, text, _ = outcome
     if kind == "cancelled":
         raise KeyboardInterrupt

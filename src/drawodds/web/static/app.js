@@ -40,7 +40,8 @@ function setupJobs() {
     const bar = panel.querySelector("progress");
     const stage = panel.querySelector(".stage-text");
     panel.querySelector(".cancel").addEventListener("click", () => {
-      fetch("/api/jobs/" + id + "/cancel", { method: "POST" });
+      const token = document.querySelector('meta[name="drawodds-form"]');
+      fetch("/api/jobs/" + id + "/cancel", { method: "POST", headers: { "X-Drawodds-Form": token ? token.content : "" } });
     });
     const poll = () => {
       fetch("/api/jobs/" + id).then(r => r.json()).then(s => {
