@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import ipaddress
+import secrets
 import socket
 import threading
 import webbrowser
@@ -29,40 +31,57 @@ Examples:
 
 def serve_cmd(
     host: Annotated[str, typer.Option("--host", help=N_(
-        "Address to listen on (default 127.0.0.1: this computer only). Another address lets other "
-        "machines on the network use the page."))] = LOCAL,
+        "Address to listen on (default 127.0.0.1: this computer only). An address other machines can "
+        "reach (0.0.0.0, ::) lets them use the page with the token printed at the start."))] = LOCAL,
     port: Annotated[int, typer.Option("--port", help=N_("Port to listen on (1-65535)."))] = 8765,
     open_browser: Annotated[bool, typer.Option("--open/--no-open", help=N_(
         "Open the page in the default browser once the server is up."))] = True,
 ) -> None:
     """The command `drawodds serve` (its help is HELP)."""
+    host = host.strip().removeprefix("[").removesuffix("]")
     if not 1 <= port <= 65535:
         raise refuse(_("--port must be 1-65535, got {port}").format(port=port))
     if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("starlette") is None:
         raise refuse(_('drawodds serve needs the web extra: pip install "drawodds[web]"'))
     import uvicorn
 
-    from drawodds.web.app import create_app
+    from drawodds.web.app import Settings, create_app
+    from drawodds.web.guard import LOOPBACK, Access
 
     try:
-        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family = found[0][0]
         listening = socket.socket(family, socket.SOCK_STREAM)
         listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listening.bind((host, port))
     except OSError as exc:
         raise refuse(_("cannot listen on {host} port {port}: {reason}").format(
             host=host, port=port, reason=exc.strerror or exc)) from None
-    url = f"http://{'localhost' if host == LOCAL else host}:{port}/"
-    if host != LOCAL:
-        note(_("listening on {host}: anyone who can reach this machine on port {port} can use the page").format(
-            host=host, port=port))
-    note(_("the page is at {url} (Ctrl-C stops the server)").format(url=url))
+    local = all(ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_loopback for info in found)
+    access = Access(hosts=tuple(dict.fromkeys((*LOOPBACK, host.strip("[]").lower()))) if local else None,
+                    login=None if local else secrets.token_urlsafe(24))
+    if local:
+        url = f"http://localhost:{port}/"
+        note(_("the page is at {url} (this computer only; Ctrl-C stops the server)").format(url=url))
+    else:
+        here = "[::1]" if family == socket.AF_INET6 else "127.0.0.1"
+        url = f"http://{here}:{port}/?token={access.login}"
+        note(_("listening on {host}: other machines on the network can reach the page, with the token "
+               "in its address").format(host=_url_host(host)))
+        note(_("the page is at {url} (Ctrl-C stops the server)").format(
+            url=f"http://{_url_host(host)}:{port}/?token={access.login}"))
+        note(_("on this computer: {url}").format(url=url))
     if open_browser:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(Settings(access=access)), log_level="warning"))
     try:
         server.run(sockets=[listening])
     except KeyboardInterrupt:          # Ctrl-C is how the server is stopped
         note(_("stopped"))
     finally:
         listening.close()
+
+
+def _url_host(host: str) -> str:
+    """A host as an address writes it (an IPv6 address in brackets: ``[::]``)."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host

@@ -172,7 +172,10 @@ class Guard:
             return PlainTextResponse(i18n.gettext("the request did not arrive in time"), status_code=408), receive
         given = request.headers.get("x-drawodds-form")
         if given is None and request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
-            given = (parse_qs(body.decode("utf-8", "replace"), max_num_fields=64).get("form") or [None])[0]
+            try:
+                given = (parse_qs(body.decode("utf-8", "replace"), max_num_fields=64).get("form") or [""])[0]
+            except ValueError:           # more fields than any form of these pages sends
+                given = None
         if not (_same_token(given, self.access.form)
                 and _same_token(request.cookies.get(cookie_name(request.scope, "form")), self.access.form)):
             return PlainTextResponse(i18n.gettext(
