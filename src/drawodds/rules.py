@@ -204,6 +204,11 @@ class RuleSet:
             raise RuleError("bets must be positive")
         if self.ante < 0 or self.stack <= 0 or self.deals <= 0:
             raise RuleError("ante must be >= 0, stack and deals > 0")
+        if self.ante > self.stack:
+            raise RuleError("the ante ({ante}) is more than a starting stack ({stack}): nobody could pay it",
+                            ante=self.ante, stack=self.stack)
+        if self.royal_instant_win and not points_game:
+            raise RuleError("royal_instant_win is a Chicago rule: the draw game has no instant win")
         if self.max_consecutive_antes is not None and self.max_consecutive_antes < 1:
             raise RuleError("max_consecutive_antes must be at least 1 (or None for no limit), got {value}",
                             value=self.max_consecutive_antes)

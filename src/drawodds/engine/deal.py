@@ -73,6 +73,14 @@ class DealState(DrawPhase, Showdown, FalseOpeners):
                  carried: int = 0, antes: bool = True, deal_id: int = 0,
                  reshuffle: Callable[[list[int]], list[int]] | None = None) -> None:
         self._limit_plain, self._limit_ace, self._ace_top = _draw_limits(rules)  # validates rules
+        if rules.game != "draw":
+            raise RequestError("{game} is a points game: a betting deal needs the draw game's rules",
+                               game=rules.game)
+        if type(antes) is not bool:
+            raise RequestError("antes must be True or False, got {antes}", antes=repr(antes))
+        if reshuffle is not None and not callable(reshuffle):
+            raise RequestError("reshuffle must be a function that shuffles a list of cards (or None), got {value}",
+                               value=repr(reshuffle))
         stacks, deck = _checked_setup(rules, stacks, button, deck, carried)
         n = len(stacks)
         self.rules = rules
@@ -413,6 +421,9 @@ class DealState(DrawPhase, Showdown, FalseOpeners):
             if not isinstance(kind, str) or not isinstance(discards, tuple):
                 raise IllegalAction("an action is an Action or its kind as text, got {action}", action=repr(action))
         phase = self.phase
+        if discards and kind != "draw":
+            raise IllegalAction("only a draw takes discards; {kind} was given {count}", kind=repr(kind),
+                                count=len(discards))
         if phase == "bet":
             self._apply_bet(seat, kind)
         elif phase == "draw":

@@ -3,6 +3,8 @@ from earlier discards when it runs out, and an opener's split openers are kept a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from drawodds.engine.actions import IllegalAction
 from drawodds.engine.deal_base import DealBase
 from drawodds.errors import RequestError
@@ -93,7 +95,7 @@ class DrawPhase(DealBase):
             fresh = [c for c in self.pile if c not in mine]
             if self.reshuffle is None:
                 raise RequestError("the stub ran out and no reshuffle was given")
-            fresh = self.reshuffle(fresh)
+            fresh = _reshuffled(self.reshuffle, fresh)
             self.private.append((seat, "reshuffle", tuple(fresh), ()))
             self.events.append((seat, "reshuffle", len(fresh)))
             self.pile = [c for c in self.pile if c in mine]
@@ -106,3 +108,15 @@ class DrawPhase(DealBase):
         self.stub = [c for c in rest if c not in taken]
         self.stub_pos = 0
         return got
+
+
+def _reshuffled(reshuffle: Callable[[list[int]], list[int]], cards: list[int]) -> list[int]:
+    """The caller's reshuffle of ``cards``, refused unless it is those cards, each once, in some order."""
+    try:
+        shuffled = [int(c) for c in reshuffle(list(cards))]
+    except (TypeError, ValueError):
+        raise RequestError("the reshuffle must return the cards it was given, in any order") from None
+    if sorted(shuffled) != sorted(cards):
+        raise RequestError("the reshuffle must return the cards it was given, in any order; got {cards}",
+                           cards=shuffled[:60])
+    return shuffled

@@ -75,7 +75,10 @@ def _checked_setup(rules: RuleSet, stacks: Sequence[int], button: int, deck: Seq
         raise RequestError("button must be a seat from 0 to {last}, got {button}", last=n - 1, button=repr(button))
     if not is_whole(carried) or carried < 0:
         raise RequestError("carried must be a whole number of chips, at least 0, got {carried}", carried=repr(carried))
-    cards = deck if type(deck) is list else list(deck)
+    try:
+        cards = deck if type(deck) is list else list(deck)
+    except TypeError:
+        raise RequestError("the deck must be card codes (whole numbers), got {deck}", deck=repr(deck)) from None
     if set(map(type, cards)) != {int}:  # numpy integers: plain ints inside a deal
         try:
             cards = [c if type(c) is int else _chips(c) for c in cards]

@@ -215,7 +215,8 @@ def _login_page(wrong: bool) -> Response:
     said = escape(i18n.gettext(
         "This server is open to the network: give the token printed where it was started "
         "(after ?token= in its address)."))
-    wrong_text = f'<p class="error" role="alert">{escape(i18n.gettext("That is not the token."))}</p>' if wrong else ""
+    not_it = escape(i18n.gettext("That is not the token."))
+    wrong_text = f'<p class="error" role="alert">{not_it}</p>' if wrong else ""
     label, button = escape(i18n.gettext("Token")), escape(i18n.gettext("Log in"))
     body = (f'<!doctype html><html lang="{escape(i18n.language())}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
