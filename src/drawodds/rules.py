@@ -390,6 +390,14 @@ _PRESETS: dict[str, RuleSet] = {
                        trick_rule="follow"),
 }
 
+PRESET_TITLES: dict[str, str] = {      # each preset's name as a player says it
+    "morkpoker": N_("Mørkpoker"),
+    "svensk": N_("Swedish köppoker"),
+    "jackpot": N_("Jacks or Better (Jackpott)"),
+    "poengpoker": N_("Poengpoker"),
+    "chicago": N_("Chicago"),
+}
+
 PRESET_DESCRIPTIONS: dict[str, str] = {
     "morkpoker": N_("plain Mørkpoker, the home game of the Mørkpoker guide (default): ante 1, bets 1/2, "
                     "40 chips"),

@@ -22,11 +22,11 @@ from drawodds.cards import format_cards
 from drawodds.cli.options import build_rules
 from drawodds.errors import DrawoddsError, RequestError
 from drawodds.render.train import cost_text, score_line
-from drawodds.rules import preset_names
-from drawodds.trainer import OBJECTIVES, Position
+from drawodds.trainer import OBJECTIVES, PATTERN_WORDS, Position
+from drawodds.trainer.phrases import local
 from drawodds.web import calls, views
 from drawodds.web.jobs import Job
-from drawodds.web.server import Web, call_key, error_text, query
+from drawodds.web.server import Web, call_key, field_error, query
 from drawodds.web.work import run_in_child, solve_equilibrium, write_guide
 
 SOLVED_RULES = ("morkpoker", "svensk", "jackpot")       # the rule sets the solver covers
@@ -55,12 +55,9 @@ async def home(request: Request) -> Response:
 # --- keep ----------------------------------------------------------------------------------------
 
 def _keep_frame(request: Request, **values: Any) -> dict[str, Any]:
-    return {"title": i18n.gettext("What to keep"), "deck": views.deck(), "rule_options": _rule_options(),
-            "opponent_options": [(n, str(n)) for n in range(6)], "form": _form(request), **values}
-
-
-def _rule_options() -> list[tuple[str, str]]:
-    return [(name, name) for name in preset_names()]
+    return {"title": i18n.gettext("What to keep"), "deck": views.deck(), "rule_options": views.rule_choices(),
+            "opponent_options": [(n, str(n)) for n in range(6)], "form": _form(request),
+            "most_drawn": views.most_drawn(request.query_params.get("rules")), **values}
 
 
 async def keep_page(request: Request) -> Response:
@@ -72,7 +69,7 @@ async def keep_page(request: Request) -> Response:
     try:
         args = query(request, calls.KEEP, drop_empty=True)
     except DrawoddsError as exc:
-        return web.page(request, "keep.html", status=400, **frame, error=error_text(exc))
+        return web.page(request, "keep.html", status=400, **frame, error=field_error(exc))
     job = web.start(request, "keep", lambda j: calls.run_keep(args, j), call_key("keep", args))
     if not await web.finish(job, request, wait=web.settings.wait):
         return web.page(request, "keep.html", **frame, job=job, result_url=f"/keep/result/{job.id}")
@@ -84,7 +81,7 @@ def _keep_done(request: Request, job: Job, frame: dict[str, Any], fragment: bool
     frame = {**frame, "fragment": fragment}
     if isinstance(job.error, DrawoddsError):
         return web.page(request, "keep_result.html" if fragment else "keep.html", status=400, **frame,
-                        error=error_text(job.error))
+                        error=field_error(job.error))
     if job.error is not None:
         raise job.error
     if job.result is None:
@@ -109,19 +106,19 @@ async def keep_result(request: Request) -> Response:
 async def read_page(request: Request) -> Response:
     """``/read``: what an opponent's draw count says (and our equity per hold with our hand)."""
     web = _web(request)
-    frame: dict[str, Any] = {"title": i18n.gettext("Reading a draw"), "rule_options": _rule_options(),
-                             "form": _form(request)}
+    frame: dict[str, Any] = {"title": i18n.gettext("Reading a draw"), "rule_options": views.rule_choices(),
+                             "form": _form(request), "most_drawn": views.most_drawn(request.query_params.get("rules"))}
     if not request.query_params.get("draw", "").strip():
         return web.page(request, "read.html", **frame)
     try:
         args = query(request, calls.READ, drop_empty=True)
     except DrawoddsError as exc:
-        return web.page(request, "read.html", status=400, **frame, error=error_text(exc))
+        return web.page(request, "read.html", status=400, **frame, error=field_error(exc))
     job = web.start(request, "read", lambda j: calls.run_read(args, j), call_key("read", args))
     if not await web.finish(job, request, wait=web.settings.wait):     # the same address again shares this job
         return web.page(request, "read.html", **frame, job=job, result_url=f"{request.url.path}?{request.url.query}")
     if isinstance(job.error, DrawoddsError):
-        return web.page(request, "read.html", status=400, **frame, error=error_text(job.error))
+        return web.page(request, "read.html", status=400, **frame, error=field_error(job.error))
     if job.error is not None:
         raise job.error
     r = job.result
@@ -139,7 +136,7 @@ async def read_page(request: Request) -> Response:
 async def train_page(request: Request) -> Response:
     """``/train``: the set-up form, or the session's question, last grade, score and missed patterns."""
     web = _web(request)
-    frame: dict[str, Any] = {"title": i18n.gettext("Trainer"), "rule_options": _rule_options(),
+    frame: dict[str, Any] = {"title": i18n.gettext("Trainer"), "rule_options": views.rule_choices(),
                              "objectives": OBJECTIVES}
     token = request.query_params.get("t")
     session = web.sessions.get(token)
@@ -149,7 +146,13 @@ async def train_page(request: Request) -> Response:
     summary = session.summary(web.sessions.history)
     last = session.graded[-1] if session.graded else None
     cost = cost_text(last.cost, last.cost_se, last.objective, last.exact) if last else ""
+    patterns = {p.pattern: PATTERN_WORDS[p.pattern].text() if p.pattern in PATTERN_WORDS else p.name
+                for p in summary.patterns}
     return web.page(request, "train.html", **frame, token=token, session=session, summary=summary, last=last,
+                    last_dealt=views.tens(i18n.worded(last.dealt)) if last else "",
+                    last_why=views.tens(local(last.why)) if last else "",
+                    limits=(session.setup.rules.draw_limit(False), session.setup.rules.draw_limit(True)),
+                    pattern_names=patterns,
                     score_line=score_line(session.graded, session.setup.objective),
                     cost_line=i18n.gettext("Cost: {cost}").format(cost=cost),
                     dealt=views.cards(format_cards(question.hand)) if isinstance(question, Position) else [],
@@ -204,7 +207,7 @@ async def train_answer(request: Request) -> Response:
     try:
         await run_in_threadpool(answer)
     except DrawoddsError as exc:
-        return RedirectResponse(f"/train?t={token}&error={quote(error_text(exc))}", status_code=303)
+        return RedirectResponse(f"/train?t={token}&error={quote(field_error(exc))}", status_code=303)
     return RedirectResponse(f"/train?t={token}", status_code=303)
 
 
@@ -329,12 +332,28 @@ def _guide_files(folder: Path) -> dict[str, Path]:
             if GUIDE_FILES.match(p.name) and not p.is_symlink() and p.is_file()}   # a link may point anywhere
 
 
+def _guide_folder(web: Web) -> Path:
+    """The guide in the reader's language: its own folder (``sv``, ``nb``) inside the server's, where
+    that guide has been written; English is the folder itself."""
+    lang = i18n.language()
+    own = web.settings.guide / lang
+    if lang in i18n.LANGUAGES and lang != i18n.ENGLISH and (own / "README.md").is_file() and not own.is_symlink():
+        return own
+    return web.settings.guide
+
+
+def _slug(text: str, separator: str) -> str:
+    """A heading's anchor as the guide's own contents links write it (GitHub's: ``1-vad-du-ska-behålla``)."""
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", separator)
+
+
 def _guide_html(text: str) -> str:
-    """The guide's Markdown as HTML, its headings one level down, its links to its own files pointed at
-    ``/guide/files/``."""
+    """The guide's Markdown as HTML, its headings one level down (with the anchors its contents link
+    to), its links to its own files pointed at ``/guide/files/``."""
     import markdown
 
-    body = markdown.markdown(html.escape(text, quote=False).replace("&gt;", ">"), extensions=["tables"])
+    body = markdown.markdown(html.escape(text, quote=False).replace("&gt;", ">"), extensions=[
+        "tables", "toc"], extension_configs={"toc": {"slugify": _slug, "separator": "-"}})
     body = re.sub(r"<(/?)h([1-5])\b", lambda m: f"<{m[1]}h{int(m[2]) + 1}", body)   # under the page's own title
     return re.sub(r'(src|href)="(?!https?:|/|#)([^"]+)"', r'\1="/guide/files/\2"', body)
 
@@ -342,8 +361,9 @@ def _guide_html(text: str) -> str:
 async def guide_page(request: Request) -> Response:
     """``/guide``: the player's guide and the cheat sheets, once written (a job writes them)."""
     web = _web(request)
-    files = _guide_files(web.settings.guide)
-    frame: dict[str, Any] = {"title": i18n.gettext("The player's guide"), "job": web.jobs.running("guide")}
+    files = _guide_files(_guide_folder(web))
+    frame: dict[str, Any] = {"title": i18n.gettext("The player's guide"), "job": web.jobs.running("guide"),
+                             "written": "README.md" in files}
     if "README.md" not in files:
         return web.page(request, "guide.html", **frame)
     text = files["README.md"].read_text(encoding="utf-8")
@@ -357,14 +377,16 @@ async def guide_start(request: Request) -> Response:
     web = _web(request)
     quick = request.query_params.get("quick", "1") != "0"
     if web.jobs.running("guide") is None:
-        folder = str(web.settings.guide)
+        lang = i18n.language()
+        folder = str(web.settings.guide / lang if lang in i18n.LANGUAGES and lang != i18n.ENGLISH
+                     else web.settings.guide)
         web.start(request, "guide", lambda job: run_in_child(job, write_guide, folder, quick), long=True)
     return RedirectResponse("/guide", status_code=303)
 
 
 async def guide_file(request: Request) -> Response:
     """``/guide/files/NAME``: a file of the guide folder, by a name the folder lists."""
-    files = _guide_files(_web(request).settings.guide)
+    files = _guide_files(_guide_folder(_web(request)))
     name = request.path_params["name"]
     if name not in files:
         raise RequestError("no such file in the guide")

@@ -32,6 +32,7 @@ from drawodds.web.guard import BODY_SECONDS, Access
 from drawodds.web.jobs import Busy, Job, Jobs
 from drawodds.web.params import Option, check_length, parse
 from drawodds.web.trainer import Sessions
+from drawodds.web.views import rule_title
 
 STATIC = Path(__file__).with_name("static")
 LANGUAGE_NAMES = {"en": "English", "sv": "Svenska", "nb": "Norsk bokmål"}
@@ -58,7 +59,7 @@ def templates() -> Environment:
     env = Environment(loader=PackageLoader("drawodds.web", "templates"), autoescape=select_autoescape(),
                       extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True)
     env.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=False)  # type: ignore[attr-defined]
-    env.globals.update(pgettext=i18n.pgettext, number=i18n.number, percent=i18n.percent)
+    env.globals.update(pgettext=i18n.pgettext, number=i18n.number, percent=i18n.percent, rule_title=rule_title)
     return env
 
 
@@ -80,6 +81,19 @@ def request_language(request: Request) -> str:
 def error_text(exc: DrawoddsError) -> str:
     """A library error as the command line says it: one line, its parameters named as the flags."""
     return " ".join(message(exc).split())
+
+
+# The form fields of the pages, by the library parameter each fills (their labels on the page).
+FIELDS = {"hand": i18n.N_("Your five cards"), "opponents": i18n.N_("Opponents"), "vs": i18n.N_("Their draws"),
+          "trials": i18n.N_("Trials"), "seed": i18n.N_("Seed"), "rules": i18n.N_("Rules"),
+          "draw": i18n.N_("Cards they drew"), "policy": i18n.N_("Their style"), "objective": i18n.N_("Goal")}
+
+
+def field_error(exc: DrawoddsError) -> str:
+    """A library error as a page says it: one line, its parameters named as the page's form fields."""
+    names = {p: i18n.gettext("“{field}”").format(field=i18n.gettext(FIELDS[p])) if p in FIELDS else
+             "--" + p.replace("_", "-") for p in exc.parameters}
+    return " ".join(exc.worded(names).split())
 
 
 class Language:
@@ -251,7 +265,7 @@ async def on_library_error(request: Request, exc: Exception) -> Response:
     if _is_api(request):
         return api_error(error_text(exc), status)
     web: Web = request.app.state.web
-    return web.page(request, "error.html", status=status, error=error_text(exc))
+    return web.page(request, "error.html", status=status, error=field_error(exc))
 
 
 async def on_bug(request: Request, exc: Exception) -> Response:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -9,8 +10,11 @@ from typing import Any
 from drawodds import i18n
 from drawodds.analyses.keep import KeepResult, ranking
 from drawodds.cards import RANKS, SUIT_GLYPHS, SUITS, format_cards
+from drawodds.errors import DrawoddsError
 from drawodds.kinds import Category
 from drawodds.render.keep import verdict
+from drawodds.rules import PRESET_TITLES, preset, preset_names
+from drawodds.sim.stats import Estimate
 
 RED = {"d", "h"}
 SUIT_NAMES = {"c": i18n.N_("clubs"), "d": i18n.N_("diamonds"), "h": i18n.N_("hearts"), "s": i18n.N_("spades")}
@@ -53,6 +57,32 @@ def deck(joker: bool = False) -> list[list[Card]]:
     return rows
 
 
+def rule_title(name: str) -> str:
+    """A rule set's name as a player says it, in the reader's language (a preset's slug otherwise as is)."""
+    return i18n.gettext(PRESET_TITLES[name]) if name in PRESET_TITLES else name
+
+
+def rule_choices() -> list[tuple[str, str, int]]:
+    """The rule sets a form offers: (slug, name, the most cards a player may draw)."""
+    return [(name, rule_title(name), preset(name).max_draw_cards) for name in preset_names()]
+
+
+def most_drawn(rules: str | None) -> int:
+    """The most cards a player may draw under ``rules`` (a preset's slug; 3, Mørkpoker's, if it is none)."""
+    try:
+        return preset(rules or "morkpoker").max_draw_cards
+    except DrawoddsError:
+        return preset().max_draw_cards
+
+
+_TEN = re.compile(r"(?<![\w])T(?=-)|(?<=-)T(?![\w])")
+
+
+def tens(text: str) -> str:
+    """Ranks written in a run (``J-T-8-3``) with the ten as the cards show it (``J-10-8-3``)."""
+    return _TEN.sub("10", text)
+
+
 def pct(fraction: float | None, decimals: int = 1) -> str:
     """A fraction as a percentage in the reader's language (``52.9%``, ``52,9 %``); a dash for none."""
     if fraction is None or fraction != fraction:
@@ -79,12 +109,12 @@ def keep_view(result: KeepResult, top: int = 12) -> dict[str, Any]:
     rows = result.rows()
     held: list[HoldRow] = []
     for i, row in enumerate(rows[:top]):
+        estimate = Estimate(rank.value[i], rank.value_se[i])     # written as the verdict writes it
         if rank.sampled and rank.measure == "equity":
-            value = i18n.gettext("{value} ± {se}").format(value=pct(rank.value[i]), se=pct(rank.value_se[i]))
+            value = i18n.local_number(estimate.percent())
             gap = i18n.number(100 * rank.gap[i], 2)
         elif rank.sampled:
-            value = i18n.gettext("{value} ± {se}").format(value=i18n.number(rank.value[i], 3),
-                                                            se=i18n.number(rank.value_se[i], 3))
+            value = i18n.local_number(estimate.text(3))
             gap = i18n.number(rank.gap[i], 3)
         elif rank.measure == "points":
             value, gap = i18n.number(rank.value[i], 3), i18n.number(rank.gap[i], 3)
@@ -94,9 +124,9 @@ def keep_view(result: KeepResult, top: int = 12) -> dict[str, Any]:
                  if c.slug in row and float(row[c.slug]) >= 0.0005]
         held.append(HoldRow(cards(row["keep"]), int(row["draw"]), value, gap, i == 0 or rank.gap[i] <= 1e-12,
                             bool(rank.near_best[i]) and i > 0, final))
-    return {"verdict": verdict(result, rank, rows), "holds": held, "more": max(0, len(rows) - top),
+    return {"verdict": tens(i18n.local_number(verdict(result, rank, rows))), "holds": held, "more": max(0, len(rows) - top),
             "sampled": rank.sampled, "measure": rank.measure, "hand": cards(_codes(result.hand)),
-            "trials": result.trials, "opponents": result.opponents, "rules": result.rules.name,
+            "trials": result.trials, "opponents": result.opponents, "rules": rule_title(result.rules.name),
             "interrupted": result.interrupted}
 
 

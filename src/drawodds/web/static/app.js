@@ -57,6 +57,7 @@ function setupJobs() {
         if (url && url.startsWith("/keep/result/")) {
           fetch(url + location.search).then(r => r.text()).then(html => {
             panel.outerHTML = html;
+            showVerdict();
           });
         } else if (url) {
           location.href = url;
@@ -69,4 +70,56 @@ function setupJobs() {
   });
 }
 
-document.addEventListener("DOMContentLoaded", () => { setupGrid(); setupJobs(); });
+function setupDrawCounts() {
+  // Offer only the draw counts the chosen rules allow (the server checks them again).
+  const rules = document.querySelector("select.rules");
+  if (!rules) return;
+  const limit = () => {
+    const most = Number(rules.selectedOptions[0].dataset.most || 5);
+    document.querySelectorAll("select.draw-count").forEach(s => {
+      s.querySelectorAll("option").forEach(o => {
+        const over = o.value !== "" && Number(o.value) > most;
+        o.disabled = over;
+        o.hidden = over;
+      });
+      if (s.selectedOptions[0] && s.selectedOptions[0].disabled) s.value = s.querySelector("option").value;
+    });
+  };
+  rules.addEventListener("change", limit);
+  limit();
+}
+
+function setupTrainer() {
+  // Refuse a hold that would draw more cards than the rules allow before the answer is sent.
+  const dealt = document.querySelector(".dealt[data-draw]");
+  const form = document.getElementById("answer");
+  if (!dealt || !form) return;
+  const warning = document.getElementById("too-few");
+  form.addEventListener("submit", event => {
+    const kept = [...dealt.querySelectorAll("input:checked")].map(i => i.value);
+    const most = Number(kept.some(c => c[0] === "A") ? dealt.dataset.drawAce : dealt.dataset.draw);
+    if (5 - kept.length > most) {
+      event.preventDefault();
+      warning.hidden = false;
+      warning.scrollIntoView({ block: "nearest" });
+    }
+  });
+}
+
+function showVerdict() {
+  // After "rank the holds" the verdict is the answer: bring it into view on a small screen.
+  const verdict = document.querySelector("#verdict, #reading .verdict, #grade");
+  if (verdict) verdict.scrollIntoView({ block: "start" });
+}
+
+function setupConfirm() {
+  document.querySelectorAll("form[data-confirm]").forEach(form => {
+    form.addEventListener("submit", event => {
+      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+    });
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  setupGrid(); setupJobs(); setupDrawCounts(); setupTrainer(); setupConfirm(); showVerdict();
+});
