@@ -90,5 +90,5 @@ def test_a_reshuffle_is_checked_not_trusted() -> None:
                 lambda cards: [99, *cards[1:]],                       # no such card
                 lambda cards: cards[:-1],                             # a card lost
                 lambda cards: None):                                  # nothing at all
-        error = refused(lambda: _play_to_the_reshuffle(bad))
+        error = refused(lambda bad=bad: _play_to_the_reshuffle(bad))  # type: ignore[misc]
         assert "the reshuffle must return the cards it was given" in str(error)

@@ -1,10 +1,12 @@
 """The web page in a real headless Chromium, used as a person uses it: clicking cards, the keyboard
-alone, three trainer hands, and every page at a phone's width with nothing cut off."""
+alone, three trainer hands, and every page at a phone's width with nothing cut off, in Swedish and
+Norwegian with no English word left."""
 
 from __future__ import annotations
 
 import shutil
 import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -16,6 +18,7 @@ pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 playwright = pytest.importorskip("playwright.sync_api")
 
+from drawodds import i18n  # noqa: E402
 from drawodds.web.app import Settings, create_app  # noqa: E402
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium")
@@ -162,3 +165,110 @@ def test_every_page_fits_a_phone(server: str, browser: object, lang: str) -> Non
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE
     finally:
         context.close()
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_untranslated import english_words  # noqa: E402
+
+REPORTS = Path(__file__).resolve().parents[1] / "reports"
+LANGUAGE_NAMES = {"English", "Svenska", "Norsk"}      # each language's link, in its own words
+
+
+def _phone(browser: object, lang: str) -> object:
+    context = browser.new_context(viewport={"width": PHONE, "height": 740}, is_mobile=True,  # type: ignore[attr-defined]
+                                  device_scale_factor=1, locale={"sv": "sv-SE", "nb": "nb-NO"}.get(lang, "en-GB"))
+    return context
+
+
+def _fits(phone: object, where: str) -> None:
+    width = phone.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+    assert width <= PHONE, f"{where} is {width} px wide at {PHONE} px"
+
+
+def _english(phone: object) -> set[str]:
+    """English words in what the page shows (the guide's own text and sheet names apart: the guide's language)."""
+    text = phone.evaluate("""() => {  // type: ignore
+        const copy = document.body.cloneNode(true);
+        copy.querySelectorAll('article.guide, .sheet-name, .sheets img, script, style').forEach(e => e.remove());
+        return copy.innerText + ' ' + [...copy.querySelectorAll('[aria-label],[title],[placeholder],[alt]')]
+            .map(e => [e.getAttribute('aria-label'), e.getAttribute('title'), e.getAttribute('placeholder'),
+                       e.getAttribute('alt')].join(' ')).join(' ');
+    }""")  # type: ignore[attr-defined]
+    return english_words(text) - LANGUAGE_NAMES
+
+
+def _walk(phone: object, server: str, lang: str) -> None:
+    """A player's walk on a phone: pick five cards, rank the holds, read a draw, three trainer hands."""
+    phone.goto(server + f"/keep?lang={lang}")  # type: ignore[attr-defined]
+    for code in ("As", "Ah", "Ks", "7s", "3s"):
+        phone.click(f'.grid button[data-card="{code}"]')  # type: ignore[attr-defined]
+    phone.fill('input[name="trials"]', "3000")  # type: ignore[attr-defined]
+    phone.click("#go")  # type: ignore[attr-defined]
+    verdict = phone.locator("#verdict")  # type: ignore[attr-defined]
+    verdict.wait_for(timeout=30_000)
+    phone.wait_for_timeout(300)  # type: ignore[attr-defined]
+    box = verdict.bounding_box()
+    assert box is not None and -1 <= box["y"] and box["y"] + box["height"] <= 741, f"the verdict is at {box}"
+    rows = phone.locator("table.holds tbody tr")  # type: ignore[attr-defined]
+    first = rows.first.locator(".hand .card")
+    tops = {round(first.nth(i).bounding_box()["y"]) for i in range(first.count())}
+    assert len(tops) == 1, "a hold's cards are stacked, not on one line"
+    _fits(phone, "the keep result")
+    phone.goto(server + f"/read?draw=1&hand=AsAhKs7s3s&trials=500&lang={lang}")  # type: ignore[attr-defined]
+    phone.locator("#reading").wait_for(timeout=30_000)  # type: ignore[attr-defined]
+    _fits(phone, "the read result")
+    phone.goto(server + f"/train?lang={lang}")  # type: ignore[attr-defined]
+    phone.select_option("#objective", "jacks")  # type: ignore[attr-defined]
+    phone.click("#deal")  # type: ignore[attr-defined]
+    for _ in range(3):
+        phone.locator(".dealt label.keepcard").nth(0).click()  # type: ignore[attr-defined]
+        phone.locator(".dealt label.keepcard").nth(1).click()  # type: ignore[attr-defined]
+        phone.click("#draw")  # type: ignore[attr-defined]
+        phone.locator("#grade").wait_for(timeout=30_000)  # type: ignore[attr-defined]
+    _fits(phone, "the trainer")
+
+
+@pytest.mark.parametrize("lang", ["sv", "nb"])
+def test_a_phone_walk_in_swedish_and_norwegian(server: str, browser: object, lang: str) -> None:
+    context = _phone(browser, lang)
+    phone = context.new_page()  # type: ignore[attr-defined]
+    try:
+        _walk(phone, server, lang)
+        assert phone.locator("html").get_attribute("lang") == lang
+        phone.goto(server + f"/guide?lang={lang}")
+        heading = phone.locator("article.guide h2").first.inner_text()
+        written = (REPORTS / lang / "README.md").read_text(encoding="utf-8").splitlines()[0].removeprefix("# ")
+        assert heading == written, f"the guide is not in {lang}: {heading}"
+        phone.goto(server + f"/keep?hand=AsAhKs7s3s&vs=3&vs=1&opponents=3&trials=2000&lang={lang}")
+        error = phone.locator("p.error").inner_text()
+        assert "--" not in error and {"sv": "”Deras köp”", "nb": "«Deres kjøp»"}[lang] in error
+    finally:
+        context.close()  # type: ignore[attr-defined]
+
+
+def test_no_english_word_left_on_any_page(server: str, browser: object) -> None:
+    """The pseudo language accents every sentence the catalog knows: a plain English word was never marked."""
+    context = _phone(browser, i18n.PSEUDO)
+    phone = context.new_page()  # type: ignore[attr-defined]
+    lang = i18n.PSEUDO
+    try:
+        for path in (*PAGES, "/keep?hand=AsAh", "/keep?hand=AsAhKs7s3s&vs=3&vs=1&opponents=3&trials=2000", "/nope"):
+            phone.goto(server + path + ("&" if "?" in path else "?") + f"lang={lang}")
+            phone.wait_for_load_state("load")
+            assert _english(phone) == set(), path
+        phone.goto(server + f"/train?lang={lang}")
+        phone.select_option("#objective", "jacks")
+        phone.click("#deal")
+        for _ in range(3):
+            dealt = phone.locator(".dealt label.keepcard")
+            dealt.nth(0).click()
+            dealt.nth(1).click()
+            phone.evaluate("document.getElementById('answer').action += '?lang=' + "
+                           f"'{lang}'")                      # the pseudo language lives in the address only
+            phone.click("#draw")
+            phone.locator("#grade").wait_for(timeout=30_000)
+            url = phone.url
+            phone.goto(url + ("&" if "?" in url else "?") + f"lang={lang}")
+            assert _english(phone) == set(), "the trainer"
+    finally:
+        context.close()  # type: ignore[attr-defined]

@@ -33,6 +33,7 @@ SOLVED_RULES = ("morkpoker", "svensk", "jackpot")       # the rule sets the solv
 CHARTS = ("solve_predraw.png", "solve_draw.png", "solve_postdraw.png", "solve_exploitability.png")
 GUIDE_FILES = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.(png|pdf|md|svg)$")
 FORM_BODY = 8192          # bytes of a posted form
+_SHEET_ROW = re.compile(r"^\|\s*([^|]+?)\s*\|.*\((cheatsheet[\w.-]*\.png)\)", re.MULTILINE)
 
 
 def _web(request: Request) -> Web:
@@ -367,7 +368,9 @@ async def guide_page(request: Request) -> Response:
     if "README.md" not in files:
         return web.page(request, "guide.html", **frame)
     text = files["README.md"].read_text(encoding="utf-8")
-    sheets = sorted(n for n in files if n.startswith("cheatsheet") and n.endswith(".png"))
+    titles = {m[2]: m[1] for m in _SHEET_ROW.finditer(text)}      # the guide's own table names each sheet
+    sheets = [(n, titles.get(n, i18n.gettext("Cheat sheets")))
+              for n in sorted(files) if n.startswith("cheatsheet") and n.endswith(".png")]
     return web.page(request, "guide.html", **frame, guide=_guide_html(text), sheets=sheets,
                     pdfs={n[:-4]: n for n in files if n.endswith(".pdf")})
 

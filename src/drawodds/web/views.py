@@ -124,7 +124,8 @@ def keep_view(result: KeepResult, top: int = 12) -> dict[str, Any]:
                  if c.slug in row and float(row[c.slug]) >= 0.0005]
         held.append(HoldRow(cards(row["keep"]), int(row["draw"]), value, gap, i == 0 or rank.gap[i] <= 1e-12,
                             bool(rank.near_best[i]) and i > 0, final))
-    return {"verdict": tens(i18n.local_number(verdict(result, rank, rows))), "holds": held, "more": max(0, len(rows) - top),
+    return {"verdict": tens(i18n.local_number(verdict(result, rank, rows))), "holds": held,
+            "more": max(0, len(rows) - top),
             "sampled": rank.sampled, "measure": rank.measure, "hand": cards(_codes(result.hand)),
             "trials": result.trials, "opponents": result.opponents, "rules": rule_title(result.rules.name),
             "interrupted": result.interrupted}
