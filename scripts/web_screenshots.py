@@ -85,6 +85,7 @@ def main() -> None:
                 page.evaluate("document.querySelectorAll('img[loading=lazy]').forEach(i => i.loading = 'eager')")
                 page.evaluate("Promise.all([...document.images].map(i => i.complete ? 0 : "
                               "new Promise(r => { i.onload = i.onerror = r; })))")
+            page.evaluate("window.scrollTo(0, 0)")     # the page scrolls a verdict into view: show it from the top
             tall = int(page.evaluate("document.querySelector('main').getBoundingClientRect().bottom")) + 8
             page.set_viewport_size({"width": width, "height": min(height, tall)})   # no empty band below
             page.screenshot(path=str(out / name))
