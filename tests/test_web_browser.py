@@ -220,6 +220,9 @@ def _walk(phone: object, server: str, lang: str) -> None:
     phone.goto(server + f"/train?lang={lang}")  # type: ignore[attr-defined]
     phone.select_option("#objective", "jacks")  # type: ignore[attr-defined]
     phone.click("#deal")  # type: ignore[attr-defined]
+    asked = phone.url  # type: ignore[attr-defined]
+    phone.click("#draw")  # type: ignore[attr-defined]   # nothing kept: five cards, more than Mørkpoker's three
+    assert phone.locator("#too-few").is_visible() and phone.url == asked  # type: ignore[attr-defined]
     for _ in range(3):
         phone.locator(".dealt label.keepcard").nth(0).click()  # type: ignore[attr-defined]
         phone.locator(".dealt label.keepcard").nth(1).click()  # type: ignore[attr-defined]

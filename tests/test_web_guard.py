@@ -273,3 +273,34 @@ def test_a_body_that_never_comes_times_out(live: tuple[str, int, object]) -> Non
     answer = lying.recv(200)
     lying.close()
     assert answer.startswith(b"HTTP/1.1 408") and time.monotonic() - started < 5
+
+
+def test_serve_says_where_the_page_is_for_each_host() -> None:
+    from drawodds.cli.serve import addresses
+
+    url, lines = addresses("localhost", 8765, None, False)
+    assert url == "http://localhost:8765/"
+    assert lines == ["the page is at http://localhost:8765/ (this computer only; Ctrl-C stops the server)"]
+    url, lines = addresses("::", 8765, "T0K", True)
+    assert url == "http://[::1]:8765/?token=T0K"
+    assert lines == ["listening on [::]: other machines on the network can reach the page, with the token in its "
+                     "address", "the page is at http://[::]:8765/?token=T0K (Ctrl-C stops the server)",
+                     "on this computer: http://[::1]:8765/?token=T0K"]
+    url, lines = addresses("0.0.0.0", 9000, "T0K", False)
+    assert url == "http://127.0.0.1:9000/?token=T0K" and lines[1].startswith("the page is at http://0.0.0.0:9000/?")
+    assert all("anyone" not in line for line in lines)
+
+
+def test_the_guides_contents_links_reach_their_sections(settings: Settings) -> None:
+    import re
+
+    reports = Path(__file__).resolve().parents[1] / "reports"
+    for lang in ("en", "sv", "nb"):
+        if lang != "en" and not (reports / lang / "README.md").is_file():
+            continue
+        settings.guide = reports
+        client = own_client(create_app(settings))
+        page = client.get(f"/guide?lang={lang}").text
+        links = set(re.findall(r'href="#([^"]+)"', page))
+        ids = set(re.findall(r'id="([^"]+)"', page))
+        assert links and links <= ids, (lang, links - ids)

@@ -60,17 +60,9 @@ def serve_cmd(
     local = all(ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_loopback for info in found)
     access = Access(hosts=tuple(dict.fromkeys((*LOOPBACK, host.strip("[]").lower()))) if local else None,
                     login=None if local else secrets.token_urlsafe(24))
-    if local:
-        url = f"http://localhost:{port}/"
-        note(_("the page is at {url} (this computer only; Ctrl-C stops the server)").format(url=url))
-    else:
-        here = "[::1]" if family == socket.AF_INET6 else "127.0.0.1"
-        url = f"http://{here}:{port}/?token={access.login}"
-        note(_("listening on {host}: other machines on the network can reach the page, with the token "
-               "in its address").format(host=_url_host(host)))
-        note(_("the page is at {url} (Ctrl-C stops the server)").format(
-            url=f"http://{_url_host(host)}:{port}/?token={access.login}"))
-        note(_("on this computer: {url}").format(url=url))
+    url, lines = addresses(host, port, access.login, family == socket.AF_INET6)
+    for line in lines:
+        note(line)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, (url,)).start()
     server = uvicorn.Server(uvicorn.Config(create_app(Settings(access=access)), log_level="warning"))
@@ -80,6 +72,20 @@ def serve_cmd(
         note(_("stopped"))
     finally:
         listening.close()
+
+
+def addresses(host: str, port: int, token: str | None, ipv6: bool) -> tuple[str, list[str]]:
+    """The page's address for this computer's browser, and the lines that say where it is (with the
+    token in the address when the server is open to the network)."""
+    if token is None:
+        url = f"http://localhost:{port}/"
+        return url, [_("the page is at {url} (this computer only; Ctrl-C stops the server)").format(url=url)]
+    url = f"http://{'[::1]' if ipv6 else '127.0.0.1'}:{port}/?token={token}"
+    return url, [_("listening on {host}: other machines on the network can reach the page, with the token "
+                   "in its address").format(host=_url_host(host)),
+                 _("the page is at {url} (Ctrl-C stops the server)").format(
+                     url=f"http://{_url_host(host)}:{port}/?token={token}"),
+                 _("on this computer: {url}").format(url=url)]
 
 
 def _url_host(host: str) -> str:
