@@ -253,6 +253,14 @@ def test_the_solved_game_by_hand_kind(client: TestClient, small_solution: object
         one = client.get("/solved", params={"rules": "morkpoker", "kind": kinds[-1]}).text
         body = one.split("<tbody>")[1].split("</tbody>")[0]
         assert body.count("<tr>") == 1 and kinds[-1] in body
+        import re
+        import sys
+
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from test_untranslated import english_words
+
+        pseudo = client.get("/solved?rules=morkpoker&lang=x-pseudo").text.split("<main>")[1]
+        assert english_words(re.sub(r"<[^>]+>", " ", pseudo)) == set()          # the kinds of hand too, in the reader's words
         assert client.get("/solved/chart/morkpoker/other.png").status_code == 400      # the charts: a few named
         from drawodds.web.pages import CHARTS
 

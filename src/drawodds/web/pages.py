@@ -241,7 +241,7 @@ def _table(frame: Any, columns: list[str], kind: str | None) -> list[list[str]]:
     for _, r in frame.iterrows():
         if kind and str(r["hand"]) != kind:
             continue
-        rows.append([str(r["hand"]), *[views.pct(r[c], 0) if c in r else "—" for c in columns]])
+        rows.append([i18n.gettext(str(r["hand"])), *[views.pct(r[c], 0) if c in r else "—" for c in columns]])
     return rows
 
 
@@ -259,13 +259,14 @@ async def solved_page(request: Request) -> Response:
     def tables() -> dict[str, Any]:
         pre, draw, post, pat = _overviews(web, rules, solution)
         draws = [c for c in draw.columns if c == "pat" or c.startswith("draw ")]
-        kinds = [str(h) for h in pre["hand"]]
+        kinds = [(str(h), i18n.gettext(str(h))) for h in pre["hand"]]      # the tables' English labels, worded
         post_cols = [c for c in ("bet first", "bet after check", "fold", "call", "raise") if c in post.columns]
         post_rows = []
         for _, r in post.iterrows():
             if kind and str(r["hand"]) != kind:
                 continue
-            post_rows.append([str(r["hand"]), str(int(r["opponent_draw"])), *[views.pct(r[c], 0) for c in post_cols]])
+            post_rows.append([i18n.gettext(str(r["hand"])), str(int(r["opponent_draw"])),
+                              *[views.pct(r[c], 0) for c in post_cols]])
         return {"kinds": kinds, "pre": _table(pre, ["share", "open", "bet after check", "fold", "call", "raise"], kind),
                 "draw_cols": draws, "draw": _table(draw, ["share", "reaches draw", *draws], kind),
                 "post_cols": post_cols, "post": post_rows,
