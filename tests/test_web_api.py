@@ -260,7 +260,7 @@ def test_the_solved_game_by_hand_kind(client: TestClient, small_solution: object
         from test_untranslated import english_words
 
         pseudo = client.get("/solved?rules=morkpoker&lang=x-pseudo").text.split("<main>")[1]
-        assert english_words(re.sub(r"<[^>]+>", " ", pseudo)) == set()          # the kinds of hand too, in the reader's words
+        assert english_words(re.sub(r"<[^>]+>", " ", pseudo)) == set()    # the kinds of hand too
         assert client.get("/solved/chart/morkpoker/other.png").status_code == 400      # the charts: a few named
         from drawodds.web.pages import CHARTS
 
