@@ -334,14 +334,11 @@ def _guide_files(folder: Path) -> dict[str, Path]:
             if GUIDE_FILES.match(p.name) and not p.is_symlink() and p.is_file()}   # a link may point anywhere
 
 
-def _guide_folder(web: Web) -> Path:
-    """The guide in the reader's language: its own folder (``sv``, ``nb``) inside the server's, where
-    that guide has been written; English is the folder itself."""
+def _guide_folder(web: Any) -> Path:
+    """The guide in the reader's language: English in the server's folder, another language in its
+    subfolder (``sv``, ``nb``), as ``reports/`` keeps them."""
     lang = i18n.language()
-    own = web.settings.guide / lang
-    if lang in i18n.LANGUAGES and lang != i18n.ENGLISH and (own / "README.md").is_file() and not own.is_symlink():
-        return own
-    return web.settings.guide
+    return Path(web.settings.guide) / ("" if lang == i18n.ENGLISH else lang)
 
 
 def _slug(text: str, separator: str) -> str:
@@ -364,8 +361,7 @@ async def guide_page(request: Request) -> Response:
     """``/guide``: the player's guide and the cheat sheets, once written (a job writes them)."""
     web = _web(request)
     files = _guide_files(_guide_folder(web))
-    frame: dict[str, Any] = {"title": i18n.gettext("The player's guide"), "job": web.jobs.running("guide"),
-                             "written": "README.md" in files}
+    frame: dict[str, Any] = {"title": i18n.gettext("The player's guide"), "job": web.jobs.running("guide")}
     if "README.md" not in files:
         return web.page(request, "guide.html", **frame)
     text = files["README.md"].read_text(encoding="utf-8")
@@ -381,9 +377,7 @@ async def guide_start(request: Request) -> Response:
     web = _web(request)
     quick = request.query_params.get("quick", "1") != "0"
     if web.jobs.running("guide") is None:
-        lang = i18n.language()
-        folder = str(web.settings.guide / lang if lang in i18n.LANGUAGES and lang != i18n.ENGLISH
-                     else web.settings.guide)
+        folder = str(_guide_folder(web))
         web.start(request, "guide", lambda job: run_in_child(job, write_guide, folder, quick), long=True)
     return RedirectResponse("/guide", status_code=303)
 
