@@ -244,7 +244,7 @@ def test_a_phone_walk_in_swedish_and_norwegian(server: str, browser: object, lan
         assert heading == written, f"the guide is not in {lang}: {heading}"
         phone.goto(server + f"/keep?hand=AsAhKs7s3s&vs=3&vs=1&opponents=3&trials=2000&lang={lang}")
         error = phone.locator("p.error").inner_text()
-        assert "--" not in error and {"sv": "”Deras köp”", "nb": "«Deres kjøp»"}[lang] in error
+        assert "--" not in error and {"sv": "”Deras köp”", "nb": "«Deres bytte»"}[lang] in error
     finally:
         context.close()  # type: ignore[attr-defined]
 
