@@ -97,10 +97,13 @@ def kuhn3_tree() -> tuple[cfr.Tree, dict[Hashable, int]]:
 def szafron_profile(tree: cfr.Tree, index: dict[Hashable, int], b11: float, b21: float, b32: float, c33: float,
                     c34: float) -> list[np.ndarray | None]:
     """A profile of Szafron, Gibson and Sturtevant's family of equilibria ("A parameterized family
-    of equilibrium profiles for three-player Kuhn poker", AAMAS 2013), in its sub-family c11 = 0:
-    the probability of the second action (bet, or call) for J, Q, K, A at every history. The first
-    player's play is fixed; b11 <= b21 <= 1/4, b32, c33 and c34 are free within the paper's bounds,
-    and b23 = 0, b33 = (1 + b11 + 2 b21) / 2, b41 = 2 (b11 + b21), c21 = 1/2 follow."""
+    of equilibrium profiles for three-player Kuhn poker", AAMAS 2013), in its sub-family c11 = 0,
+    with the paper's parameter names as the University of Alberta's three-player Kuhn equilibrium
+    player (an implementation of the paper) tabulates them: the probability of the second action
+    (bet, or call) for J, Q, K, A at every history. The first player's play is fixed;
+    b11 <= b21 <= 1/4, b32 <= (2 + 3 b11 + 4 b21) / 4, 1/2 - b32 <= c33 <= 1/2 - b32 +
+    (3 b11 + 4 b21) / 4 and c34 are free, and b23 = 0, b33 = (1 + b11 + 2 b21) / 2,
+    b41 = 2 (b11 + b21), c21 = 1/2 follow."""
     b33, b41 = (1 + b11 + 2 * b21) / 2, 2 * (b11 + b21)
     second = {"": (0, 0, 0, 0), "xxb": (0, 0, 0, 1), "xbf": (0, 0, 0.5, 1), "xbc": (0, 0, 0, 1),    # seat 0
               "x": (b11, b21, 0, b41), "b": (0, 0, b32, 1), "xxbf": (0, 0, b33, 1), "xxbc": (0, 0, 0, 1),  # 1
