@@ -514,29 +514,35 @@ def _seat_terminal_values(c: _Compiled, i: int, nd: Terminal, player: int, reach
     # tying exactly k of them and beating the rest is the coefficient of t^k in prod_r (W_r + t T_r),
     # and a k-way tie takes 1/(k + 1) of the pot.
     own = int(tree.node_spaces[i, player])
-    ties = [np.ones((nd.rows, n_own))]            # ties[k]: mass of beating all but k tied rivals
-    stays = nd.stake[:, player].copy()             # what the seat pays in: its stake times the rivals' mass
-    for q in contest:
-        if q == player:
-            continue
+    pot = nd.stake.sum(axis=1)
+    folded = np.ones(nd.rows)                      # the folded seats' reach, a factor per row
+    for q in others:
+        if q not in contest:
+            folded *= reach[q][i].sum(axis=1)
+    rivals = [q for q in contest if q != player]
+    if not rivals:                                 # everybody else folded: the pot, unopposed
+        return np.broadcast_to(((pot - nd.stake[:, player]) * folded)[:, None], (nd.rows, n_own))
+    ties: list[Array] = []                         # ties[k]: mass of beating all rivals but k tied ones
+    stays = nd.stake[:, player] * folded           # what the seat pays in, times the others' reach
+    for q in rivals:
         order, lo, hi = c.showdown[(own, int(tree.node_spaces[i, q]))]
         r = reach[q][i]
         ranked = r if order is None else r[:, order]
         cum = np.zeros((nd.rows, ranked.shape[1] + 1))
         np.cumsum(ranked, axis=1, out=cum[:, 1:])
         weaker, tied = cum[:, lo], cum[:, hi] - cum[:, lo]
-        ties = [ties[0] * weaker] + [ties[k] * weaker + ties[k - 1] * tied for k in range(1, len(ties))] + \
-            [ties[-1] * tied]
+        if ties:
+            ties = [ties[0] * weaker] + [ties[k] * weaker + ties[k - 1] * tied for k in range(1, len(ties))] + \
+                [ties[-1] * tied]
+        else:
+            ties = [weaker, tied]
         stays *= cum[:, -1]
-    share = ties[0].copy()
-    for k in range(1, len(ties)):
+    share = ties[0] + ties[1] / 2
+    for k in range(2, len(ties)):
         share += ties[k] / (k + 1)
-    out = share * nd.stake.sum(axis=1)[:, None]
-    out -= stays[:, None]
-    for q in others:
-        if q not in contest:
-            out *= reach[q][i].sum(axis=1)[:, None]
-    return out
+    share *= (pot * folded)[:, None]
+    share -= stays[:, None]
+    return share
 
 
 def _values(c: _Compiled, strategy: Strategy, reach: Sequence[list[Array]], player: int, best: bool
