@@ -371,3 +371,38 @@ def test_per_seat_terminals_are_validated() -> None:
     with pytest.raises(ValueError, match="a prior for each"):
         cfr.build_tree([cfr.Terminal(1, "fixed", np.zeros((1, 3)))], 0, [space], (0, 0, 0), (uniform, uniform))
     assert tree(cfr.Terminal(1, "showdown", np.ones((1, 3)), contest=(0, 2))).players == 3
+
+
+def test_four_seats_and_three_way_ties_match_enumeration() -> None:
+    """Four seats (the core takes any number): seat 3 folds its ante or calls 2 more into a
+    showdown of all four; states tie often. Every seat's value and seat 3's best response
+    (the better of folding and calling per state) equal a sum over all deals."""
+    n_states = 4
+    strength = np.array([0.0, 1.0, 1.0, 1.0])
+    priors = [np.array(p) for p in ([0.4, 0.2, 0.2, 0.2], [0.1, 0.3, 0.3, 0.3], [0.25] * 4, [0.7, 0.1, 0.1, 0.1])]
+    space = cfr.Space(n_states, strength)
+    folded = cfr.Terminal(1, "showdown", np.array([[1.0, 1.0, 1.0, 1.0]]), contest=(0, 1, 2))
+    called = cfr.Terminal(1, "showdown", np.array([[1.0, 1.0, 1.0, 3.0]]))
+    nodes: list[cfr.Node] = [cfr.Decision(3, 1, (edge(1), edge(2)), actions=("fold", "call")), folded, called]
+    tree = cfr.build_tree(nodes, 0, [space], (0,) * 4, priors)
+    call = np.array([0.2, 0.9, 0.5, 0.7])                 # seat 3's chance of calling, by state
+    profile: list[np.ndarray | None] = [np.stack([1 - call, call], axis=1)[None], None, None]
+    evaluation = cfr.evaluate_profile(tree, profile)
+
+    def payoff(deal: tuple[int, ...], calls: bool) -> np.ndarray:
+        put = np.array([1.0, 1.0, 1.0, 3.0 if calls else 1.0])
+        seats = range(4) if calls else range(3)
+        best = max(strength[deal[q]] for q in seats)
+        winners = [q for q in seats if strength[deal[q]] == best]
+        return np.array([(put.sum() / len(winners) if q in winners else 0.0) for q in range(4)]) - put
+
+    values = np.zeros(4)
+    choices = np.zeros((n_states, 2))                     # seat 3's value of folding and calling, by state
+    for deal in np.ndindex(*(n_states,) * 4):
+        p = np.prod([priors[q][deal[q]] for q in range(4)])
+        fold, hit = payoff(deal, False), payoff(deal, True)
+        values += p * ((1 - call[deal[3]]) * fold + call[deal[3]] * hit)
+        choices[deal[3]] += p * np.array([fold[3], hit[3]])
+    assert evaluation.values == pytest.approx(tuple(values), abs=1e-12)
+    assert evaluation.best_response[3] == pytest.approx(choices.max(axis=1).sum(), abs=1e-12)
+    assert evaluation.best_response[:3] == pytest.approx(tuple(values[:3]), abs=1e-12)   # no choices to make
