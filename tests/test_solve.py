@@ -182,6 +182,28 @@ def test_betting_round_histories() -> None:
     assert len(calls) == 6
 
 
+def test_betting_round_of_three_seats() -> None:
+    """Three seats, bet + 4 raises: a fold leaves the other two betting, a raise gives every seat
+    still in a turn, and the round's lines are those counted by a separate enumeration of the
+    rules (1 checked through, 171 won by a bet nobody answered, 93 three-way and 264 two-way
+    lines to the draw)."""
+    rnd = betting_round(0, max_bets=5, seats=3)
+    ends = [n for n in rnd.values() if n.end]
+    kinds = {(e, k): sum(1 for n in ends if n.end == e and len(n.active) == k)
+             for e, k in (("checked", 3), ("fold", 1), ("call", 3), ("call", 2))}
+    assert kinds == {("checked", 3): 1, ("fold", 1): 171, ("call", 3): 93, ("call", 2): 264}
+    assert len(ends) == 529 and sum(1 for n in rnd.values() if n.actor is not None) == 360
+    assert rnd["xbfrc"].end == "call" and rnd["xbfrc"].put == (2, 2, 0) and rnd["xbfrc"].active == (0, 1)
+    assert rnd["xbfr"].actor == 1 and rnd["bff"].end == "fold" and rnd["bff"].active == (0,)
+    assert rnd["xxx"].end == "checked" and rnd["bfc"].put == (1, 0, 1)
+    for h, node in rnd.items():
+        if node.end == "call":                         # everybody still in has matched the last bet
+            assert {node.put[q] for q in node.active} == {max(node.put)}
+        if node.actor is not None:
+            assert node.actor in node.active and all(h + a in rnd for a in node.actions)
+    assert betting_round(1, 3, seats=2) == betting_round(1, 3)
+
+
 def test_tree_plays_by_the_rules() -> None:
     game = build_game(synthetic())
     lines = {ln.history: ln for ln in game.lines}

@@ -15,43 +15,53 @@ from drawodds.solver.subsets import Floats, Ints
 
 @dataclass(frozen=True)
 class RoundNode:
-    """A point in one limit betting round of two seats: who acts (None at the end), the actions
-    open to them, how the round ended, and the bets each seat has put in (in bets)."""
+    """A point in one limit betting round: who acts (None at the end), the actions open to them,
+    how the round ended, the bets each seat has put in (in bets), and the seats still in."""
 
     history: str                     # x check, b bet, r raise, c call, f fold
     actor: int | None
     actions: tuple[str, ...]
-    end: str | None                  # "fold", "call" or "checked" when the round is over
-    put: tuple[int, int]
+    end: str | None                  # "fold" (one seat left), "call" or "checked" when the round is over
+    put: tuple[int, ...]
+    active: tuple[int, ...]
 
 
-def betting_round(first: int, max_bets: int) -> dict[str, RoundNode]:
-    """Every history of a fixed-limit round between two seats, ``first`` acting first, with at
-    most ``max_bets`` bets (the bet and its raises)."""
+def betting_round(first: int, max_bets: int, seats: int = 2) -> dict[str, RoundNode]:
+    """Every history of a fixed-limit round among ``seats`` seats, ``first`` acting first and the
+    others in seat order, with at most ``max_bets`` bets (the bet and its raises), parents before
+    children. With no bet a seat checks or bets; facing one it folds, calls or raises, and a bet or
+    raise gives every other seat still in a turn. The round ends when one seat is left ("fold"),
+    when everybody checked ("checked"), or when every seat still in has matched the last bet
+    ("call"); with three or more a fold leaves the others betting on."""
     out: dict[str, RoundNode] = {}
 
-    def visit(history: str, actor: int, level: int, put: tuple[int, int]) -> None:
-        if level == 0:
-            out[history] = RoundNode(history, actor, ("x", "b"), None, put)
-            if history == "x":
-                out[history + "x"] = RoundNode(history + "x", None, (), "checked", put)
-            else:
-                visit(history + "x", 1 - actor, 0, put)
-            visit(history + "b", 1 - actor, 1, _add(put, actor, 1))
+    def visit(history: str, pending: tuple[int, ...], level: int, put: tuple[int, ...],
+              active: tuple[int, ...]) -> None:
+        if len(active) == 1 or not pending:
+            end = "fold" if len(active) == 1 else "checked" if level == 0 else "call"
+            out[history] = RoundNode(history, None, (), end, put, active)
             return
-        acts = ("f", "c", "r") if level < max_bets else ("f", "c")
-        out[history] = RoundNode(history, actor, acts, None, put)
-        out[history + "f"] = RoundNode(history + "f", None, (), "fold", put)
-        out[history + "c"] = RoundNode(history + "c", None, (), "call", _add(put, actor, level - put[actor]))
-        if level < max_bets:
-            visit(history + "r", 1 - actor, level + 1, _add(put, actor, level + 1 - put[actor]))
+        actor = pending[0]
+        acts = ("x", "b") if level == 0 else ("f", "c", "r") if level < max_bets else ("f", "c")
+        out[history] = RoundNode(history, actor, acts, None, put, active)
+        behind = tuple(s for s in ((actor + k) % seats for k in range(1, seats)) if s in active)
+        for a in acts:
+            if a == "x":
+                visit(history + a, pending[1:], 0, put, active)
+            elif a == "f":
+                visit(history + a, pending[1:], level, put, tuple(s for s in active if s != actor))
+            elif a == "c":
+                visit(history + a, pending[1:], level, _put(put, actor, level), active)
+            else:                                          # a bet or a raise: the others answer it
+                visit(history + a, behind, level + 1, _put(put, actor, level + 1), active)
 
-    visit("", first, 0, (0, 0))
+    visit("", tuple((first + k) % seats for k in range(seats)), 0, (0,) * seats, tuple(range(seats)))
     return out
 
 
-def _add(put: tuple[int, int], seat: int, n: int) -> tuple[int, int]:
-    return (put[0] + n, put[1]) if seat == 0 else (put[0], put[1] + n)
+def _put(put: tuple[int, ...], seat: int, bets: int) -> tuple[int, ...]:
+    """``put`` with ``seat``'s bets in the round raised to ``bets``."""
+    return put[:seat] + (bets,) + put[seat + 1:]
 
 
 ACTION_NAMES = {"x": "check", "b": "bet", "r": "raise", "c": "call", "f": "fold"}
