@@ -24,7 +24,7 @@ from drawodds.solver.abstraction import (
 )
 from drawodds.solver.classes import classify, deal_classes
 from drawodds.solver.clustering import split_buckets
-from drawodds.solver.game import betting_round, build_game
+from drawodds.solver.game import TableLine, betting_round, build_game, build_table_game
 from drawodds.solver.playout import play_out
 from drawodds.solver.solution import load_solution
 from drawodds.solver.solve import equilibrium_solution, solve
@@ -182,6 +182,28 @@ def test_betting_round_histories() -> None:
     assert len(calls) == 6
 
 
+def test_betting_round_of_three_seats() -> None:
+    """Three seats, bet + 4 raises: a fold leaves the other two betting, a raise gives every seat
+    still in a turn, and the round's lines are those counted by a separate enumeration of the
+    rules (1 checked through, 171 won by a bet nobody answered, 93 three-way and 264 two-way
+    lines to the draw)."""
+    rnd = betting_round(0, max_bets=5, seats=3)
+    ends = [n for n in rnd.values() if n.end]
+    kinds = {(e, k): sum(1 for n in ends if n.end == e and len(n.active) == k)
+             for e, k in (("checked", 3), ("fold", 1), ("call", 3), ("call", 2))}
+    assert kinds == {("checked", 3): 1, ("fold", 1): 171, ("call", 3): 93, ("call", 2): 264}
+    assert len(ends) == 529 and sum(1 for n in rnd.values() if n.actor is not None) == 360
+    assert rnd["xbfrc"].end == "call" and rnd["xbfrc"].put == (2, 2, 0) and rnd["xbfrc"].active == (0, 1)
+    assert rnd["xbfr"].actor == 1 and rnd["bff"].end == "fold" and rnd["bff"].active == (0,)
+    assert rnd["xxx"].end == "checked" and rnd["bfc"].put == (1, 0, 1)
+    for h, node in rnd.items():
+        if node.end == "call":                         # everybody still in has matched the last bet
+            assert {node.put[q] for q in node.active} == {max(node.put)}
+        if node.actor is not None:
+            assert node.actor in node.active and all(h + a in rnd for a in node.actions)
+    assert betting_round(1, 3, seats=2) == betting_round(1, 3)
+
+
 def test_tree_plays_by_the_rules() -> None:
     game = build_game(synthetic())
     lines = {ln.history: ln for ln in game.lines}
@@ -192,6 +214,55 @@ def test_tree_plays_by_the_rules() -> None:
     assert len(game.lines) == 10 and game.max_bets == 5
     p0, p1 = game.tree.infosets
     assert p0 > 0 and p1 > 0
+
+
+def test_a_table_of_two_is_the_heads_up_game() -> None:
+    """The table's tree with two seats (per-seat payoffs, lines grouped by who is in) is the
+    heads-up game: the same information sets, and uniform play has the same values and best
+    responses, with openers or without, a redeal or a draw after an all-check round, and either
+    seat first after the draw."""
+    for rules in (MORK, preset("jackpot"), preset("svensk")):
+        a = synthetic(rules)
+        table, heads_up = build_table_game(a, seats=2), build_game(a)
+        assert table.tree.infosets == heads_up.tree.infosets
+        t = cfr.evaluate_profile(table.tree, cfr.uniform_strategy(table.tree))
+        h = cfr.evaluate_profile(heads_up.tree, cfr.uniform_strategy(heads_up.tree))
+        assert t.values == pytest.approx(h.values, abs=1e-12)
+        assert t.best_response == pytest.approx(h.best_response, abs=1e-12)
+
+
+def test_three_handed_tree_plays_by_the_rules() -> None:
+    """Three seats (bet + 2 raises here): 21 three-way and 54 two-way lines reach the draw; the
+    chips in, the opener and who acts first after the draw (the opener, or the next seat in when
+    it folded; svensk: the first seat in left of the dealer); only openers open under Jacks or
+    Better; at every showdown the seats in have matched and nobody out has more in."""
+    game = build_table_game(synthetic(), raises=2)                # ante 1, bets 1 and 2, redeal
+    lines = {ln.history: ln for ln in game.lines}
+    assert len(lines) == 75 and sum(len(ln.active) == 3 for ln in game.lines) == 21 and "xxx" not in lines
+    assert lines["xbfc"] == TableLine("xbfc", (2.0, 2.0, 1.0), (0, 1), 1, 1)
+    assert lines["xbrcf"].stake == (3.0, 2.0, 3.0) and lines["xbrcf"].first_after == 2    # opener 1 folded
+    assert lines["bcc"].stake == (2.0, 2.0, 2.0) and lines["bcc"].first_after == 0
+    for nd in game.tree.nodes:
+        if isinstance(nd, cfr.Terminal) and nd.kind == "showdown":
+            inside = nd.stake[:, list(nd.contest)]
+            assert (inside == inside[:, :1]).all() and (nd.stake <= inside[:, :1]).all()
+    svensk = build_table_game(synthetic(preset("svensk")), raises=2)
+    checked = {ln.history: ln for ln in svensk.lines}["xxx"]
+    assert checked.stake == (1.0, 1.0, 1.0) and checked.opener is None
+    assert all(ln.first_after == ln.active[0] for ln in svensk.lines)
+    jackpot = build_table_game(synthetic(preset("jackpot")), raises=2)
+    opens = [jackpot.tree.nodes[i] for h, i in jackpot.pre_nodes.items() if "b" not in h]
+    assert len(opens) == 3 and all(nd.legal is not None and nd.legal[:, 1].tolist() == [False, False, True]
+                                   for nd in opens)
+
+
+def test_three_handed_solve_converges() -> None:
+    """CFR on the three-handed tree (one bet a round, made-up buckets): the seats' values sum to
+    zero and the largest seat gain falls a hundredfold within 100 iterations."""
+    game = build_table_game(synthetic(), raises=0)
+    solution = cfr.solve_tree(game.tree, iterations=100, schedule=cfr.DCFR)
+    assert len(solution.values) == 3 and sum(solution.values) == pytest.approx(0.0, abs=1e-12)
+    assert solution.exploitability < min(0.01, solution.curve[0].exploitability / 100)
 
 
 def test_no_private_information_is_worth_nothing() -> None:

@@ -27,12 +27,12 @@ import numpy.typing as npt
 
 from drawodds.evaluate import evaluate, jacks_or_better_floor
 from drawodds.solver.abstraction import legal_hold_table
-from drawodds.solver.classes import class_hold_cards, classify
+from drawodds.solver.classes import class_hold_cards
 from drawodds.solver.expectations import best_hold_expectations, hold_expectations, strength_spread, subset_tables
 from drawodds.solver.game import betting_round
 from drawodds.solver.hand_kinds import hand_kinds
-from drawodds.solver.playout import _draw, _sample, solution_keep
-from drawodds.solver.subsets import N_CARDS, N_STRENGTHS
+from drawodds.solver.playout import Deal, SolutionSeat, deal_block, play_block
+from drawodds.solver.subsets import N_STRENGTHS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -442,7 +442,10 @@ def card_removal(solution: DrawSolution, seat: int, deals: int, rng: np.random.G
     done = 0
     while done < deals:
         n = min(block, deals - done)
-        pay = _play_block(solution, game.policy, seat, n, rng, shared_deck)
+        deal = deal_block(solution, n, rng, shared_deck)
+        seats = tuple(_PolicySeat(game.policy, deal, s) if s == seat else SolutionSeat(solution, s, deal, rng)
+                      for s in (0, 1))
+        pay = play_block(solution, deal, (seats[0], seats[1]), shared_deck) * (1.0 if seat == 0 else -1.0)
         total += float(pay.sum())
         total_sq += float((pay * pay).sum())
         done += n
@@ -451,105 +454,20 @@ def card_removal(solution: DrawSolution, seat: int, deals: int, rng: np.random.G
     return CardRemoval(seat, deals, shared_deck, mean, se, exact)
 
 
-def _play_block(sol: DrawSolution, policy: dict[object, npt.NDArray], seat: int, n: int, rng: np.random.Generator,
-                shared: bool) -> Floats:
-    """The exploiter's payoff (antes) in ``n`` deals: it plays ``policy``, the other seat the solution."""
-    a, g = sol.abstraction, sol.game
-    decks = [rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.int64), (n, 1)), axis=1)]
-    if not shared:
-        decks.append(rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.int64), (n, 1)), axis=1))
-    hands = [np.sort(decks[0][:, :5], axis=1), np.sort(decks[-1][:, 5:10], axis=1)]
-    stubs = [decks[0][:, 10:], decks[-1][:, 10:]]
-    classes = [classify(h)[0] for h in hands]
-    buckets = [a.class_bucket[c] for c in classes]
-    sign = 1.0 if seat == 0 else -1.0
-    pay = np.zeros(n)
-    line_of = np.full(n, -1, dtype=np.int64)
-    pre = betting_round(0, g.max_bets)
-    names = list(pre)
-    index = {h: k for k, h in enumerate(names)}
-    where = np.zeros(n, dtype=np.int64)
-    line_index = {ln.history: k for k, ln in enumerate(g.lines)}
-    for h in names:
-        node = pre[h]
-        sel = np.flatnonzero(where == index[h])
-        if len(sel) == 0:
-            continue
-        if node.end is not None:
-            if node.end == "fold":
-                folder = (len(h) - 1) % 2
-                loss = 1 + node.put[folder] * g.small
-                pay[sel] = -loss if folder == 0 else loss
-            elif h in line_index:
-                line_of[sel] = line_index[h]
-            continue
-        actor = node.actor
-        assert actor is not None
-        if actor == seat:
-            act = policy[("pre", h)][classes[seat][sel]]
-        else:
-            s = sol.strategy[g.pre_nodes[h]]
-            assert s is not None
-            act = _sample(s[0, buckets[actor][sel]], rng.random(len(sel)))
-        for k, x in enumerate(node.actions):
-            where[sel[act == k]] = index[h + x]
-    n_opt = len(a.options)
-    for q, members in g.groups.items():
-        pos_in_group = {m: k for k, m in enumerate(members)}
-        sel = np.flatnonzero(np.isin(line_of, members))
-        if len(sel) == 0:
-            continue
-        ln = np.array([pos_in_group[m] for m in line_of[sel]])
-        n_q = len(members)
-        finals: list[Ints] = []
-        draws: list[Ints] = []
-        stub_ptr = [np.zeros(len(sel), dtype=np.int64), np.zeros(len(sel), dtype=np.int64)]
-        for s_ in (0, 1):
-            row = ln if s_ == 0 else draws[0] * n_q + ln
-            if s_ == seat:
-                cls = classes[s_][sel]
-                option = policy[("draw", q)][row, cls]
-                table = policy[("hold", q)]                               # (rows, classes)
-                keep = class_hold_cards(hands[s_][sel], table.T, row)
-            else:
-                s = sol.strategy[g.draw_nodes[(q, s_)]]
-                assert s is not None
-                option = _sample(s[row, buckets[s_][sel]], rng.random(len(sel)))
-                keep = solution_keep(sol, hands[s_][sel], q, s_, row, buckets[s_][sel], option, rng)
-            if shared and s_ == 1:
-                stub_ptr[1] = stub_ptr[0]                  # seat 1 draws after seat 0 from one stub
-            final, stub_ptr[s_] = _draw(hands[s_][sel], keep, stubs[s_][sel], stub_ptr[s_])
-            finals.append(evaluate(final).astype(np.int64))
-            draws.append(option)
-        fb = [a.final_of_strength[f] for f in finals]
-        row = (draws[1] * n_opt + draws[0]) * n_q + ln
-        stake = np.array([g.lines[m].stake for m in members])[ln]
-        post = betting_round(q, g.max_bets)
-        where = np.zeros(len(sel), dtype=np.int64)
-        names = list(post)
-        index = {h: k for k, h in enumerate(names)}
-        for h in names:
-            node = post[h]
-            at = np.flatnonzero(where == index[h])
-            if len(at) == 0:
-                continue
-            if node.end == "fold":
-                folder = (q + len(h) - 1) % 2
-                loss = stake[at] + node.put[folder] * g.big
-                pay[sel[at]] = -loss if folder == 0 else loss
-                continue
-            if node.end is not None:
-                diff = np.sign(finals[0][at] - finals[1][at])
-                pay[sel[at]] = diff * (stake[at] + node.put[0] * g.big)
-                continue
-            actor = node.actor
-            assert actor is not None
-            if actor == seat:
-                act = policy[("post", q, h)][row[at], finals[seat][at]]
-            else:
-                s = sol.strategy[g.post_nodes[(q, h)]]
-                assert s is not None
-                act = _sample(s[row[at], fb[actor][at]], rng.random(len(at)))
-            for k, x in enumerate(node.actions):
-                where[at[act == k]] = index[h + x]
-    return sign * pay
+class _PolicySeat:
+    """The exploiter's seat at the table: its choices (``_Game.policy``) by deal class before and
+    at the draw, its hold's cards, and by exact final strength after the draw."""
+
+    def __init__(self, policy: dict[object, npt.NDArray], deal: Deal, seat: int) -> None:
+        self.policy, self.hands, self.classes = policy, deal.hands[seat], deal.classes[seat]
+
+    def pre(self, h: str, sel: Ints) -> Ints:
+        return self.policy[("pre", h)][self.classes[sel]]
+
+    def draw(self, q: int, row: Ints, sel: Ints) -> tuple[Ints, npt.NDArray[np.bool_]]:
+        option = self.policy[("draw", q)][row, self.classes[sel]]
+        table = self.policy[("hold", q)]                               # (rows, classes)
+        return option, class_hold_cards(self.hands[sel], table.T, row)
+
+    def post(self, q: int, h: str, row: Ints, final: Ints) -> Ints:
+        return self.policy[("post", q, h)][row, final]

@@ -1,9 +1,9 @@
 """Counterfactual regret minimisation over a public game tree, vectorized over private states.
 
-A two-player zero-sum game is given as a tree of *public* nodes. Each node stands for a batch of
-``rows`` public states with the same shape (for example the 16 draw-count pairs after one betting
-line), and every array at a node has a leading row axis and one axis over a player's private
-states, so Python loops run over public nodes and iterations, never over hands.
+A zero-sum game of two or more players is given as a tree of *public* nodes. Each node stands for
+a batch of ``rows`` public states with the same shape (for example the 16 draw-count pairs after
+one betting line), and every array at a node has a leading row axis and one axis over a player's
+private states, so Python loops run over public nodes and iterations, never over hands.
 
 Node kinds:
 
@@ -13,15 +13,23 @@ Node kinds:
 - ``Choice``: one player picks, unseen by the other, which stochastic matrix moves its own
   private state (e.g. which cards it keeps for a draw count both see); a strategy per (row,
   private state) like a decision, but every action leads to the same public child.
-- ``Terminal``: a payoff to player 0 that is fixed (a fold), decided by comparing strengths (a
-  showdown, O(n) by cumulative sums), or any matrix over both private states.
+- ``Terminal``: a payoff that is fixed (a fold), decided by comparing strengths (a showdown,
+  O(n) by cumulative sums), or any matrix over the players' private states. Heads-up it is
+  given as player 0's payoff; in the per-seat form (any number of players) as each seat's
+  chips in the pot and the seats still contesting it, so a fold that leaves two players in a
+  three-handed pot goes on as a heads-up subgame of the same tree.
 
-Private states are dealt at the root from independent priors; correlation (cards one player holds
-cannot be the other's) is expressed by a terminal ``matrix``, as in Kuhn poker.
+Private states are dealt at the root from independent priors, so the reach of a player's
+opponents factorises: the counterfactual value of a seat is its payoff weighted by the product of
+the other seats' reaches, and a showdown against several independent opponents stays linear in
+the states (each opponent's weaker and tied mass by cumulative sums). Correlation (cards one
+player holds cannot be another's) is expressed by a terminal ``matrix``, as in Kuhn poker.
 
 ``solve_tree`` runs CFR+ (regret matching+, alternating updates, linear averaging) or discounted
-CFR, and ``evaluate_profile`` gives exact best responses and the exploitability
-(mean gain of the two best responses) of any strategy profile.
+CFR, and ``evaluate_profile`` gives each seat's exact best response against the others held fixed.
+Heads-up the exploitability is the mean gain of the two best responses (zero exactly at a Nash
+equilibrium); with more players it is the largest seat gain, and CFR has no guarantee of reaching
+a Nash equilibrium there, so what a solve is worth is what those gains measure.
 """
 
 from __future__ import annotations
@@ -109,15 +117,25 @@ TerminalKind = Literal["fixed", "showdown", "matrix"]
 
 @dataclass(frozen=True)
 class Terminal:
-    """End of play. ``fixed``: player 0 wins ``stake[i]`` (negative: loses). ``showdown``: the
-    stronger private state wins ``stake[i]``, equal strengths split. ``matrix``: player 0 wins
-    ``stake[i] * matrix[s0, s1]``."""
+    """End of play, with ``stake`` of shape (rows,) heads-up or (rows, players) per seat.
+
+    Heads-up form, the payoff to player 0 (player 1 gets its negative). ``fixed``: player 0 wins
+    ``stake[i]`` (negative: loses). ``showdown``: the stronger private state wins ``stake[i]``,
+    equal strengths split. ``matrix``: player 0 wins ``stake[i] * matrix[s0, s1]``.
+
+    Per-seat form. ``fixed``: seat q wins ``stake[i, q]`` (each row sums to zero). ``showdown``:
+    ``stake[i, q]`` is what seat q has put in the pot; the seats in ``contest`` (all when empty)
+    compare strengths, the strongest take the pot, equal strengths share it, and the others have
+    folded (one seat in ``contest``: it takes the pot unopposed). ``matrix``: seat q wins
+    ``stake[i, q] * matrix[q, s0, s1, ...]`` (summing to zero over the seats).
+    """
 
     rows: int
     kind: TerminalKind
     stake: Array = field(repr=False)
     matrix: Array | None = field(default=None, repr=False)
     label: str = ""
+    contest: tuple[int, ...] = ()
 
 
 Node = Decision | Transition | Choice | Terminal
@@ -126,12 +144,17 @@ Node = Decision | Transition | Choice | Terminal
 @dataclass(frozen=True)
 class Tree:
     """A validated public tree: nodes in topological order (root first, one row), the private
-    state space of each player at each node, and the priors dealt at the root."""
+    state space of each player at each node, and the priors dealt at the root (one per player)."""
 
     nodes: tuple[Node, ...]
     spaces: tuple[Space, ...]
-    node_spaces: npt.NDArray[np.int64] = field(repr=False)   # (nodes, 2) space index per player
-    priors: tuple[Array, Array] = field(repr=False)
+    node_spaces: npt.NDArray[np.int64] = field(repr=False)   # (nodes, players) space index per player
+    priors: tuple[Array, ...] = field(repr=False)
+
+    @property
+    def players(self) -> int:
+        """Number of players (seats)."""
+        return len(self.priors)
 
     @property
     def decisions(self) -> tuple[int, ...]:
@@ -153,23 +176,26 @@ class Tree:
         return self.spaces[int(self.node_spaces[node, player])].size
 
     @property
-    def infosets(self) -> tuple[int, int]:
+    def infosets(self) -> tuple[int, ...]:
         """Information sets of each player: (row, private state) pairs at their decision nodes."""
-        out = [0, 0]
+        out = [0] * self.players
         for i in self.decisions:
             node = self.nodes[i]
             assert isinstance(node, Decision)
             out[node.player] += node.rows * self.states(i, node.player)
-        return out[0], out[1]
+        return tuple(out)
 
 
-def build_tree(nodes: Sequence[Node], root: int, spaces: Sequence[Space], root_spaces: tuple[int, int],
-               priors: tuple[npt.ArrayLike, npt.ArrayLike]) -> Tree:
+def build_tree(nodes: Sequence[Node], root: int, spaces: Sequence[Space], root_spaces: Sequence[int],
+               priors: Sequence[npt.ArrayLike]) -> Tree:
     """Validate nodes given in any order (edges by list index) and renumber them root first.
 
-    Checks that every node is reached, that the edges into each node cover its rows exactly once,
-    that spaces agree along every path, and that matrices and masks have matching shapes.
+    One root space and one prior per player (two or more). Checks that every node is reached,
+    that the edges into each node cover its rows exactly once, that spaces agree along every
+    path, and that matrices, masks and payoffs have matching shapes.
     """
+    if len(root_spaces) != len(priors) or len(priors) < 2:
+        raise ValueError("give a root space and a prior for each of two or more players")
     n = len(nodes)
     order = topological_order(nodes, root)               # parents before children, root first
     if len(order) != n:
@@ -177,7 +203,7 @@ def build_tree(nodes: Sequence[Node], root: int, spaces: Sequence[Space], root_s
     new = np.empty(n, dtype=np.int64)
     new[order] = np.arange(n)
     renumbered = [_renumber(nodes[i], new) for i in order]
-    node_spaces = np.full((n, 2), -1, dtype=np.int64)
+    node_spaces = np.full((n, len(priors)), -1, dtype=np.int64)
     node_spaces[0] = root_spaces
     covered = [np.zeros(nd.rows, dtype=np.int64) for nd in renumbered]
     if renumbered[0].rows != 1:
@@ -201,11 +227,11 @@ def build_tree(nodes: Sequence[Node], root: int, spaces: Sequence[Space], root_s
             raise ValueError(f"node {i} ({_label(renumbered[i])}): rows reached {c.min()}..{c.max()} times, "
                              "each must be reached exactly once")
     pri = tuple(np.asarray(p, dtype=np.float64) for p in priors)
-    for p in (0, 1):
+    for p in range(len(pri)):
         if pri[p].shape != (spaces[root_spaces[p]].size,) or abs(pri[p].sum() - 1) > 1e-9:
             raise ValueError(f"prior of player {p} must be a distribution over its "
                              f"{spaces[root_spaces[p]].size} states")
-    return Tree(tuple(renumbered), tuple(spaces), node_spaces, (pri[0], pri[1]))
+    return Tree(tuple(renumbered), tuple(spaces), node_spaces, pri)
 
 
 def _edges(node: Node) -> tuple[Edge, ...]:
@@ -249,7 +275,8 @@ def _renumber(node: Node, new: Index) -> Node:
     if isinstance(node, Choice):
         return Choice(node.player, node.rows, np.asarray(node.matrices, dtype=np.float64), node.out_space,
                       edge(node.child), node.legal, node.label, node.actions)
-    return Terminal(node.rows, node.kind, np.asarray(node.stake, dtype=np.float64), node.matrix, node.label)
+    return Terminal(node.rows, node.kind, np.asarray(node.stake, dtype=np.float64), node.matrix, node.label,
+                    tuple(node.contest))
 
 
 def _check_node(i: int, nd: Node, here: npt.NDArray[np.int64], spaces: Sequence[Space]) -> None:
@@ -275,13 +302,38 @@ def _check_node(i: int, nd: Node, here: npt.NDArray[np.int64], spaces: Sequence[
                              f"{spaces[nd.out_space].size})")
         if nd.which.shape != (nd.rows,) or nd.which.min() < 0 or nd.which.max() >= len(m):
             raise ValueError(f"node {i} ({_label(nd)}): which must pick a matrix for every row")
-    else:
-        if nd.stake.shape != (nd.rows,):
-            raise ValueError(f"node {i} ({_label(nd)}): stake needs one value per row")
+    elif nd.stake.ndim == 1:
+        if len(sizes) != 2 or nd.stake.shape != (nd.rows,) or nd.contest:
+            raise ValueError(f"node {i} ({_label(nd)}): stake needs one value per row (heads-up) or "
+                             "one per row and seat")
         if nd.kind == "showdown" and any(spaces[int(s)].strength is None for s in here):
             raise ValueError(f"node {i} ({_label(nd)}): a showdown needs strengths for both spaces")
         if nd.kind == "matrix" and (nd.matrix is None or nd.matrix.shape != tuple(sizes)):
             raise ValueError(f"node {i} ({_label(nd)}): matrix must be {tuple(sizes)}")
+    else:
+        _check_seat_terminal(i, nd, here, spaces)
+
+
+def _check_seat_terminal(i: int, nd: Terminal, here: npt.NDArray[np.int64], spaces: Sequence[Space]) -> None:
+    """Shapes and zero sums of a per-seat terminal."""
+    players = len(here)
+    sizes = tuple(spaces[int(s)].size for s in here)
+    if nd.stake.shape != (nd.rows, players):
+        raise ValueError(f"node {i} ({_label(nd)}): stake must be (rows, {players} seats)")
+    if nd.kind == "fixed" and np.abs(nd.stake.sum(axis=1)).max(initial=0.0) > 1e-9:
+        raise ValueError(f"node {i} ({_label(nd)}): fixed payoffs must sum to zero over the seats")
+    if nd.kind == "showdown":
+        contest = nd.contest or tuple(range(players))
+        if len(set(contest)) != len(contest) or not all(0 <= q < players for q in contest):
+            raise ValueError(f"node {i} ({_label(nd)}): contest must name distinct seats")
+        if len(contest) > 1 and any(spaces[int(here[q])].strength is None for q in contest):
+            raise ValueError(f"node {i} ({_label(nd)}): a showdown needs strengths for the seats in it")
+    if nd.kind == "matrix":
+        if nd.matrix is None or nd.matrix.shape != (players, *sizes):
+            raise ValueError(f"node {i} ({_label(nd)}): matrix must be {(players, *sizes)}")
+        total = np.tensordot(nd.stake, nd.matrix, axes=([1], [0]))
+        if np.abs(total).max(initial=0.0) > 1e-9:
+            raise ValueError(f"node {i} ({_label(nd)}): matrix payoffs must sum to zero over the seats")
 
 
 # --- compiled form: index arrays and caches used in every pass ----------------------------------
@@ -324,10 +376,12 @@ def _compile(tree: Tree) -> _Compiled:
             uniform.append(None)
             masks.append(None)
         if isinstance(nd, Terminal) and nd.kind == "showdown":
-            s0, s1 = (int(x) for x in tree.node_spaces[i])
-            for own, opp in ((s0, s1), (s1, s0)):
-                if (own, opp) not in showdown:
-                    showdown[(own, opp)] = _showdown_index(tree.spaces[own], tree.spaces[opp])
+            seats = range(2) if nd.stake.ndim == 1 else (nd.contest or range(tree.players))
+            at = [int(tree.node_spaces[i, q]) for q in seats]
+            for own in at:
+                for opp in at:
+                    if (own, opp) not in showdown:
+                        showdown[(own, opp)] = _showdown_index(tree.spaces[own], tree.spaces[opp])
     return _Compiled(tree, tuple(identity), tuple(groups), showdown, tuple(uniform), tuple(masks))
 
 
@@ -410,8 +464,11 @@ def _assign(out: list[Array | None], tree: Tree, e: Edge, identity: bool, values
     target[e.rows] = values
 
 
-def _terminal_values(c: _Compiled, i: int, nd: Terminal, player: int, opp_reach: Array) -> Array:
-    """Counterfactual value of each (row, own state) at a terminal, given the opponent's reach."""
+def _terminal_values(c: _Compiled, i: int, nd: Terminal, player: int, reach: Sequence[list[Array]]) -> Array:
+    """Counterfactual value of each (row, own state) at a terminal, given every player's reach."""
+    if nd.stake.ndim == 2:
+        return _seat_terminal_values(c, i, nd, player, reach)
+    opp_reach = reach[1 - player][i]
     sign = 1.0 if player == 0 else -1.0
     if nd.kind == "fixed":
         total = opp_reach.sum(axis=1)
@@ -433,9 +490,65 @@ def _terminal_values(c: _Compiled, i: int, nd: Terminal, player: int, opp_reach:
     return out
 
 
-def _values(c: _Compiled, strategy: Strategy, opp_reach: list[Array], player: int, best: bool
+def _seat_terminal_values(c: _Compiled, i: int, nd: Terminal, player: int, reach: Sequence[list[Array]]) -> Array:
+    """``_terminal_values`` of a per-seat terminal: the payoff weighted by the product of the
+    other seats' reaches (independent private states), a showdown by each rival's weaker and
+    tied mass (cumulative sums), so the cost stays linear in the states."""
+    tree = c.tree
+    n_own = tree.states(i, player)
+    others = [q for q in range(tree.players) if q != player]
+    if nd.kind == "matrix":
+        assert nd.matrix is not None
+        letters = "abcdefghijklmnopqrstuvwxy"[:tree.players]
+        spec = ",".join([letters] + [f"z{letters[q]}" for q in others]) + f"->z{letters[player]}"
+        out = np.einsum(spec, nd.matrix[player], *(reach[q][i] for q in others))
+        out *= nd.stake[:, player, None]
+        return out
+    contest = nd.contest or tuple(range(tree.players))
+    if nd.kind == "fixed" or player not in contest:
+        pay = nd.stake[:, player] if nd.kind == "fixed" else -nd.stake[:, player]
+        for q in others:
+            pay = pay * reach[q][i].sum(axis=1)
+        return np.broadcast_to(pay[:, None], (nd.rows, n_own))
+    # The pot goes to the strongest seats in the contest: with rivals r independent, the chance of
+    # tying exactly k of them and beating the rest is the coefficient of t^k in prod_r (W_r + t T_r),
+    # and a k-way tie takes 1/(k + 1) of the pot.
+    own = int(tree.node_spaces[i, player])
+    pot = nd.stake.sum(axis=1)
+    folded = np.ones(nd.rows)                      # the folded seats' reach, a factor per row
+    for q in others:
+        if q not in contest:
+            folded *= reach[q][i].sum(axis=1)
+    rivals = [q for q in contest if q != player]
+    if not rivals:                                 # everybody else folded: the pot, unopposed
+        return np.broadcast_to(((pot - nd.stake[:, player]) * folded)[:, None], (nd.rows, n_own))
+    ties: list[Array] = []                         # ties[k]: mass of beating all rivals but k tied ones
+    stays = nd.stake[:, player] * folded           # what the seat pays in, times the others' reach
+    for q in rivals:
+        order, lo, hi = c.showdown[(own, int(tree.node_spaces[i, q]))]
+        r = reach[q][i]
+        ranked = r if order is None else r[:, order]
+        cum = np.zeros((nd.rows, ranked.shape[1] + 1))
+        np.cumsum(ranked, axis=1, out=cum[:, 1:])
+        weaker, tied = cum[:, lo], cum[:, hi] - cum[:, lo]
+        if ties:
+            ties = [ties[0] * weaker] + [ties[k] * weaker + ties[k - 1] * tied for k in range(1, len(ties))] + \
+                [ties[-1] * tied]
+        else:
+            ties = [weaker, tied]
+        stays *= cum[:, -1]
+    share = ties[0] + ties[1] / 2
+    for k in range(2, len(ties)):
+        share += ties[k] / (k + 1)
+    share *= (pot * folded)[:, None]
+    share -= stays[:, None]
+    return share
+
+
+def _values(c: _Compiled, strategy: Strategy, reach: Sequence[list[Array]], player: int, best: bool
             ) -> tuple[list[Array], dict[int, Array]]:
-    """Counterfactual values of ``player`` at every node (own reach excluded), bottom up.
+    """Counterfactual values of ``player`` at every node (own reach excluded), bottom up, given
+    every player's reach (only the others' is used).
 
     At the player's decisions the value is the strategy's mix of the action values, or with
     ``best`` the best legal action per state (a best response). Returns the node values and,
@@ -447,7 +560,7 @@ def _values(c: _Compiled, strategy: Strategy, opp_reach: list[Array], player: in
     for i in range(len(tree.nodes) - 1, -1, -1):
         nd = tree.nodes[i]
         if isinstance(nd, Terminal):
-            vals[i] = _terminal_values(c, i, nd, player, opp_reach[i])
+            vals[i] = _terminal_values(c, i, nd, player, reach)
         elif isinstance(nd, Choice) and nd.player != player:
             vals[i] = _gather(vals, nd.child, c.identity[i][0])
         elif isinstance(nd, Transition):
@@ -530,20 +643,39 @@ def _normalize(c: _Compiled, weights: Strategy) -> Strategy:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """A profile's value to player 0 and each player's best-response value (own payoff)."""
+    """A profile's value to each seat and each seat's best-response value (own payoff) against
+    the others held fixed."""
 
-    value: float
-    best_response: tuple[float, float]
+    values: tuple[float, ...]
+    best_response: tuple[float, ...]
+
+    @property
+    def value(self) -> float:
+        """Value to player 0."""
+        return self.values[0]
+
+    @property
+    def seat_gains(self) -> tuple[float, ...]:
+        """What each seat gains by deviating alone to a best response."""
+        return tuple(b - v for b, v in zip(self.best_response, self.values, strict=True))
 
     @property
     def nash_conv(self) -> float:
-        """Sum of the two players' gains from deviating to a best response."""
-        return self.best_response[0] + self.best_response[1]
+        """Sum of the seats' gains from deviating to a best response (heads-up the values cancel:
+        the sum of the two best responses)."""
+        if len(self.values) == 2:
+            return self.best_response[0] + self.best_response[1]
+        return sum(self.seat_gains)
 
     @property
     def exploitability(self) -> float:
-        """Mean gain of a best response over the two seats (zero exactly at an equilibrium)."""
-        return self.nash_conv / 2
+        """Heads-up: the mean gain of a best response over the two seats (zero exactly at a Nash
+        equilibrium, which CFR approaches). More players: the largest seat gain. That is no
+        two-player exploitability: a profile where no seat gains alone can still lose to two
+        seats that change together, and CFR has no guarantee of approaching a Nash equilibrium."""
+        if len(self.values) == 2:
+            return self.nash_conv / 2
+        return max(self.seat_gains)
 
 
 def _root_value(tree: Tree, vals: list[Array], player: int) -> float:
@@ -551,16 +683,21 @@ def _root_value(tree: Tree, vals: list[Array], player: int) -> float:
 
 
 def evaluate_profile(tree: Tree, strategy: Sequence[Array | None]) -> Evaluation:
-    """Exact value and best responses of a strategy profile given as (rows, states, actions)
-    arrays per node (one bottom-up pass per player)."""
+    """Exact values and best responses of a strategy profile given as (rows, states, actions)
+    arrays per node (bottom-up passes per player)."""
     return _evaluate(_compile(tree), _action_major(strategy))
 
 
 def _evaluate(c: _Compiled, strategy: Strategy) -> Evaluation:
-    reach = [_reach(c, strategy, 0), _reach(c, strategy, 1)]
-    on_path, _ = _values(c, strategy, reach[1], 0, best=False)
-    br = [_root_value(c.tree, _values(c, strategy, reach[1 - p], p, best=True)[0], p) for p in (0, 1)]
-    return Evaluation(_root_value(c.tree, on_path, 0), (br[0], br[1]))
+    n = c.tree.players
+    reach = [_reach(c, strategy, p) for p in range(n)]
+    if n == 2:                                # zero-sum: seat 1's value is the negative of seat 0's
+        v = _root_value(c.tree, _values(c, strategy, reach, 0, best=False)[0], 0)
+        values: tuple[float, ...] = (v, -v)
+    else:
+        values = tuple(_root_value(c.tree, _values(c, strategy, reach, p, best=False)[0], p) for p in range(n))
+    br = tuple(_root_value(c.tree, _values(c, strategy, reach, p, best=True)[0], p) for p in range(n))
+    return Evaluation(values, br)
 
 
 def reach_probabilities(tree: Tree, strategy: Sequence[Array | None], player: int) -> list[Array]:
@@ -636,6 +773,11 @@ class Solution:
         return self.evaluation.value
 
     @property
+    def values(self) -> tuple[float, ...]:
+        """Value of the average profile to each seat."""
+        return self.evaluation.values
+
+    @property
     def exploitability(self) -> float:
         return self.evaluation.exploitability
 
@@ -669,15 +811,16 @@ def solve_tree(tree: Tree, *, iterations: int = 1000, exploitability: float | No
     """
     c = _compile(tree)
     nodes = tree.nodes
-    players = [[i for i in tree.strategic if nodes[i].player == p] for p in (0, 1)]  # type: ignore[union-attr]
+    seats = range(tree.players)
+    players = [[i for i in tree.strategic if nodes[i].player == p] for p in seats]  # type: ignore[union-attr]
     strategy = _uniform(c)
     regret = {i: np.zeros_like(strategy[i]) for i in tree.strategic}
     total = {i: np.zeros_like(strategy[i]) for i in tree.strategic}
     ladder = set(checkpoints(iterations, every=check_every))
-    reach = [_reach(c, strategy, 0), _reach(c, strategy, 1)]
+    reach = [_reach(c, strategy, p) for p in seats]
     curve: list[Checkpoint] = []
     spent = 0.0
-    evaluation = Evaluation(0.0, (math.inf, math.inf))
+    evaluation = Evaluation((0.0,) * tree.players, (math.inf,) * tree.players)
     t = 0
 
     def average() -> Strategy:
@@ -690,8 +833,8 @@ def solve_tree(tree: Tree, *, iterations: int = 1000, exploitability: float | No
             pos, neg = schedule.factors(t)
             plus = neg == 0.0 and pos == 1.0
             w = schedule.weight(t)
-            for p in (0, 1):
-                vals, action_values = _values(c, strategy, reach[1 - p], p, best=False)
+            for p in seats:
+                vals, action_values = _values(c, strategy, reach, p, best=False)
                 own = reach[p]
                 for i in players[p]:
                     s = strategy[i]

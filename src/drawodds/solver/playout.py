@@ -1,8 +1,13 @@
-"""Playing a solution out with real cards, by Monte Carlo: the check on the whole chain and on card removal."""
+"""Playing a solution out with real cards, by Monte Carlo: the check on the whole chain and on card removal.
+
+``play_block`` is the one play loop: deals go through the solution's betting tree with each seat
+deciding as its ``Seat`` does (``SolutionSeat`` samples the solution; the best response's
+exploiter plays its own choices), so the play-out and the best response at the table share it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -89,7 +94,9 @@ def play_out(solution: DrawSolution, deals: int, rng: np.random.Generator, *, sh
     done = 0
     while done < deals:
         n = min(block, deals - done)
-        pay = _play_block(solution, n, rng, shared_deck, by_bucket)
+        deal = deal_block(solution, n, rng, shared_deck)
+        seats = (SolutionSeat(solution, 0, deal, rng), SolutionSeat(solution, 1, deal, rng))
+        pay = play_block(solution, deal, seats, shared_deck, by_bucket)
         total += float(pay.sum())
         total_sq += float((pay * pay).sum())
         done += n
@@ -98,16 +105,74 @@ def play_out(solution: DrawSolution, deals: int, rng: np.random.Generator, *, sh
     return Playout(deals, shared_deck, mean, se, solution.value[0])
 
 
-def _play_block(sol: DrawSolution, n: int, rng: np.random.Generator, shared: bool, by_bucket: bool) -> Floats:
-    """Seat 0's payoff (antes) in ``n`` deals played by the solution."""
-    a, g = sol.abstraction, sol.game
+@dataclass(frozen=True)
+class Deal:
+    """A block of deals: each seat's sorted hand, the stub it draws from (one deck shared, or a
+    deck each), its deal class and pre-draw bucket."""
+
+    hands: tuple[Ints, Ints]
+    stubs: tuple[Ints, Ints]
+    classes: tuple[Ints, Ints]
+    buckets: tuple[Ints, Ints]
+
+
+class Seat(Protocol):
+    """How one seat decides in ``play_block``, for the deals ``sel`` of the block (or, after the
+    draw, the rows and exact final strengths of the deals that decide)."""
+
+    def pre(self, h: str, sel: Ints) -> Ints: ...
+
+    def draw(self, q: int, row: Ints, sel: Ints) -> tuple[Ints, npt.NDArray[np.bool_]]: ...
+
+    def post(self, q: int, h: str, row: Ints, final: Ints) -> Ints: ...
+
+
+class SolutionSeat:
+    """A seat that plays the solution: its bucket's probabilities at every decision, sampled with
+    the block's generator, and its bucket's hold (or its private choice of two)."""
+
+    def __init__(self, sol: DrawSolution, seat: int, deal: Deal, rng: np.random.Generator) -> None:
+        self.sol, self.seat, self.rng = sol, seat, rng
+        self.hands, self.buckets = deal.hands[seat], deal.buckets[seat]
+
+    def pre(self, h: str, sel: Ints) -> Ints:
+        s = self.sol.strategy[self.sol.game.pre_nodes[h]]
+        assert s is not None
+        return _sample(s[0, self.buckets[sel]], self.rng.random(len(sel)))
+
+    def draw(self, q: int, row: Ints, sel: Ints) -> tuple[Ints, npt.NDArray[np.bool_]]:
+        s = self.sol.strategy[self.sol.game.draw_nodes[(q, self.seat)]]
+        assert s is not None
+        option = _sample(s[row, self.buckets[sel]], self.rng.random(len(sel)))
+        return option, solution_keep(self.sol, self.hands[sel], q, self.seat, row, self.buckets[sel], option, self.rng)
+
+    def post(self, q: int, h: str, row: Ints, final: Ints) -> Ints:
+        s = self.sol.strategy[self.sol.game.post_nodes[(q, h)]]
+        assert s is not None
+        return _sample(s[row, self.sol.abstraction.final_of_strength[final]], self.rng.random(len(row)))
+
+
+def deal_block(sol: DrawSolution, n: int, rng: np.random.Generator, shared: bool) -> Deal:
+    """``n`` deals for both seats: from one deck (``shared``: seat 1's hand follows seat 0's, and
+    both draw from the one stub) or from a deck each."""
+    a = sol.abstraction
     decks = [rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.int64), (n, 1)), axis=1)]
     if not shared:
         decks.append(rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.int64), (n, 1)), axis=1))
-    hands = [np.sort(decks[0][:, :5], axis=1), np.sort(decks[-1][:, 5:10], axis=1)]
-    stubs = [decks[0][:, 10:], decks[-1][:, 10:]]
-    classes = [classify(h)[0] for h in hands]
-    buckets = [a.class_bucket[c] for c in classes]
+    hands = (np.sort(decks[0][:, :5], axis=1), np.sort(decks[-1][:, 5:10], axis=1))
+    classes = (classify(hands[0])[0], classify(hands[1])[0])
+    return Deal(hands, (decks[0][:, 10:], decks[-1][:, 10:]), classes,
+                (a.class_bucket[classes[0]], a.class_bucket[classes[1]]))
+
+
+def play_block(sol: DrawSolution, deal: Deal, seats: tuple[Seat, Seat], shared: bool,
+               by_bucket: bool = False) -> Floats:
+    """Seat 0's payoff (antes) in a block of deals played out through the solution's betting
+    tree, each seat deciding as its ``Seat`` does; the showdown by true strength (or, with
+    ``by_bucket``, by final bucket, equal buckets split). The one loop behind ``play_out`` and
+    the best response's ``card_removal``."""
+    a, g = sol.abstraction, sol.game
+    n = len(deal.hands[0])
     pay = np.zeros(n)
     line_of = np.full(n, -1, dtype=np.int64)
     pre = betting_round(0, g.max_bets)
@@ -128,11 +193,8 @@ def _play_block(sol: DrawSolution, n: int, rng: np.random.Generator, shared: boo
             elif h in line_index:
                 line_of[sel] = line_index[h]
             continue                                      # all check and redealt: a push
-        seat = node.actor
-        assert seat is not None
-        s = sol.strategy[g.pre_nodes[h]]
-        assert s is not None
-        act = _sample(s[0, buckets[seat][sel]], rng.random(len(sel)))
+        assert node.actor is not None
+        act = seats[node.actor].pre(h, sel)
         for k, x in enumerate(node.actions):
             where[sel[act == k]] = index[h + x]
     n_opt = len(a.options)
@@ -143,21 +205,18 @@ def _play_block(sol: DrawSolution, n: int, rng: np.random.Generator, shared: boo
             continue
         ln = np.array([pos_in_group[m] for m in line_of[sel]])
         n_q = len(members)
-        finals: list[npt.NDArray[np.int16]] = []
+        finals: list[Ints] = []
         draws: list[Ints] = []
         stub_ptr = [np.zeros(len(sel), dtype=np.int64), np.zeros(len(sel), dtype=np.int64)]
         for seat in (0, 1):
-            s = sol.strategy[g.draw_nodes[(q, seat)]]
-            assert s is not None
             row = ln if seat == 0 else draws[0] * n_q + ln
-            option = _sample(s[row, buckets[seat][sel]], rng.random(len(sel)))
-            keep = solution_keep(sol, hands[seat][sel], q, seat, row, buckets[seat][sel], option, rng)
+            option, keep = seats[seat].draw(q, row, sel)
             if shared and seat == 1:
                 stub_ptr[1] = stub_ptr[0]                  # seat 1 draws after seat 0 from one stub
-            final, stub_ptr[seat] = _draw(hands[seat][sel], keep, stubs[seat][sel], stub_ptr[seat])
-            finals.append(evaluate(final))
+            final, stub_ptr[seat] = _draw(deal.hands[seat][sel], keep, deal.stubs[seat][sel], stub_ptr[seat])
+            finals.append(evaluate(final).astype(np.int64))
             draws.append(option)
-        fb = [a.final_of_strength[f] for f in finals]
+        shown = [a.final_of_strength[f] for f in finals] if by_bucket else finals
         row = (draws[1] * n_opt + draws[0]) * n_q + ln
         stake = np.array([g.lines[m].stake for m in members])[ln]
         post = betting_round(q, g.max_bets)
@@ -175,15 +234,11 @@ def _play_block(sol: DrawSolution, n: int, rng: np.random.Generator, shared: boo
                 pay[sel[at]] = -loss if folder == 0 else loss
                 continue
             if node.end is not None:
-                ours, theirs = (fb if by_bucket else finals)
-                diff = np.sign(ours[at].astype(np.int64) - theirs[at])
+                diff = np.sign(shown[0][at].astype(np.int64) - shown[1][at])
                 pay[sel[at]] = diff * (stake[at] + node.put[0] * g.big)
                 continue
-            seat = node.actor
-            assert seat is not None
-            s = sol.strategy[g.post_nodes[(q, h)]]
-            assert s is not None
-            act = _sample(s[row[at], fb[seat][at]], rng.random(len(at)))
+            assert node.actor is not None
+            act = seats[node.actor].post(q, h, row[at], finals[node.actor][at])
             for k, x in enumerate(node.actions):
                 where[at[act == k]] = index[h + x]
     return pay
