@@ -60,17 +60,39 @@ def _tune_process() -> None:
         pass
 
 
+TERMINATED = 143     # the shell's code for a command ended by SIGTERM (128 + 15)
+_terminated: list[bool] = []    # set by the SIGTERM handler: the run ends as on Ctrl-C, with code 143
+
+
+def _stop_on_signals() -> None:
+    """SIGINT and SIGTERM stop the program as Ctrl-C does (what finished is printed; exit 130 or 143),
+    whoever sends them: to the whole process group, as a terminal does, or to this process alone, as
+    process managers, editors and ``kill`` do. SIGINT stops it even where it came in ignored (a command
+    started with ``&`` in a script): an analysis that runs for minutes must be stoppable."""
+    import signal
+
+    def terminate(signum: int, frame: object) -> None:
+        _terminated.append(True)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, terminate)
+
+
 def main(argv: list[str] | None = None) -> None:
     """The console entry point: exit with ``run``'s code.
 
     As the program itself (no ``argv``: the process's own arguments) it then leaves at once, without
     the interpreter tearing down every module and object one by one (a few hundredths of a second the
     user would wait for): the output is flushed and the exit handlers run first, as on a normal exit.
-    Such a process also gets ``_tune_process``'s settings."""
+    Such a process also gets ``_tune_process``'s settings and stops on SIGINT and SIGTERM."""
     if argv is None:
         _tune_process()
+        _stop_on_signals()
     code = run(argv)
     if argv is None:
+        if _terminated and code == 130:
+            code = TERMINATED
         _leave(code)
     sys.exit(code)
 
