@@ -80,21 +80,25 @@ def translated(text: str | None) -> str | None:
 def dress(command: Any) -> Any:
     """The built click command (a group and its commands) with ``--lang`` on each, its help texts in
     the current language."""
+    from rich.markup import escape
     from typer.core import TyperOption
+
+    def plain(text: str | None) -> str | None:     # help is plain text: "drawodds[dist]" is no markup
+        return None if text is None else escape(text)
 
     commands = [command, *getattr(command, "commands", {}).values()]
     english = i18n.language() == i18n.ENGLISH
     for each in commands:
         if not english:
             _localized_usage(each)
-            each.help = translated(each.help)
-            each.short_help = translated(each.short_help)
-            each.epilog = translated(each.epilog)
-            for param in each.params:
-                if getattr(param, "help", None):
-                    param.help = translated(param.help)
+        each.help = plain(translated(each.help))
+        each.short_help = plain(translated(each.short_help))
+        each.epilog = plain(translated(each.epilog))
+        for param in each.params:
+            if getattr(param, "help", None):
+                param.help = plain(translated(param.help))
         each.params.append(TyperOption(param_decls=[FLAG], type=str, expose_value=False,
-                                       help=_(HELP), show_default=False))
+                                       help=plain(_(HELP)), show_default=False))
     return command
 
 
@@ -117,6 +121,7 @@ CLICK_SENTENCES: tuple[tuple[str, str], ...] = (
     (r"Option (?P<name>'.*') does not take a value\.", N_("Option {name} does not take a value.")),
 )
 USAGE = N_("Usage:")
+USAGE_PIECES = {"[OPTIONS]": N_("[OPTIONS]"), "COMMAND [ARGS]...": N_("COMMAND [ARGS]...")}   # click's usage words
 HELP_OPTION = N_("Show this message and exit.")
 # typer's help words, module constants of typer.rich_utils.
 _TYPER_WORDS: dict[str, str] = {
@@ -151,7 +156,8 @@ def _localized_usage(command: Any) -> None:
         return option
 
     def format_usage(ctx: Any, formatter: Any) -> None:
-        formatter.write_usage(ctx.command_path, " ".join(command.collect_usage_pieces(ctx)), prefix=_(USAGE) + " ")
+        pieces = [_(USAGE_PIECES[p]) if p in USAGE_PIECES else p for p in command.collect_usage_pieces(ctx)]
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=_(USAGE) + " ")
 
     original_format_help = command.format_help
 
