@@ -69,7 +69,7 @@ class StandardOutputError(OSError):
 class _StandardOutput(io.FileIO):
     """File descriptor 1, its write errors told apart from those of files (a broken pipe stays one)."""
 
-    def write(self, data: Any) -> int | None:
+    def write(self, data: Any) -> int:
         try:
             return super().write(data)
         except BrokenPipeError:
@@ -89,7 +89,7 @@ def _tagged_stdout() -> None:
         return
     old.flush()
     sys.stdout = io.TextIOWrapper(io.BufferedWriter(raw), encoding=old.encoding, errors=old.errors,
-                                  line_buffering=old.line_buffering)
+                                  line_buffering=bool(old.line_buffering))
 
 
 TERMINATED = 143     # the shell's code for a command ended by SIGTERM (128 + 15)
