@@ -80,11 +80,10 @@ def translated(text: str | None) -> str | None:
 def dress(command: Any) -> Any:
     """The built click command (a group and its commands) with ``--lang`` on each, its help texts in
     the current language."""
-    from rich.markup import escape
     from typer.core import TyperOption
 
     def plain(text: str | None) -> str | None:     # help is plain text: "drawodds[dist]" is no markup
-        return None if text is None else escape(text)
+        return None if text is None else re.sub(r"(?<!\\)\[(?=[a-z#/@])", r"\\[", text)
 
     commands = [command, *getattr(command, "commands", {}).values()]
     english = i18n.language() == i18n.ENGLISH
