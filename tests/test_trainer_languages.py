@@ -70,11 +70,11 @@ def named(text: str) -> tuple[list[str], list[str]]:
 
 def test_a_session_speaks_swedish_and_norwegian(sessions):
     sv, nb = sessions["sv"][0], sessions["nb"][0]
-    for w in ["Tränar vad du behåller", "knektpar eller bättre", "Behåll? ", "Bäst:", "Varför:", "Kostnad:", "Läsning 4",
-              "Ställning:", "Fel per mönster"]:
+    for w in ["Tränar vad du behåller", "knektpar eller bättre", "Behåll? ", "Bäst:", "Varför:", "Kostnad:",
+              "Läsning 4", "Ställning:", "Fel per mönster"]:
         assert w in sv, w
-    for w in ["Trener på hva du beholder", "knektpar eller bedre", "Behold? ", "Best:", "Hvorfor:", "Kostnad:", "Lesing 4",
-              "Stilling:", "Feil per mønster"]:
+    for w in ["Trener på hva du beholder", "knektpar eller bedre", "Behold? ", "Best:", "Hvorfor:", "Kostnad:",
+              "Lesing 4", "Stilling:", "Feil per mønster"]:
         assert w in nb, w
     # Numbers as the language writes them: a decimal comma and a (no-break) space before the percent sign.
     assert re.search(r"\d,\d\u00a0%", sv) and re.search(r"\d,\d\u00a0%", nb)
