@@ -81,3 +81,13 @@ def test_wrapped_text_keeps_a_number_whole():
     console.print(text)
     lines = console.export_text().splitlines()
     assert "25,9\u00a0%" in "\n".join(lines) and any("100\u00a0000\u00a0000" in line for line in lines)
+
+
+@pytest.mark.parametrize("lang, words", [("sv", "ett par ess, D-10-3"), ("nb", "par i ess, D-10-3"),
+                                         ("en", "pair of aces, Q-T-3")])
+def test_kickers_are_written_with_the_languages_letters(lang, words):
+    from drawodds import i18n
+    from drawodds.analyses.reference import hand_report
+
+    with i18n.use(lang):
+        assert i18n.worded(hand_report("As Ah Qd Tc 3s").description) == words
