@@ -5,6 +5,7 @@ error names the file and says what went wrong."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -135,3 +136,20 @@ def test_a_write_error_on_proc_names_the_file(tmp_path, capsys):
     with pytest.raises(OSError) as caught:
         write_text("/proc/version.md", "x")
     assert caught.value.filename == "/proc/version.md"
+
+
+def test_a_long_wait_in_a_pipe_says_how_far_it_is(monkeypatch, capsys):
+    """stderr is no terminal here: the bar becomes a line every few seconds (a tenth here)."""
+    from drawodds.render import console
+
+    monkeypatch.setattr(console, "PIPED_EVERY", 0.05)
+    assert main(["keep", "AsAhKs7s3s", "--trials", "300000", "--workers", "1"]) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if "so far" in line]
+    assert any("of 300,000 trials" in line for line in lines)
+    assert lines and all(re.fullmatch(r"drawodds: simulating(: [\d,]+ of 300,000 trials)? \([\d,]+ s so far\)", line)
+                         for line in lines)
+
+
+def test_a_quick_command_in_a_pipe_says_nothing_more(capsys):
+    assert main(["keep", "AsAhKs7s3s", "--trials", "2000", "--workers", "1"]) == 0
+    assert capsys.readouterr().err == ""
