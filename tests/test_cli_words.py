@@ -43,3 +43,31 @@ def test_rules_values_are_words(capsys, monkeypatch):
     assert rows["hand_points"] == "0, 1, 2, 3, 4, 5, 6, 7, 8"
     assert not {"True", "False", "None", "()"} & set(rows.values())
     assert not any(re.search(r"^\(.*\)$", value) for value in rows.values())
+
+
+@pytest.mark.parametrize("lang", ["en", "sv"])
+@pytest.mark.parametrize("args", [["--help"], ["keep", "--help"], ["rules"], ["rules", "jackpot"], ["policies"],
+                                  ["keep", "AsAhKs7s3s", "-t", "2000", "--workers", "1"], ["eval", "AsAhKs7s3s"],
+                                  ["simulate", "--deals", "200", "--workers", "1"]], ids=" ".join)
+def test_no_printed_line_ends_in_spaces(lang, args, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    assert run(["--lang", lang, *args]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() and [line for line in out.splitlines() if line != line.rstrip()] == []
+
+
+def test_the_points_chart_table_is_a_readable_table_within_80_columns(capsys, monkeypatch):
+    import pandas as pd
+
+    from drawodds.render.points import render_ace_vs_pair
+
+    monkeypatch.setenv("COLUMNS", "80")
+    keys = ("ace_beats_pair", "pair_beats_ace", "points_pair", "points_ace", "points_pair_ace", "ace_minus_pair")
+    frame = pd.DataFrame([{"players": n, **{k: 0.3 + n / 100 for k in keys}, **{f"{k}_se": 0.005 for k in keys}}
+                          for n in (2, 3)])
+    frame.attrs.update(trials=10_000, seed=2024)
+    render_ace_vs_pair(frame)
+    out = capsys.readouterr().out
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert "the ace scores more" in out and "32.0% ± 0.5%" in out and "0.33 ± 0.01" in out
+    assert "ace_beats_pair" not in out and "10,000 hands per table" in out

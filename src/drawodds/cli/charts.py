@@ -27,6 +27,7 @@ def charts_cmd(
     """The command `drawodds charts` (its help is HELP)."""
     from drawodds.charts import TOPICS, regenerate
     from drawodds.render.console import stdout
+    from drawodds.render.points import render_ace_vs_pair
 
     bad = [t for t in topics or () if t not in TOPICS]
     if bad:
@@ -34,5 +35,5 @@ def charts_cmd(
     writable_folder(out_dir, "--out")
     console = stdout()
     for path in regenerate(out_dir, topics, progress=lambda t: console.print(
-            "[dim]" + _("drawing {topic} ...").format(topic=t) + "[/dim]")):
+            "[dim]" + _("drawing {topic} ...").format(topic=t) + "[/dim]"), table=render_ace_vs_pair):
         console.print(_("wrote {path}").format(path=path))

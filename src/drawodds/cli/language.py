@@ -88,6 +88,7 @@ def dress(command: Any) -> Any:
     commands = [command, *getattr(command, "commands", {}).values()]
     english = i18n.language() == i18n.ENGLISH
     for each in commands:
+        _trimmed_help(each)
         if not english:
             _localized_usage(each)
         each.help = plain(translated(each.help))
@@ -142,6 +143,32 @@ def click_message(text: str) -> str:
                 values["message"] = click_message(values["message"])
             return _(sentence).format(**values)
     return text
+
+
+def _trimmed_help(command: Any) -> None:
+    """``command``'s help page without the spaces typer's rich console leaves at the ends of lines."""
+    original_format_help = command.format_help
+
+    def format_help(ctx: Any, formatter: Any) -> None:
+        from typer import rich_utils
+
+        from drawodds.render.trimmed import Trimmed
+
+        make = rich_utils._get_rich_console
+
+        def trimmed(stderr: bool = False) -> Any:
+            console = make(stderr)
+            if not stderr:
+                console.file = Trimmed(console.file)  # type: ignore[assignment]
+            return console
+
+        rich_utils._get_rich_console = trimmed
+        try:
+            original_format_help(ctx, formatter)
+        finally:
+            rich_utils._get_rich_console = make
+
+    command.format_help = format_help
 
 
 def _localized_usage(command: Any) -> None:

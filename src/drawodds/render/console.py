@@ -26,6 +26,7 @@ from drawodds.cards import JOKER, RANK_PLURALS, SUIT_GLYPHS, SUITS, card_str
 from drawodds.execution import Stage
 from drawodds.i18n import N_, _, local_number, number, pgettext
 from drawodds.kinds import Category
+from drawodds.render.trimmed import Trimmed
 from drawodds.results import json_data
 
 PIPED_WIDTH = 160   # piped output (files, documented examples) gets a stable wide page
@@ -55,8 +56,8 @@ def page_width() -> int | None:
 
 
 def stdout() -> Console:
-    """A console on stdout at the page width."""
-    return Console(width=page_width())
+    """A console on stdout at the page width (no line ends in spaces)."""
+    return Console(width=page_width(), file=Trimmed(sys.stdout))  # type: ignore[arg-type]
 
 
 def stderr_is_terminal() -> bool:
