@@ -25,21 +25,21 @@ def drawodds(*args: str, cwd: Path | None = None, **env: str) -> subprocess.Comp
 
 
 @pytest.mark.parametrize("command", ["rules", "rules jackpot", "eval AsAhKs7s3s --json", "cache", "policies"])
-def test_closed_stdout_is_one_line_and_exit_2(command):
+def test_closed_stdout_is_one_line_and_exit_1(command):
     done = drawodds("drawodds", command, ">&-")
-    assert done.returncode == 2
+    assert done.returncode == 1
     assert done.stderr == "drawodds: error: cannot write to standard output: it is closed\n"
 
 
 def test_closed_stdout_and_stderr_exit_without_a_word():
     done = drawodds("drawodds", "rules", ">&-", "2>&-")
-    assert done.returncode == 2
+    assert done.returncode == 1
     assert done.stdout == done.stderr == ""
 
 
 def test_a_full_stdout_is_named():
     done = drawodds("drawodds", "rules", ">/dev/full")
-    assert done.returncode == 2
+    assert done.returncode == 1
     assert done.stderr == "drawodds: error: cannot write to standard output: No space left on device\n"
 
 

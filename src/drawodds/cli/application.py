@@ -177,12 +177,14 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def unwritable_output(exc: BaseException) -> int:
-    """Standard output cannot take the output (``> /dev/full``, a closed or broken stream): one line, code 2."""
+    """Standard output cannot take the output (``> /dev/full``, a closed stream): one line, code 1 (as
+    Python's own tools, whose output failed rather than their request)."""
     reason = getattr(exc, "strerror", None) or _("it is closed")
     if sys.stdout is not None:      # what is still buffered goes nowhere, so the exit says nothing more
         with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return _error(_("cannot write to standard output: {reason}").format(reason=reason))
+    _error(_("cannot write to standard output: {reason}").format(reason=reason))
+    return 1
 
 
 def _run(args: list[str]) -> int:
