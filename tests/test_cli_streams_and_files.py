@@ -75,6 +75,8 @@ def test_solve_checks_both_files_before_it_solves(tmp_path, capsys):
     (["lesson", "pat", "--markdown", "-", "--deals", "1000"], "--markdown writes a file, not standard output"),
     (["train", "--history", "", "--hands", "1"], "--history needs a file name, got ''"),
     (["solve", "--out", "/proc/no-such-folder/x.parquet"], "no such folder"),
+    (["solve", "--out", "/proc/x.parquet"], "--out /proc/x.parquet: cannot be written (No such file or directory)"),
+    (["keep", "AsAhKs7s3s", "--csv", "/proc/x.csv"], "--csv /proc/x.csv: cannot be written"),
 ])
 def test_output_files_are_checked_before_any_work(tmp_path, monkeypatch, capsys, args, words):
     monkeypatch.chdir(tmp_path)

@@ -91,6 +91,20 @@ def writable_file(path: str | None, option: str, *, endings: tuple[str, ...] = (
         raise refuse(N_("{option} {path}: no such folder {folder}"), option=option, path=path, folder=folder)
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise refuse(N_("{option} {path}: not writable"), option=option, path=path)
+    _try_writing(path, option)
+
+
+def _try_writing(path: str, option: str) -> None:
+    """Create and remove a file where the output will be written (beside the file a symlink points to),
+    so a folder that only looks writable (``/proc``, a read-only mount) is refused before the work."""
+    real = Path(os.path.realpath(path))
+    probe = real.with_name(f".{real.stem}.{os.getpid()}.probe{real.suffix}")
+    try:
+        os.close(os.open(probe, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except OSError as exc:
+        raise refuse(N_("{option} {path}: cannot be written ({reason})"), option=option, path=path,
+                     reason=exc.strerror or exc) from None
+    probe.unlink(missing_ok=True)
 
 
 def _or(words: tuple[str, ...]) -> str:
