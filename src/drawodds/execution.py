@@ -366,8 +366,8 @@ def _result(future: Any) -> Any:
         try:
             return future.result(timeout=WAKE)
         except TimeoutError:
-            if future.done():    # the chunk's own TimeoutError
-                raise
+            if future.done():    # it finished meanwhile, or the chunk raised a TimeoutError of its own
+                return future.result()
 
 
 @dataclass
