@@ -20,12 +20,16 @@ def test_eval_json(capsys):
     code, out, _ = run(capsys, "eval", "A♠A♥K♠7♠3♠", "--json")
     assert code == 0
     assert json.loads(out) == {"cards": ["As", "Ah", "Ks", "7s", "3s"], "category": "one_pair",
-                               "strength": json.loads(out)["strength"], "description": "pair of aces, K-7-3"}
+                               "strength": json.loads(out)["strength"], "description": "pair of aces, K-7-3",
+                               "strengths": 7462}
 
 
 def test_eval_joker(capsys):
     code, out, _ = run(capsys, "eval", "AsAhAdAcJk", "--joker", "--json")
     assert code == 0 and json.loads(out)["category"] == "five_of_a_kind"
+    assert json.loads(out)["strength"] == json.loads(out)["strengths"] == 7463    # the best of 7,463, not of 7,462
+    code, out, _ = run(capsys, "eval", "Jk As Ah Ad Ac", "--joker")
+    assert "strength 7463 of 7463" in out
 
 
 @pytest.mark.parametrize("args, fragment", [

@@ -203,10 +203,16 @@ class Runner:
         self.process.wait(timeout=60)
 
 
+# A line a long command prints every few seconds in a pipe: how many there are depends on the machine.
+PROGRESS = re.compile(r"drawodds: .* \([\d,]+ s so far\)")
+
+
 def run(command: str, workdir: str, execute=_drawodds) -> str:
-    """Run one documented command the way a user would, and return what it prints."""
+    """Run one documented command the way a user would, and return what it prints (without the
+    progress lines a slow machine adds)."""
     done = execute(command, workdir, 120)
-    printed = (done.stdout + done.stderr).rstrip("\n")
+    printed = (done.stdout + "".join(line for line in done.stderr.splitlines(keepends=True)
+                                     if not PROGRESS.fullmatch(line.rstrip("\n")))).rstrip("\n")
     return "\n".join(line.rstrip() for line in printed.splitlines())
 
 

@@ -16,7 +16,7 @@ def words(hand: str) -> str:
 def test_hands_in_swedish_and_norwegian() -> None:
     hands = ("AsAhKs7s3s", "KsKh7c7d2s", "9s9h9dKcKd", "As2c3d4h5s", "7s5h4c3d2s")
     with i18n.use("sv"):
-        assert [words(h) for h in hands] == ["par i ess, K-7-3", "två par, kungar och sjuor, 2 som kicker",
+        assert [words(h) for h in hands] == ["ett par ess, K-7-3", "två par, kungar och sjuor, 2 som kicker",
                                              "kåk, nior över kungar", "stege till femma", "sjua högt, 5-4-3-2"]
     with i18n.use("nb"):
         assert [words(h) for h in hands] == ["par i ess, K-7-3", "to par, konger og syvere, 2 som kicker",
@@ -28,5 +28,5 @@ def test_hands_in_swedish_and_norwegian() -> None:
 def test_a_hand_report_reads_in_swedish_and_its_json_stays_english() -> None:
     with i18n.use("sv"):
         report = hand_report("Es Eh Ks 7s 3s")
-        assert i18n.worded(report.description) == "par i ess, K-7-3"
+        assert i18n.worded(report.description) == "ett par ess, K-7-3"
         assert json_data(report)["description"] == "pair of aces, K-7-3"

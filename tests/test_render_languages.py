@@ -64,10 +64,10 @@ def test_keep_speaks_swedish_and_norwegian_with_local_numbers(printed: Callable[
     english = printed("en", render_keep, sampled, top=5)
     assert english.startswith("Keep A♠ A♥ K♠, draw 2 — 64.0% ± 1.1% equity against 2 opponents;")
     swedish = printed("sv", render_keep, sampled, top=5)
-    assert swedish.startswith("Behåll A♠ A♥ K♠, köp 2 — 64,0\u00a0% ± 1,1\u00a0% potandel mot 2 motståndare;")
-    assert "par i ess" in swedish and "medelfel" in swedish and "2\u00a0000 försök" in swedish
+    assert swedish.startswith("Behåll A♠ A♥ K♠, köp 2 — 64,0\u00a0% ± 1,1\u00a0% pottandel mot 2 motståndare;")
+    assert "ett par ess" in swedish and "medelfel" in swedish and "2\u00a0000 försök" in swedish
     norwegian = printed("nb", render_keep, sampled, top=5)
-    assert norwegian.startswith("Behold A♠ A♥ K♠, bytt 2 — 64,0\u00a0% ± 1,1\u00a0% potandel mot 2 motstandere;")
+    assert norwegian.startswith("Behold A♠ A♥ K♠, bytt 2 — 64,0\u00a0% ± 1,1\u00a0% pottandel mot 2 motstandere;")
     assert "standardfeil" in norwegian and "2\u00a0000 forsøk" in norwegian
     # the same figures, only the words and the decimal sign change
     assert re.findall(r"\d+", english.replace(",", "")) == re.findall(r"\d+", norwegian.replace("\u00a0", ""))
@@ -112,12 +112,12 @@ def test_openers_tables_fold_within_80_columns(printed: Callable[..., str]) -> N
 
 def test_strategy_and_a_hand_against_it(printed: Callable[..., str], jacks_strategy: Any) -> None:
     swedish = printed("sv", render_strategy, jacks_strategy)
-    assert swedish.startswith("Bästa spel för varje giv med morkpoker") and "par i knektar" in swedish
+    assert swedish.startswith("Bästa spel för varje giv med morkpoker") and "knektpar" in swedish
     assert "2\u00a0598\u00a0960 givar" in swedish and "behåll 2, köp 3" in swedish and LOCAL_PERCENT.search(swedish)
     norwegian = printed("nb", render_strategy, jacks_strategy)
     assert "behold 2, bytt 3" in norwegian and "i samme farge" in norwegian
     check = check_hand(jacks_strategy, as_hand("Kh Qd Js 7c 3s", joker=True))
-    assert "beste behold:" in printed("nb", render_hand_check, check)
+    assert "beste valg:" in printed("nb", render_hand_check, check)
 
 
 def test_policies_rules_and_eval(printed: Callable[..., str]) -> None:
@@ -140,7 +140,7 @@ def test_simulate_in_both_languages(printed: Callable[..., str]) -> None:
 
 def test_solve_in_both_languages(printed: Callable[..., str], small_solution: Any) -> None:
     swedish = printed("sv", render_solve, small_solution)
-    assert "Före köpet, efter given hand" in swedish and "par i knektar" in swedish and "Står på luft" in swedish
+    assert "Före köpet, efter given hand" in swedish and "ett par knektar" in swedish and "Står på luft" in swedish
     norwegian = printed("nb", render_solve, small_solution)
     assert "Før byttet, etter gitt hånd" in norwegian and "kaster seg" in norwegian
 

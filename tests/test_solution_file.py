@@ -268,8 +268,8 @@ def test_report_does_not_replace_files_it_did_not_write(tmp_path, capsys):
     with pytest.raises(RequestError, match="standing_pat.md in .* would be replaced"):
         check_guide_folder(folder)
     check_guide_folder(folder, force=True)
-    paths.write_text(folder / "standing_pat.md", "guide")        # with --force: the link is replaced, not followed
-    assert outside.read_text() == "outside" and not (folder / "standing_pat.md").is_symlink()
+    paths.write_text(folder / "standing_pat.md", "guide")   # with --force: written through, as every output file
+    assert outside.read_text() == "guide" and (folder / "standing_pat.md").is_symlink()
 
 
 def test_dask_options_without_dask_leave_no_folder(tmp_path, monkeypatch, capsys):

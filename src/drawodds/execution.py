@@ -82,11 +82,30 @@ _stop: Any = None
 _in_chunk = False
 
 
-def _worker_start(stop: Any) -> None:
-    """A worker's set-up: Ctrl-C stops the chunk it is running, and no chunk starts once the job is stopped."""
+PR_SET_PDEATHSIG = 1    # Linux prctl option: the signal this process gets when its parent ends
+
+
+def die_with_parent(parent: int) -> None:
+    """In a child process: be killed when the parent ends, however it ends (even by SIGKILL), so no
+    worker is ever left behind computing for nobody. Linux only (elsewhere the pool's pipes end it)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:      # the parent ended before the request was made
+        os._exit(1)
+
+
+def _worker_start(stop: Any, parent: int) -> None:
+    """A worker's set-up: Ctrl-C (or SIGTERM) stops the chunk it is running, no chunk starts once the job
+    is stopped, and the worker dies with its parent."""
     global _stop
     _stop = stop
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, _worker_interrupt)
+    signal.signal(signal.SIGTERM, _worker_interrupt)
 
 
 def _worker_interrupt(signum: int, frame: Any) -> None:
@@ -176,16 +195,17 @@ class Runner:
             context = multiprocessing.get_context("fork")
             self._stop = context.Event()
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_start,
-                                             initargs=(self._stop,))
+                                             initargs=(self._stop, os.getpid()))
         return self._pool
 
     def map(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
             progress: Callable[[int], None] | None = None,
-            each: Callable[[int, T], None] | None = None) -> Batch:
+            each: Callable[[int, T], None] | None = None, long: bool = False) -> Batch:
         """``[fn(*args) for args in calls]``, in order; after each finished chunk ``each(i, result)``
         (e.g. to write it out, or raise ``KeyboardInterrupt`` to stop) and ``progress(k)`` with the
         number finished. After Ctrl-C, ``each`` also sees the chunks that finished after one that
-        did not, though ``results`` holds only the unbroken run from the first chunk."""
+        did not, though ``results`` holds only the unbroken run from the first chunk. ``long``: every
+        call is known to be long, so a pool starts at once (the first one is not timed here first)."""
         done: list[Any] = []
 
         def take(result: Any) -> None:
@@ -203,7 +223,7 @@ class Runner:
             if self._client is not None:
                 self._dask_map(fn, calls, take, late)
             elif self.spreads(len(calls)):
-                self._pool_map(fn, calls, take, late)
+                self._pool_map(fn, calls, take, late, long)
             else:
                 for args in calls:
                     take(fn(*args))
@@ -212,9 +232,9 @@ class Runner:
         return Batch(done, interrupted=False)
 
     def _pool_map(self, fn: Callable[..., T], calls: Sequence[tuple[Any, ...]],
-                  take: Callable[[Any], None], late: Callable[[int, Any], None]) -> None:
+                  take: Callable[[Any], None], late: Callable[[int, Any], None], long: bool) -> None:
         start = 0
-        if self._pool is None and len(calls) > 2 * self.workers:
+        if self._pool is None and len(calls) > 2 * self.workers and not long:
             # The first chunk runs here and tells what the rest costs on one process (in CPU time:
             # other programs' load must not make a small job look big).
             clock = time.process_time()
@@ -302,11 +322,14 @@ def _helped(fn: Callable[..., T], calls: Sequence[tuple[Any, ...]], take: Callab
     half = len(calls) // 2
     mine, theirs = calls[:len(calls) - half], calls[len(calls) - half:]
     read_end, write_end = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:    # the helper: compute, send, and leave without running the parent's exit handlers
         try:
             os.close(read_end)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            die_with_parent(parent)
             data = pickle.dumps([fn(*args) for args in theirs], protocol=pickle.HIGHEST_PROTOCOL)
             with os.fdopen(write_end, "wb") as pipe:
                 pipe.write(data)
@@ -333,6 +356,20 @@ def _helped(fn: Callable[..., T], calls: Sequence[tuple[Any, ...]], take: Callab
         take(result)
 
 
+WAKE = 0.1   # seconds between looks at a signal while waiting for a chunk
+
+
+def _result(future: Any) -> Any:
+    """``future.result()``, waited for in short steps: a signal sent to this process alone may be taken
+    by one of the pool's threads, and the main thread acts on it only when its wait returns."""
+    while True:
+        try:
+            return future.result(timeout=WAKE)
+        except TimeoutError:
+            if future.done():    # it finished meanwhile, or the chunk raised a TimeoutError of its own
+                return future.result()
+
+
 @dataclass
 class _Handover:
     """Hands finished chunks to ``take`` in chunk order, and knows how far that got when Ctrl-C came:
@@ -344,7 +381,7 @@ class _Handover:
 
     def all(self, futures: Iterable[Any]) -> None:
         for future in futures:
-            result = future.result()
+            result = _result(future)
             self.taken, self.taking = self.taken + 1, True
             self.take(result)
             self.taking = False

@@ -214,11 +214,24 @@ def _phrase(template: str, values: dict[str, object]) -> Phrase:
 
 def worded(text: str) -> str:
     """``text`` in the reader's language: a ``Phrase`` from its template, a sentence marked for the
-    catalog by its translation; an empty text stays empty."""
+    catalog by its translation, a run of rank letters (``J-T-3``) with the language's letters
+    (``Kn-10-3``); an empty text stays empty."""
     if isinstance(text, Phrase):
         return gettext(text.template).format(**{k: worded(v) if isinstance(v, str) else v
                                                  for k, v in text.values.items()})
+    if _RANK_RUN.fullmatch(text):
+        return "-".join(_rank_letter(letter) for letter in text.split("-"))
     return gettext(text) if text else text
+
+
+_RANK_RUN = re.compile(r"[2-9TJQKA](?:-[2-9TJQKA])*")      # kickers or a flush's cards, as a hand's words give them
+
+
+def _rank_letter(letter: str) -> str:
+    """A rank's letter as the reader's language writes it (Swedish and Norwegian: 10, Kn, D, K, E)."""
+    letters = {"T": pgettext("rank letter", "T"), "J": pgettext("rank letter", "J"),
+               "Q": pgettext("rank letter", "Q"), "K": pgettext("rank letter", "K"), "A": pgettext("rank letter", "A")}
+    return letters.get(letter, letter)
 
 
 # --- numbers as the language writes them --------------------------------------------------------------

@@ -32,6 +32,9 @@ def cache_dir() -> Path:
     (``$XDG_CACHE_HOME`` or ~/.cache on Linux, ~/Library/Caches on macOS, ``%LOCALAPPDATA%`` on Windows)."""
     override = _env("DRAWODDS_CACHE")
     if override is not None:
+        if override.exists() and not override.is_dir():
+            raise RequestError("DRAWODDS_CACHE={path} is not a folder: name a folder for the cache (it is "
+                               "created if need be)", path=str(override))
         return override
     if sys.platform == "win32":
         base = _env("LOCALAPPDATA") or Path.home() / "AppData" / "Local"
@@ -139,6 +142,9 @@ def clear_cache(folder: Path | None = None) -> list[CacheEntry]:
 
 # --- writing files --------------------------------------------------------------------------------
 
+CHART_ENDINGS = (".png", ".pdf", ".svg")    # the formats a chart is written in, told by the file's ending
+
+
 def check_writable(path: str | Path) -> None:
     """Refuse a path that exists and is not a regular file (a device, a FIFO, a socket, a folder):
     drawodds only ever replaces regular files."""
@@ -159,14 +165,18 @@ def check_writable(path: str | Path) -> None:
 def write_file(path: str | Path, write: Callable[[Path], object]) -> Path:
     """Write a file safely: ``write(tmp)`` fills a temporary file in the same folder (with the same
     ending), which then replaces ``path`` in one rename, so a failed write leaves the old file whole
-    and a device or pipe of that name is refused rather than replaced (``check_writable``)."""
-    out = Path(path)
+    and a device or pipe of that name is refused rather than replaced (``check_writable``). A symlink
+    is written through: the file it points to is replaced, the link stays. An error names ``path``
+    (never the temporary file)."""
+    out = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
     check_writable(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.stem}.{os.getpid()}.tmp{out.suffix}")
     try:
+        out.parent.mkdir(parents=True, exist_ok=True)
         write(tmp)
         os.replace(tmp, out)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()

@@ -17,24 +17,28 @@ from drawodds.policies import POLICY_DESCRIPTIONS, describe_policy, draw_policy,
 from drawodds.results import Result
 from drawodds.rules import OPTION_SOURCES, PRESET_DESCRIPTIONS, RuleSet, preset, preset_names
 
-STRENGTHS = 7462    # distinct hand strengths without the joker (five aces is 7463)
+STRENGTHS = 7462    # distinct hand strengths without the joker
+JOKER_STRENGTHS = 7463    # with it: five aces is one more
 
 
 @dataclass(frozen=True, repr=False)
 class HandReport(Result):
-    """One hand: its cards, category, strength (larger is better) and description."""
+    """One hand: its cards, category, strength (larger is better; of ``strengths`` in the deck it was
+    dealt from, 7,463 with the joker) and description."""
 
     cards: list[str]
     category: str
     strength: int
     description: str     # English; i18n.worded() words it for a reader
+    strengths: int = STRENGTHS
 
 
 def hand_report(hand: str | Iterable[str], *, joker: bool = False) -> HandReport:
     """Evaluate one five-card hand given as text (or one token per card)."""
     cards = parse_hand(hand, joker=joker)
     strength = int(evaluate(cards, joker=joker))
-    return HandReport(format_cards(cards), category_name(strength), strength, describe(strength))
+    return HandReport(format_cards(cards), category_name(strength), strength, describe(strength),
+                      JOKER_STRENGTHS if joker else STRENGTHS)
 
 
 @dataclass(frozen=True, repr=False)

@@ -419,7 +419,7 @@ def guide(*, quick: bool = False, seed: int = 1, workers: int | None = None, sca
         batch = runner.map(_job, [(name, budget, seed) for name in order],
                            progress=lambda k: progress(_("computing the guide: {done} of {parts} parts done").format(
                                done=k, parts=len(order)), k / len(order)),
-                           each=lambda i, result: parts.__setitem__(order[i], result))
+                           each=lambda i, result: parts.__setitem__(order[i], result), long=True)
     if batch.interrupted:
         raise GuideInterrupted(tuple(name for name in order if name in parts), len(order))
     keep = _keep_section([parts[name] for name in KEEP_JOBS], budget)  # type: ignore[misc]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from drawodds.charts.openers import passout_by_table_size, pot_at_opening
 from drawodds.charts.points import write_report
@@ -28,8 +29,10 @@ TOPICS = ("reading", "openers", "points", "strategy", "solve")
 
 
 def regenerate(out_dir: str | Path = "charts", only: Sequence[str] | None = None,
-               progress: Callable[[str], None] | None = None) -> list[Path]:
-    """Redraw the charts of the given topics (all by default) into ``out_dir``; returns the files."""
+               progress: Callable[[str], None] | None = None,
+               table: Callable[[Any], None] | None = None) -> list[Path]:
+    """Redraw the charts of the given topics (all by default) into ``out_dir``; returns the files.
+    ``table`` is handed the figures a chart draws where they are a table to read (the points topic's)."""
     topics = list(only) if only else list(TOPICS)
     unknown = [t for t in topics if t not in TOPICS]
     if unknown:
@@ -47,7 +50,10 @@ def regenerate(out_dir: str | Path = "charts", only: Sequence[str] | None = None
             written += [passout_by_table_size(out / "passout_by_table_size.png"),
                         pot_at_opening(out / "pot_at_opening.png")]
         elif topic == "points":
-            written.append(write_report(out))
+            path, frame = write_report(out)
+            written.append(path)
+            if table is not None:
+                table(frame)
         elif topic == "solve":
             written += write_solve_charts(equilibrium_solution(preset("morkpoker")), out)
         else:

@@ -9,7 +9,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import ScalarFormatter
 
 from drawodds import i18n
-from drawodds.paths import write_file
+from drawodds.errors import RequestError
+from drawodds.paths import CHART_ENDINGS, write_file
 
 # No software version or creation date in the files: a redrawn chart is byte-identical.
 PNG_METADATA: dict[str, str | None] = {"Software": None}
@@ -20,6 +21,9 @@ def save(fig: Figure, path: str | Path, dpi: int = 120) -> Path:
     """Write ``fig`` as PNG or PDF (by the file's ending) without time or version stamps, safely
     (``drawodds.paths.write_file``: a temporary file renamed into place; never a device or pipe)."""
     out = Path(path)
+    if out.suffix.lower() not in CHART_ENDINGS:
+        raise RequestError("a chart is written as {endings}, by the file's ending: got {path}",
+                           endings=", ".join(CHART_ENDINGS), path=str(path))
     metadata = PDF_METADATA if out.suffix.lower() == ".pdf" else PNG_METADATA
     return write_file(out, lambda tmp: fig.savefig(tmp, dpi=dpi, metadata=metadata))   # tmp keeps the ending
 

@@ -59,17 +59,14 @@ def plot_last_trick_vs_pair(df: pd.DataFrame, path: str | Path) -> Path:
     return path
 
 
-def write_report(out_dir: str | Path = "reports", *, trials: int = 10_000, seed: int = 2024) -> Path:
-    """Regenerate ``last_trick_vs_pair.png`` in ``out_dir`` and print its table."""
+def write_report(out_dir: str | Path = "reports", *, trials: int = 10_000,
+                 seed: int = 2024) -> tuple[Path, pd.DataFrame]:
+    """Regenerate ``last_trick_vs_pair.png`` in ``out_dir``; returns it and the table it draws."""
 
     df = ace_vs_small_pair(preset("poengpoker"), trials=trials, seed=seed)
-    out = plot_last_trick_vs_pair(df, Path(out_dir) / "last_trick_vs_pair.png")
-    cols = ["players", "ace_beats_pair", "ace_beats_pair_se", "pair_beats_ace", "pair_beats_ace_se",
-            "points_pair", "points_ace", "points_pair_ace", "ace_minus_pair", "ace_minus_pair_se"]
-    print(df[cols].round(3).to_string(index=False))
-    return out
+    return plot_last_trick_vs_pair(df, Path(out_dir) / "last_trick_vs_pair.png"), df
 
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    print(write_report(trials=int(args[0]) if args else 10_000, seed=int(args[1]) if len(args) > 1 else 2024))
+    print(write_report(trials=int(args[0]) if args else 10_000, seed=int(args[1]) if len(args) > 1 else 2024)[0])

@@ -80,6 +80,9 @@ def write_guide(data: Guide, out_dir: str | Path, *, workers: int | None = None,
     The drawings are made side by side on ``workers`` processes (default: every core)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    names = guide_files(data)
+    # listed before any is written: a run stopped while writing can be run again over its own files
+    write_text(out / MANIFEST, "".join(f"{n}\n" for n in sorted(set(names) | _manifest(out))))
     rules = preset(READ_RULES)
     subtitle = read_subtitle(POLICY, rules, data.budget.read_trials, data.seed)
     jobs: list[tuple[Callable[..., Path | list[Path]], tuple[Any, ...]]] = [
@@ -103,10 +106,8 @@ def write_guide(data: Guide, out_dir: str | Path, *, workers: int | None = None,
         raise KeyboardInterrupt
     written = [path for paths in batch.results for path in paths]
     write_text(out / STANDING_PAT, data.pat.to_markdown())
-    names = guide_files(data)
     assert sorted({p.name for p in written} | {STANDING_PAT, GUIDE}) == names, "a drawing the guide does not list"
     write_text(out / GUIDE, guide_markdown(data, names))
-    write_text(out / MANIFEST, "".join(f"{n}\n" for n in sorted(set(names) | _manifest(out))))
     return names
 
 
@@ -122,8 +123,8 @@ def _manifest(out: Path) -> set[str]:
 def check_guide_folder(out_dir: str | Path, *, force: bool = False) -> None:
     """Refuse, before any work, a folder where the guide would replace a file it did not write
     (a README.md of the user's, a symlink) unless ``force``; the guide's earlier files (listed in
-    the folder's manifest) are replaced freely. Files are always replaced by rename, never written
-    through a symlink, so nothing outside the folder is touched even with ``force``."""
+    the folder's manifest) are replaced freely. A symlink is refused without ``force`` (it leads out
+    of the folder); with it, the file it points to is written, as every output file is (``write_file``)."""
     out = Path(out_dir)
     if force or not out.is_dir():
         return

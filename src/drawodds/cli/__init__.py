@@ -8,6 +8,7 @@ loaded on use.
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from typing import Any
@@ -60,17 +61,73 @@ def _tune_process() -> None:
         pass
 
 
+class StandardOutputError(OSError):
+    """Standard output cannot take what is written to it (a full device, a closed stream): the error
+    says which stream it was, where a file's error names the file."""
+
+
+class _StandardOutput(io.FileIO):
+    """File descriptor 1, its write errors told apart from those of files (a broken pipe stays one)."""
+
+    def write(self, data: Any) -> int:
+        try:
+            return super().write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise StandardOutputError(exc.errno, exc.strerror) from None
+
+
+def _tagged_stdout() -> None:
+    """Standard output rebuilt on ``_StandardOutput``, as Python set it up (encoding, line buffering)."""
+    old = sys.stdout
+    if old is None or not hasattr(old, "fileno"):
+        return
+    try:
+        raw = _StandardOutput(old.fileno(), "w", closefd=False)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return
+    old.flush()
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(raw), encoding=old.encoding, errors=old.errors,
+                                  line_buffering=bool(old.line_buffering))
+
+
+TERMINATED = 143     # the shell's code for a command ended by SIGTERM (128 + 15)
+_terminated: list[bool] = []    # set by the SIGTERM handler: the run ends as on Ctrl-C, with code 143
+
+
+def _stop_on_signals() -> None:
+    """SIGINT and SIGTERM stop the program as Ctrl-C does (what finished is printed; exit 130 or 143),
+    whoever sends them: to the whole process group, as a terminal does, or to this process alone, as
+    process managers, editors and ``kill`` do. SIGINT stops it even where it came in ignored (a command
+    started with ``&`` in a script): an analysis that runs for minutes must be stoppable."""
+    import signal
+
+    def terminate(signum: int, frame: object) -> None:
+        _terminated.append(True)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, terminate)
+
+
 def main(argv: list[str] | None = None) -> None:
     """The console entry point: exit with ``run``'s code.
 
     As the program itself (no ``argv``: the process's own arguments) it then leaves at once, without
     the interpreter tearing down every module and object one by one (a few hundredths of a second the
     user would wait for): the output is flushed and the exit handlers run first, as on a normal exit.
-    Such a process also gets ``_tune_process``'s settings."""
+    Such a process also gets ``_tune_process``'s settings and stops on SIGINT and SIGTERM."""
     if argv is None:
         _tune_process()
+        _stop_on_signals()
+        if sys.stderr is None:      # closed (2>&-): errors are lost, but they must not end the run
+            sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (open for the rest of the process)
+        _tagged_stdout()
     code = run(argv)
     if argv is None:
+        if _terminated and code == 130:
+            code = TERMINATED
         _leave(code)
     sys.exit(code)
 
@@ -84,7 +141,16 @@ def _leave(code: int) -> None:
     if threading.active_count() > 1:
         return
     try:
-        sys.stdout.flush()
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:     # the reader left (| head): nothing more to say, as other tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = code or 1
+    except (OSError, ValueError) as exc:
+        from drawodds.cli.application import unwritable_output
+
+        code = code or unwritable_output(exc)
+    try:
         sys.stderr.flush()
     except (OSError, ValueError):
         return

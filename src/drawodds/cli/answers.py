@@ -22,6 +22,9 @@ def answer_lines(answers: str | None) -> Iterator[str] | None:
     path that is not a folder reads: a file, /dev/stdin, a pipe such as <(...). Each line is at
     most ``MAX_ANSWER`` characters; a file is checked whole before the session starts, a pipe
     or device a line at a time as the answers are needed (its first line at once)."""
+    if (answers is None or answers == "-") and sys.stdin is None:
+        raise refuse(N_("standard input is closed: nothing can be answered; give the answers in a file with "
+                        "--answers FILE"))
     if answers is None:
         return None
     if answers == "-":

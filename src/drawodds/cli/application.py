@@ -9,6 +9,7 @@ start-up stays quick and a command loads only what it runs.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import sys
@@ -19,6 +20,7 @@ from typing import Annotated, Any
 import typer
 
 from drawodds import __version__
+from drawodds.cli import StandardOutputError
 from drawodds.cli.errors import INTERRUPTED, Interrupted, flag_names, message
 from drawodds.cli.language import click_message, dress, language_option, speaking, without_language
 from drawodds.errors import DrawoddsError, choose_language
@@ -104,7 +106,8 @@ def command(name: str) -> Callable[..., None]:
 def build_app(names: Sequence[str] = COMMANDS) -> typer.Typer:
     """The typer application with the commands ``names`` (all of them by default)."""
     built = typer.Typer(name="drawodds", help=HELP, no_args_is_help=True, add_completion=False,
-                        pretty_exceptions_enable=False, rich_markup_mode="rich")
+                        pretty_exceptions_enable=False, rich_markup_mode="rich",
+                        context_settings={"help_option_names": ["-h", "--help"]})
     built.callback()(_root)
     for name in names:
         function = command(name)
@@ -173,8 +176,21 @@ def run(argv: list[str] | None = None) -> int:
         return _run(without_language(args))
 
 
+def unwritable_output(exc: BaseException) -> int:
+    """Standard output cannot take the output (``> /dev/full``, a closed stream): one line, code 1 (as
+    Python's own tools, whose output failed rather than their request)."""
+    reason = getattr(exc, "strerror", None) or _("it is closed")
+    if sys.stdout is not None:      # what is still buffered goes nowhere, so the exit says nothing more
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    _error(_("cannot write to standard output: {reason}").format(reason=reason))
+    return 1
+
+
 def _run(args: list[str]) -> int:
     """``run`` in the chosen language."""
+    if sys.stdout is None and any(a in COMMANDS for a in args):     # closed (>&-): the output has nowhere to go
+        return unwritable_output(OSError())
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always", CacheNote)
@@ -195,7 +211,11 @@ def _run(args: list[str]) -> int:
         return _error(_usage_message(exc))
     except MemoryError:
         return _error(_("not enough memory for this request: ask for fewer trials or deals"))
+    except BrokenPipeError:        # the reader of the output left (| head): as other tools, no word
+        return 1
     except OSError as exc:
+        if isinstance(exc, StandardOutputError):
+            return unwritable_output(exc)
         reason = exc.strerror or str(exc)
         return _error(_("cannot use {path}: {reason}").format(path=exc.filename, reason=reason) if exc.filename
                       else _("cannot use: {reason}").format(reason=reason))

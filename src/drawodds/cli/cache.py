@@ -51,8 +51,9 @@ def cache_cmd(
         print(_("Removed {files} ({size} MB) from {folder}").format(
             files=files, size=number(total / 1e6, 1, grouped=True), folder=folder))
     else:
-        print(_("Cache folder {folder} (bound {size} MB, set by {variable})").format(
-            folder=folder, size=number(limit / 1e6, grouped=True), variable=paths.CACHE_LIMIT_ENV))
+        print(_("Cache folder {folder}").format(folder=folder))
+        print(_("bound {size} MB, set by {variable}").format(size=number(limit / 1e6, grouped=True),
+                                                             variable=paths.CACHE_LIMIT_ENV))
         for e in reversed(entries):          # the most recently used first
             print(f"{number(e.size / 1e6, 1, grouped=True):>9} MB  {e.path.name}")
         print(_("{size} MB  in {files}").format(size=f"{number(total / 1e6, 1, grouped=True):>9}", files=files))

@@ -26,13 +26,16 @@ def charts_cmd(
 ) -> None:
     """The command `drawodds charts` (its help is HELP)."""
     from drawodds.charts import TOPICS, regenerate
-    from drawodds.render.console import stdout
+    from drawodds.render.console import pulse, stderr_is_terminal, stdout
+    from drawodds.render.points import render_ace_vs_pair
 
     bad = [t for t in topics or () if t not in TOPICS]
     if bad:
         raise refuse(N_("unknown chart topic {topic}; topics: {topics}"), topic=repr(bad[0]), topics=", ".join(TOPICS))
     writable_folder(out_dir, "--out")
     console = stdout()
-    for path in regenerate(out_dir, topics, progress=lambda t: console.print(
-            "[dim]" + _("drawing {topic} ...").format(topic=t) + "[/dim]")):
-        console.print(_("wrote {path}").format(path=path))
+    # a topic may take minutes (solve solves the equilibrium the first time): in a pipe, a line every few seconds
+    with pulse(_("drawing {topic} ...").format(topic=", ".join(topics or TOPICS)), not stderr_is_terminal()):
+        for path in regenerate(out_dir, topics, progress=lambda t: console.print(
+                "[dim]" + _("drawing {topic} ...").format(topic=t) + "[/dim]"), table=render_ace_vs_pair):
+            console.print(_("wrote {path}").format(path=path))

@@ -68,22 +68,48 @@ def scheduler(address: str | None, local: bool) -> str | None:
     return LOCAL_DASK if local else address
 
 
-def writable_file(path: str | None, option: str) -> None:
-    """Refuse an output file that cannot be written, before the work it would hold is done."""
-    if path is None or path == "-":
+def writable_file(path: str | None, option: str, *, endings: tuple[str, ...] = (), stdout: bool = False) -> None:
+    """Refuse an output file that cannot be written, before the work it would hold is done: a name
+    without one of ``endings`` (when given: the file's format), ``-`` unless the option writes it to
+    standard output (``stdout``), a folder, a device, a missing or read-only folder."""
+    if path is None or (path == "-" and stdout):
         return
     if not path.strip():
         raise refuse(N_("{option} needs a file name, got {path}"), option=option, path=repr(path))
+    if path == "-":
+        raise refuse(N_("{option} writes a file, not standard output: give a file name"), option=option)
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     try:
         check_writable(target)          # a folder, a device or a pipe is refused here
     except ValueError as exc:
         raise refuse("{option} {problem}", option=option, problem=exc) from None
+    if endings and not path.lower().endswith(endings):
+        raise refuse(N_("{option} {path}: the name must end in {endings} (the file's format)"), option=option,
+                     path=path, endings=_or(endings))
     if not folder.is_dir():
         raise refuse(N_("{option} {path}: no such folder {folder}"), option=option, path=path, folder=folder)
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise refuse(N_("{option} {path}: not writable"), option=option, path=path)
+    _try_writing(path, option)
+
+
+def _try_writing(path: str, option: str) -> None:
+    """Create and remove a file where the output will be written (beside the file a symlink points to),
+    so a folder that only looks writable (``/proc``, a read-only mount) is refused before the work."""
+    real = Path(os.path.realpath(path))
+    probe = real.with_name(f".{real.stem}.{os.getpid()}.probe{real.suffix}")
+    try:
+        os.close(os.open(probe, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except OSError as exc:
+        raise refuse(N_("{option} {path}: cannot be written ({reason})"), option=option, path=path,
+                     reason=exc.strerror or exc) from None
+    probe.unlink(missing_ok=True)
+
+
+def _or(words: tuple[str, ...]) -> str:
+    """``.a``, ``.a or .b``, ``.a, .b or .c``."""
+    return words[0] if len(words) == 1 else _("{first} or {last}").format(first=", ".join(words[:-1]), last=words[-1])
 
 
 def writable_folder(path: str, option: str) -> None:

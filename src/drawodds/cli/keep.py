@@ -119,9 +119,12 @@ def keep_cmd(
     if solved and (against or (opponents is not None and opponents != 1) or len(vs or ()) > 1 or exact):
         raise refuse(N_("--policy equilibrium is heads-up: one opponent (at most one --vs, no --against, "
                         "no --exact)"))
+    if players is not None and opponents and opponents != players - 1:
+        raise refuse(N_("--opponents {opponents} means {seats} players at the table, but --players is {players}: "
+                        "give one of them"), opponents=opponents, seats=opponents + 1, players=players)
     rule_set = build_rules(rules, joker=joker, max_draw=max_draw, players=players, joker_is_ace_for_draw=joker_ace)
     TOP.check(top)
-    writable_file(csv, "--csv")
+    writable_file(csv, "--csv", stdout=True)
     cards: Any = " ".join(hand)
     player: Any = policy
     quiet = json_out or csv == "-"

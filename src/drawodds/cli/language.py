@@ -82,19 +82,23 @@ def dress(command: Any) -> Any:
     the current language."""
     from typer.core import TyperOption
 
+    def plain(text: str | None) -> str | None:     # help is plain text: "drawodds[dist]" is no markup
+        return None if text is None else re.sub(r"(?<!\\)\[(?=[a-z#/@])", r"\\[", text)
+
     commands = [command, *getattr(command, "commands", {}).values()]
     english = i18n.language() == i18n.ENGLISH
     for each in commands:
+        _trimmed_help(each)
         if not english:
             _localized_usage(each)
-            each.help = translated(each.help)
-            each.short_help = translated(each.short_help)
-            each.epilog = translated(each.epilog)
-            for param in each.params:
-                if getattr(param, "help", None):
-                    param.help = translated(param.help)
+        each.help = plain(translated(each.help))
+        each.short_help = plain(translated(each.short_help))
+        each.epilog = plain(translated(each.epilog))
+        for param in each.params:
+            if getattr(param, "help", None):
+                param.help = plain(translated(param.help))
         each.params.append(TyperOption(param_decls=[FLAG], type=str, expose_value=False,
-                                       help=_(HELP), show_default=False))
+                                       help=plain(_(HELP)), show_default=False))
     return command
 
 
@@ -117,6 +121,7 @@ CLICK_SENTENCES: tuple[tuple[str, str], ...] = (
     (r"Option (?P<name>'.*') does not take a value\.", N_("Option {name} does not take a value.")),
 )
 USAGE = N_("Usage:")
+USAGE_PIECES = {"[OPTIONS]": N_("[OPTIONS]"), "COMMAND [ARGS]...": N_("COMMAND [ARGS]...")}   # click's usage words
 HELP_OPTION = N_("Show this message and exit.")
 # typer's help words, module constants of typer.rich_utils.
 _TYPER_WORDS: dict[str, str] = {
@@ -140,6 +145,32 @@ def click_message(text: str) -> str:
     return text
 
 
+def _trimmed_help(command: Any) -> None:
+    """``command``'s help page without the spaces typer's rich console leaves at the ends of lines."""
+    original_format_help = command.format_help
+
+    def format_help(ctx: Any, formatter: Any) -> None:
+        from typer import rich_utils
+
+        from drawodds.render.trimmed import Trimmed
+
+        make = rich_utils._get_rich_console
+
+        def trimmed(stderr: bool = False) -> Any:
+            console = make(stderr)
+            if not stderr:
+                console.file = Trimmed(console.file)  # type: ignore[assignment]
+            return console
+
+        rich_utils._get_rich_console = trimmed
+        try:
+            original_format_help(ctx, formatter)
+        finally:
+            rich_utils._get_rich_console = make
+
+    command.format_help = format_help
+
+
 def _localized_usage(command: Any) -> None:
     """``command``'s usage line, help option and help page in the current language (for this built command only)."""
     original_help_option = command.get_help_option
@@ -151,7 +182,8 @@ def _localized_usage(command: Any) -> None:
         return option
 
     def format_usage(ctx: Any, formatter: Any) -> None:
-        formatter.write_usage(ctx.command_path, " ".join(command.collect_usage_pieces(ctx)), prefix=_(USAGE) + " ")
+        pieces = [_(USAGE_PIECES[p]) if p in USAGE_PIECES else p for p in command.collect_usage_pieces(ctx)]
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=_(USAGE) + " ")
 
     original_format_help = command.format_help
 

@@ -12,7 +12,7 @@ from drawodds.cli.solved import equilibrium as solved_equilibrium
 from drawodds.errors import LESSON_DEALS
 from drawodds.i18n import N_, _, number
 from drawodds.paths import write_text
-from drawodds.render.console import progress_bar, show
+from drawodds.render.console import note, progress_bar, show
 from drawodds.rules import preset
 
 NOT_STARTED = N_("the equilibrium was not solved; the lesson did not start")
@@ -37,7 +37,8 @@ def lesson_cmd(
     out_md: Annotated[str | None, typer.Option(
         "--markdown", help=N_("Also write the lesson as Markdown to this file."))] = None,
     equilibrium: Annotated[bool, typer.Option("--equilibrium/--no-equilibrium", help=N_(
-        "Add how often the heads-up equilibrium stands pat and bets after (solved once, a few minutes, "
+        "Add how often the heads-up equilibrium stands pat and bets after (solved once, about ten minutes "
+        "on two cores, "
         "then read from the cache; drawodds solve can do it ahead)."))] = True,
     json_out: JsonOpt = False,
 ) -> None:
@@ -52,6 +53,11 @@ def lesson_cmd(
     writable_file(out_md, "--markdown")
     solved: Any = False
     if equilibrium:
+        from drawodds.solver.cache import equilibrium_cached
+
+        if not equilibrium_cached(rule_set):
+            note(_("the lesson's last part needs the heads-up equilibrium, solved once first; "
+                   "--no-equilibrium gives the lesson at once without it"))
         solved = solved_equilibrium(rule_set, json_out, NOT_STARTED)
     with progress_bar(_("playing deals"), _("deals"), enabled=not json_out) as update:
         lesson = standing_pat(deals=deals, seed=seed, rules=rule_set, progress=update, equilibrium=solved)

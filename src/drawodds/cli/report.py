@@ -15,7 +15,7 @@ HELP = N_("""Write the player's guide: what to keep, reading draws, pass-outs, s
 
 README.md in --out is the guide; beside it a printable cheat sheet per table size (PNG, PDF) and the charts.
 
-The same version and seed write the same files. The full guide takes a few minutes; --quick under one.
+The same version and seed write the same files. The full guide takes a few minutes; --quick about 2 minutes.
 A file in --out that an earlier guide did not write is not replaced without --force.
 
 Examples:
@@ -29,7 +29,8 @@ def report_cmd(
     out_dir: Annotated[str, typer.Option(
         "--out", help=N_("Folder for the guide (README.md, cheat sheets, charts)."))] = "reports",
     quick: Annotated[bool, typer.Option(
-        "--quick", help=N_("Far fewer simulated deals: under a minute, larger standard errors, same files."))] = False,
+        "--quick", help=N_("Far fewer simulated deals: about two minutes on two cores, larger standard errors, "
+                            "same files."))] = False,
     seed: SeedOpt = 1,
     workers: WorkersOpt = None,
     force: Annotated[bool, typer.Option(

@@ -96,6 +96,7 @@ def solve_cmd(
     json_out: JsonOpt = False,
 ) -> None:
     """Solve heads-up limit draw: an approximate equilibrium and what it plays, in plain words."""
+    from drawodds.paths import CHART_ENDINGS
     from drawodds.render.solve import solve_progress
     from drawodds.solver.abstraction import check_rules
     from drawodds.solver.settings import DEFAULT_EXPLOITABILITY
@@ -107,8 +108,8 @@ def solve_cmd(
     check_positive(exploitability, "exploitability")      # milli-antes here, antes in the library
     pre, final = bucket_sizes(buckets)
     cluster = scheduler(scheduler_address, dask)
-    writable_file(out, "--out")
-    writable_file(chart, "--chart")
+    writable_file(out, "--out", endings=(".parquet",))
+    writable_file(chart, "--chart", endings=CHART_ENDINGS)
     if tables is not None:
         writable_folder(tables, "--tables")
     target = None if exploitability is None else exploitability / 1000

@@ -61,8 +61,8 @@ def equilibrium(rules: RuleSet, quiet: bool, stopped: str = NOT_SOLVED) -> Any:
     if equilibrium_cached(rules):
         with spinner(_("loading the equilibrium..."), enabled=not quiet):
             return equilibrium_solution(rules)
-    note(_("solving the heads-up {rules} equilibrium once (a few minutes, more on a busy machine; "
-           "kept for next time, and drawodds solve can do it ahead)").format(rules=rules.name))
+    note(_("solving the heads-up {rules} equilibrium once (about ten minutes on two cores, more on a busy "
+           "machine; kept for next time, and drawodds solve can do it ahead)").format(rules=rules.name))
     with solve_progress(100_000, DEFAULT_EXPLOITABILITY, enabled=not quiet) as (stage, checkpoint):
         solved = equilibrium_solution(rules, progress=checkpoint, stage=stage or (lambda s, f: None))
     if solved.interrupted:

@@ -87,7 +87,7 @@ def strategy_cmd(
     flag_names(keep=f"`drawodds keep HAND --rules {rules_name}`")     # a points game has no strategy table
     if resume or limit is not None:
         raise refuse(N_("--resume and --limit go with --mc (the Monte Carlo table)"))
-    writable_file(out_path, "--out")
+    writable_file(out_path, "--out", endings=(".parquet", ".csv"))
     cards = None if hand is None else as_hand(hand, joker=True)    # a bad hand fails before the table is solved
     with stage_bar(enabled=not json_out) as stage:
         report = strategy_report(objective, rules_name, opponents=opponents, policy=policy, lines=lines,

@@ -73,8 +73,8 @@ def train_cmd(
 
     setup = tr.train_setup(rules, objective=objective, opponents=opponents, trials=trials, drill=drill,
                            focus=focus)
-    path = Path(history) if history else tr.default_history_path()
-    if history:
+    path = Path(history) if history is not None else tr.default_history_path()
+    if history is not None:
         writable_file(history, "--history")
     else:
         writable_folder(str(path.parent), "--history")

@@ -7,13 +7,16 @@ stderr is a terminal, so piped output and error lines stay clean.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol, TypeVar
 
+from rich import _wrap
 from rich.console import Console, RenderableType
 from rich.measure import Measurement
 from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
@@ -23,9 +26,15 @@ from drawodds.cards import JOKER, RANK_PLURALS, SUIT_GLYPHS, SUITS, card_str
 from drawodds.execution import Stage
 from drawodds.i18n import N_, _, local_number, number, pgettext
 from drawodds.kinds import Category
+from drawodds.render.trimmed import Trimmed
 from drawodds.results import json_data
 
 PIPED_WIDTH = 160   # piped output (files, documented examples) gets a stable wide page
+
+# Swedish and Norwegian numbers hold no-break spaces ("100 000", "25,9 %"); rich's wrapping takes any
+# space for a break. Its word pattern here keeps a no-break space inside the word, so no number is
+# split across lines.
+_wrap.re_word = re.compile(r"[^\S\u00a0\u202f]*(?:\S|[\u00a0\u202f])+[^\S\u00a0\u202f]*")
 
 
 class HasDict(Protocol):
@@ -47,8 +56,8 @@ def page_width() -> int | None:
 
 
 def stdout() -> Console:
-    """A console on stdout at the page width."""
-    return Console(width=page_width())
+    """A console on stdout at the page width (no line ends in spaces)."""
+    return Console(width=page_width(), file=Trimmed(sys.stdout))  # type: ignore[arg-type]
 
 
 def stderr_is_terminal() -> bool:
@@ -98,11 +107,49 @@ class _Rate(ProgressColumn):
                     style="progress.data.speed")
 
 
+PIPED_EVERY = 5.0   # seconds between progress lines when stderr is not a terminal (a pipe, a log file)
+
+
+@contextmanager
+def pulse(status: str, enabled: bool) -> Iterator[Callable[[str], None]]:
+    """Where stderr is not a terminal, a line on it every ``PIPED_EVERY`` seconds while the block runs:
+    the latest status (``set(text)`` changes it) and the time so far, so a long wait in a pipe or a log
+    is never silent. Yields ``set``; does nothing when not ``enabled``, and nothing for work that ends
+    before the first line is due."""
+    import threading
+    import time
+
+    latest = [status]
+    if not enabled:
+        yield lambda text: None
+        return
+    done = threading.Event()
+    start = time.monotonic()
+
+    def beat() -> None:
+        while not done.wait(PIPED_EVERY):
+            seconds = number(time.monotonic() - start, grouped=True)
+            with contextlib.suppress(OSError, ValueError):
+                note(_("{status} ({seconds} s so far)").format(status=latest[0], seconds=seconds))
+                sys.stderr.flush()
+
+    thread = threading.Thread(target=beat, name="drawodds-progress", daemon=True)
+    thread.start()
+    try:
+        yield lambda text: latest.__setitem__(0, text)
+    finally:
+        done.set()
+        thread.join()
+
+
 @contextmanager
 def progress_bar(label: str, unit: str, enabled: bool = True) -> Iterator[Update | None]:
-    """A bar with rate and time left on stderr (a terminal only); yields ``update(done, total)``."""
+    """A bar with rate and time left on stderr (a terminal); yields ``update(done, total)``. Elsewhere
+    a line every few seconds says how far the work is (``pulse``)."""
     if not (enabled and stderr_is_terminal()):
-        yield None
+        with pulse(label, enabled) as status:
+            yield lambda done, total: status(_("{label}: {done} of {total} {unit}").format(
+                label=label, done=number(done, grouped=True), total=number(total, grouped=True), unit=unit))
         return
     bar = Progress(TextColumn(label), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
                    _Rate(unit), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
@@ -117,15 +164,13 @@ def progress_bar(label: str, unit: str, enabled: bool = True) -> Iterator[Update
 
 
 
-def _no_stage(stage: str, done: float) -> None:
-    return None
-
-
 @contextmanager
 def stage_bar(enabled: bool = True) -> Iterator[Stage]:
-    """A bar that names the stage of a long computation; yields ``stage(description, fraction)``."""
+    """A bar that names the stage of a long computation; yields ``stage(description, fraction)``. Where
+    stderr is not a terminal, a line every few seconds names the stage (``pulse``)."""
     if not (enabled and stderr_is_terminal()):
-        yield _no_stage
+        with pulse(_("starting"), enabled) as status:
+            yield lambda stage, f: status(_("{stage}, {percent} done").format(stage=stage, percent=pct_sign(f, 0)))
         return
     bar = Progress(TextColumn("{task.description:<40}"), BarColumn(), TimeRemainingColumn(elapsed_when_finished=True),
                    console=Console(stderr=True), transient=True)
@@ -136,9 +181,11 @@ def stage_bar(enabled: bool = True) -> Iterator[Stage]:
 
 @contextmanager
 def spinner(label: str, enabled: bool = True) -> Iterator[None]:
-    """A spinner on stderr while work of unknown length runs (a terminal only)."""
+    """A spinner on stderr while work of unknown length runs (a terminal); elsewhere a line every few
+    seconds (``pulse``)."""
     if not (enabled and stderr_is_terminal()):
-        yield
+        with pulse(label, enabled):
+            yield
         return
     with Console(stderr=True).status(label, spinner="dots"):
         yield

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drawodds.analyses.reference import STRENGTHS, HandReport
+from drawodds.analyses.reference import HandReport
 from drawodds.i18n import _, worded
 from drawodds.kinds import Category
 from drawodds.render.console import pretty_cards, stdout
@@ -13,4 +13,4 @@ def render_eval(report: HandReport) -> None:
     category = Category.from_slug(report.category).words if report.category in Category.slugs() else report.category
     stdout().print(_("{cards}  [bold]{description}[/bold]  ({category}, strength {strength} of {strengths})").format(
         cards=pretty_cards(report.cards), description=worded(report.description), category=category,
-        strength=report.strength, strengths=STRENGTHS))
+        strength=report.strength, strengths=report.strengths))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from drawodds.analyses.reference import PresetList, RuleSheet
-from drawodds.i18n import _, worded
+from drawodds.i18n import _, local_number, pgettext, worded
 from drawodds.render.console import stdout
 
 
@@ -28,5 +28,19 @@ def render_rule_sheet(sheet: RuleSheet) -> None:
     table.add_column(_("value"))
     table.add_column(_("source in the rule documents"), style="dim")
     for key, value in sheet.values.items():
-        table.add_row(key, str(value), worded(sheet.sources[key]))
+        table.add_row(key, value_words(value), worded(sheet.sources[key]))
     console.print(table)
+
+
+def value_words(value: object) -> str:
+    """An option's value as a reader writes it: yes or no, none, a list with commas, a number in the
+    reader's way; a name (a rule's choice, as it is typed) as it is."""
+    if isinstance(value, bool):
+        return pgettext("rule value", "yes") if value else pgettext("rule value", "no")
+    if value is None or value == ():
+        return pgettext("rule value", "none")
+    if isinstance(value, tuple | list):
+        return ", ".join(value_words(v) for v in value)
+    if isinstance(value, float):
+        return local_number(f"{value:g}")
+    return str(value)

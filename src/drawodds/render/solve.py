@@ -17,7 +17,7 @@ from rich.table import Table
 
 from drawodds.execution import Stage
 from drawodds.i18n import _, local_number, number
-from drawodds.render.console import folded, stderr_is_terminal, stdout
+from drawodds.render.console import folded, pulse, stderr_is_terminal, stdout
 from drawodds.solver.best_response import LEAK_STAGES, BestResponse
 from drawodds.solver.cfr import Checkpoint
 from drawodds.solver.solution import DrawSolution
@@ -208,9 +208,12 @@ def _fcr(row: pd.Series | None) -> str:
 def solve_progress(iterations: int, target: float | None, enabled: bool = True
                    ) -> Iterator[tuple[Stage | None, Callable[[Checkpoint], None] | None]]:
     """One bar on stderr (a terminal only): the abstraction's stages, then CFR's iterations with
-    the exploitability at the last checkpoint. Yields ``(stage, checkpoint)`` callbacks."""
+    the exploitability at the last checkpoint. Yields ``(stage, checkpoint)`` callbacks. Where stderr
+    is not a terminal, a line every few seconds names the stage or the iteration (``pulse``)."""
     if not (enabled and stderr_is_terminal()):
-        yield None, None
+        with pulse(_("starting"), enabled) as status:
+            yield ((lambda text, done: status(_(text))),
+                   (lambda point: status(_("CFR: iteration {n}").format(n=number(point.iteration, grouped=True)))))
         return
     bar = Progress(TextColumn("{task.description:<44}"), BarColumn(), TextColumn("{task.fields[detail]}"),
                    TimeElapsedColumn(), console=Console(stderr=True), transient=True)
