@@ -6,7 +6,7 @@ import re
 
 from rich.table import Table
 
-from drawodds.analyses.condensed import HandCheck, StrategyReport
+from drawodds.analyses.condensed import CondensedStrategy, HandCheck, StrategyReport
 from drawodds.analyses.equity_table import EquityTableRun
 from drawodds.analyses.strategy import Objective
 from drawodds.i18n import N_, _, local_number, ngettext, number, worded
@@ -46,6 +46,34 @@ def objective_words(objective: Objective) -> str:
     return objective.description
 
 
+def amount(value: float, unit: str) -> str:
+    """A loss in an objective's unit, as a reader says it: points of the pot for equity."""
+    if unit == "share of the pot":
+        return _("{points} points of the pot").format(points=number(100 * value, 2))
+    return f"{number(value, 4)} {unit_words(unit)}"
+
+
+def list_cost_sentences(plan: CondensedStrategy) -> list[str]:
+    """What following a list costs, on average and on its worst hand, and which lines are not
+    in the short list (the ones that keep rare hands from losing more than the bound)."""
+    unit = plan.unit
+    out = [_("On average it costs {average}; on its worst hand {worst}.").format(
+        average=amount(plan.loss, unit), worst=amount(plan.max_regret, unit))]
+    if plan.worst is not None and plan.max_regret > 0:
+        worst = plan.worst
+        out.append(_("Its worst hand is {hand}: the list keeps {list_keep}, the best hold keeps {best_keep}.").format(
+            hand=pretty_cards(list(worst.hand)), list_keep=pretty_cards(list(worst.list_keep)) or _("nothing"),
+            best_keep=pretty_cards(list(worst.best_keep)) or _("nothing")))
+    extra = len(plan.lines) - plan.core_lines
+    if extra:
+        out.append(ngettext("The line marked * is there so that no hand loses more than {bound}; without it the list "
+                            "is {core} lines long.",
+                            "The {n} lines marked * are there so that no hand loses more than {bound}; without them "
+                            "the list is {core} lines long.", extra).format(
+            n=extra, bound=amount(plan.bound, unit), core=plan.core_lines))
+    return out
+
+
 def headline(report: StrategyReport) -> str:
     """What the table is: the objective it maximises under which rules."""
     rules = report.table.rules
@@ -77,8 +105,11 @@ def render_strategy(report: StrategyReport) -> None:
     grid.add_column(_("deals"), justify="right", no_wrap=True)
     for i, line in enumerate(condensed.lines, start=1):
         play = _("stand pat") if line.keep == 5 else _("keep {n}, draw {d}").format(n=line.keep, d=5 - line.keep)
-        grid.add_row(str(i), worded(line.pattern), play, local_number(f"{100 * line.share:.2f}%"))
+        grid.add_row(str(i), worded(line.pattern) + ("" if line.core else " *"), play,
+                     local_number(f"{100 * line.share:.2f}%"))
     console.print(grid)
+    for sentence in list_cost_sentences(condensed):
+        console.print(sentence)
     if report.equity:
         console.print(_("Card removal between our hand and the field is ignored in the table."))
         removal = report.removal
