@@ -740,14 +740,22 @@ class HandCheck(Result):
     list_value: float
     best_value: float
     unit: str
+    model: str = "table"            # "table": the exact table; "simulation": keep's simulation decided
+    trials: int = 0                 # simulated deals, with the simulation
+    seed: int | None = None
+    cost_se: float = 0.0            # standard error of the cost, with the simulation
 
     @property
     def cost(self) -> float:
         return self.best_value - self.list_value
 
     def to_dict(self) -> dict[str, object]:
-        return {"line": self.line, "list_keep": list(self.list_keep), "best_keep": list(self.best_keep),
-                "cost": self.cost}
+        out: dict[str, object] = {"line": self.line, "list_keep": list(self.list_keep),
+                                  "best_keep": list(self.best_keep), "cost": self.cost, "model": self.model,
+                                  "list_value": self.list_value, "best_value": self.best_value, "unit": self.unit}
+        if self.model == "simulation":
+            out.update(cost_se=self.cost_se, trials=self.trials, seed=self.seed)
+        return out
 
 
 def check_hand(report: StrategyReport, hand: str | Sequence[int] | npt.NDArray[np.integer]) -> HandCheck:

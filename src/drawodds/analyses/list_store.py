@@ -30,16 +30,19 @@ from drawodds.analyses.condensed import (
     _play,
     strategy_report,
 )
+from drawodds.analyses.removal import CLOSE
 from drawodds.analyses.strategy import default_rules, suit_class_of
 from drawodds.cards import JOKER, as_hand, format_cards
 from drawodds.execution import Stage
-from drawodds.holds import HOLD_POSITIONS
+from drawodds.holds import HOLD_POSITIONS, hold_masks
 from drawodds.patterns import hold_pattern_codes
 from drawodds.rules import RuleSet, preset
+from drawodds.sim.equity import OpponentModel, hold_equities
 from drawodds.solver.cache import store_in_cache
 
 FORMAT = 1          # bump when the stored arrays change: older files are then built again
-ARRAYS = ("deals", "line", "chosen", "best", "list_value", "best_value")
+ARRAYS = ("deals", "line", "chosen", "best", "list_value", "best_value", "values")
+HAND_TRIALS = 40_000    # simulated deals deciding between a hand's close holds (equity), as keep deals them
 
 
 @dataclass(frozen=True)
@@ -52,12 +55,18 @@ class ListAnswers:
     best: npt.NDArray[np.int8]             # the table's best hold
     list_value: npt.NDArray[np.float64]
     best_value: npt.NDArray[np.float64]
+    values: npt.NDArray[np.float32]        # (N, 32) every hold's value, NaN where illegal
     labels: tuple[str, ...]                # the printed lines (English pattern names)
     unit: str
     joker: bool
 
-    def check(self, hand: str | Sequence[int] | npt.NDArray[np.integer]) -> HandCheck:
-        """Which line ``hand`` meets, what the list keeps, the best hold and their values."""
+    def check(self, hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: RuleSet | None = None,
+              model: OpponentModel | None = None, seed: int = 1) -> HandCheck:
+        """Which line ``hand`` meets, what the list keeps, the best hold and their values.
+
+        With ``model`` (equity), the holds within ``CLOSE`` of the table's best and the list's hold
+        are played out by ``keep``'s simulation (the opponents dealt from the cards we do not
+        hold, ``HAND_TRIALS`` deals, ``seed``), which then names the best hold and the cost."""
         cards = as_hand(hand, joker=self.joker)
         index, new = suit_class_of(cards, self.joker, keys=_keys(self.deals))
         rep = self.deals[index].astype(np.int64)
@@ -69,9 +78,19 @@ class ListAnswers:
             return tuple(format_cards([int(c) for c in cards if int(c) in chosen]))
 
         line = int(self.line[index])
-        return HandCheck(tuple(format_cards(cards)), self.labels[line], line + 1, kept(int(self.chosen[index])),
-                         kept(int(self.best[index])), float(self.list_value[index]), float(self.best_value[index]),
-                         self.unit)
+        chosen, best = int(self.chosen[index]), int(self.best[index])
+        values = self.values[index].astype(np.float64)
+        close = [int(h) for h in np.flatnonzero(values >= values[best] - CLOSE) if h != best]
+        if model is not None and rules is not None and (close or chosen != best):
+            holds = [best, *close, *([chosen] if chosen != best and chosen not in close else [])]
+            sim = hold_equities(rep.astype(np.int8), hold_masks(np.array(holds)), rules, model,
+                                trials=HAND_TRIALS, seed=seed, workers=1)
+            mine = holds.index(chosen)
+            return HandCheck(tuple(format_cards(cards)), self.labels[line], line + 1, kept(chosen),
+                             kept(holds[sim.best]), float(sim.equity[mine]), float(sim.equity[sim.best]), self.unit,
+                             "simulation", sim.trials, seed, float(sim.diff_se[mine]))
+        return HandCheck(tuple(format_cards(cards)), self.labels[line], line + 1, kept(chosen), kept(best),
+                         float(self.list_value[index]), float(self.best_value[index]), self.unit)
 
 
 def _keys(deals: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
@@ -86,8 +105,8 @@ def answers_of(report: StrategyReport) -> ListAnswers:
     rows = np.arange(len(play.chosen))
     h = table.holds
     return ListAnswers(h.deals, play.line.astype(np.int16), play.chosen.astype(np.int8), h.best,
-                       h.values[rows, play.chosen], h.best_value, plan.labels, table.objective.unit,
-                       table.rules.joker)
+                       h.values[rows, play.chosen], h.best_value, h.values.astype(np.float32), plan.labels,
+                       table.objective.unit, table.rules.joker)
 
 
 def answers_path(objective: str, rules: RuleSet, *, opponents: int | None, policy: str, lines: int,
@@ -116,7 +135,8 @@ def read_answers(path: Path) -> ListAnswers | None:
         n = len(answers.deals)
         whole = (answers.deals.shape == (n, 5) and all(len(arrays[k]) == n for k in ARRAYS)
                  and n > 0 and int(answers.line.max()) < len(answers.labels) and int(answers.line.min()) >= 0
-                 and np.isfinite(answers.list_value).all() and bool(np.all(np.diff(_keys(answers.deals)) > 0)))
+                 and answers.values.shape == (n, 32) and np.isfinite(answers.list_value).all()
+                 and bool(np.all(np.diff(_keys(answers.deals)) > 0)))
     except Exception:   # noqa: BLE001 - any fault in a cache file (truncated, edited) means: build it again
         whole = False
     if whole:
@@ -139,8 +159,9 @@ def check_hand_cached(hand: str | Sequence[int] | npt.NDArray[np.integer], objec
                       progress: Stage = _quiet, overrides: Mapping[str, Any] | None = None) -> HandCheck:
     """``check_hand`` for the list ``strategy_report`` would print with these options, from the
     cache: the first call builds the whole table (``progress`` follows it) and stores every deal
-    class's answer; later calls read them back. ``overrides`` change single rule options
-    (``{"max_draw": "any"}``)."""
+    class's answer; later calls read them back. For the equity objective the holds within
+    ``CLOSE`` of the best are played out as ``keep`` plays them (``ListAnswers.check``).
+    ``overrides`` change single rule options (``{"max_draw": "any"}``)."""
     from drawodds.analyses.strategy import default_objective, default_opponents
 
     base = (preset(rules) if isinstance(rules, str) else rules) if rules is not None else (
@@ -157,5 +178,7 @@ def check_hand_cached(hand: str | Sequence[int] | npt.NDArray[np.integer], objec
         answers = answers_of(report)
         path.parent.mkdir(parents=True, exist_ok=True)
         store_in_cache(path, lambda tmp: write_answers(answers, tmp))
-    return answers.check(hand)
+    if who is None:
+        return answers.check(hand)
+    return answers.check(hand, rules=rule_set, model=OpponentModel(opponents=who, policy=policy), seed=seed)
 

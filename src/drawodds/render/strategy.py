@@ -8,8 +8,9 @@ from rich.table import Table
 
 from drawodds.analyses.condensed import CondensedStrategy, HandCheck, StrategyReport
 from drawodds.analyses.equity_table import EquityTableRun
+from drawodds.analyses.removal import CLOSE
 from drawodds.analyses.strategy import Objective
-from drawodds.i18n import N_, _, local_number, ngettext, number, worded
+from drawodds.i18n import N_, _, local_number, ngettext, number, percent, worded
 from drawodds.kinds import Category
 from drawodds.render.console import max_draw_words, pretty_cards, stdout
 from drawodds.sim.stats import Estimate
@@ -157,12 +158,25 @@ def render_hand_check(check: HandCheck) -> None:
     unit = unit_words(check.unit)
     console.print(_("[bold]{hand}[/bold] meets line {number} of the list: {line}").format(
         hand=hand, number=check.line_number, line=worded(check.line)))
+    places = 4 if check.model == "simulation" else 6
     console.print(_("the list says:   {hold}  ({value} {unit})").format(
-        hold=hold(check.list_keep), value=number(check.list_value, 6), unit=unit))
+        hold=hold(check.list_keep), value=number(check.list_value, places), unit=unit))
     console.print(_("the best hold:   {hold}  ({value} {unit})").format(
-        hold=hold(check.best_keep), value=number(check.best_value, 6), unit=unit))
-    if check.cost > 0:
+        hold=hold(check.best_keep), value=number(check.best_value, places), unit=unit))
+    if check.model == "simulation" and check.list_keep != check.best_keep:
+        console.print(_("following the list gives up {cost} {unit} on this hand").format(
+            cost=Estimate(check.cost, check.cost_se).text(4, signed=True), unit=unit))
+    elif check.model == "table" and check.cost > 0:
         console.print(_("following the list gives up {cost} {unit} on this hand").format(
             cost=number(check.cost, 6), unit=unit))
     else:
         console.print(_("following the list gives up nothing on this hand"))
+    if check.model == "simulation":
+        console.print(_("[dim]Decided as drawodds keep decides it: the holds within {close} of the pot in the table, "
+                        "played out on {trials} simulated deals (seed {seed}) with the opponents dealt from the cards "
+                        "you do not hold.[/dim]").format(
+                          close=percent(CLOSE), trials=number(check.trials, grouped=True), seed=check.seed))
+    elif check.unit == "share of the pot":
+        console.print(_("[dim]Values from the exact table: the opponents' cards are taken as independent of "
+                        "yours (no hold here is within {close} of the pot of the best).[/dim]").format(
+                          close=percent(CLOSE)))

@@ -327,6 +327,13 @@ def _guide_files(folder: Path) -> dict[str, Path]:
     return {p.name: p for p in folder.iterdir() if p.is_file() and GUIDE_FILES.match(p.name)}
 
 
+def _guide_folder(web: Any) -> Path:
+    """The guide in the reader's language: English in the server's folder, another language in its
+    subfolder (``sv``, ``nb``), as ``reports/`` keeps them."""
+    lang = i18n.language()
+    return Path(web.settings.guide) / ("" if lang == i18n.ENGLISH else lang)
+
+
 def _guide_html(text: str) -> str:
     """The guide's Markdown as HTML, its headings one level down, its links to its own files pointed at
     ``/guide/files/``."""
@@ -340,7 +347,7 @@ def _guide_html(text: str) -> str:
 async def guide_page(request: Request) -> Response:
     """``/guide``: the player's guide and the cheat sheets, once written (a job writes them)."""
     web = _web(request)
-    files = _guide_files(web.settings.guide)
+    files = _guide_files(_guide_folder(web))
     frame: dict[str, Any] = {"title": i18n.gettext("The player's guide"), "job": web.jobs.running("guide")}
     if "README.md" not in files:
         return web.page(request, "guide.html", **frame)
@@ -355,14 +362,14 @@ async def guide_start(request: Request) -> Response:
     web = _web(request)
     quick = request.query_params.get("quick", "1") != "0"
     if web.jobs.running("guide") is None:
-        folder = str(web.settings.guide)
+        folder = str(_guide_folder(web))
         web.jobs.start("guide", lambda job: run_in_child(job, write_guide, folder, quick), own_thread=True)
     return RedirectResponse("/guide", status_code=303)
 
 
 async def guide_file(request: Request) -> Response:
     """``/guide/files/NAME``: a file of the guide folder, by a name the folder lists."""
-    files = _guide_files(_web(request).settings.guide)
+    files = _guide_files(_guide_folder(_web(request)))
     name = request.path_params["name"]
     if name not in files:
         raise RequestError("no such file in the guide")
