@@ -47,11 +47,12 @@ def objective_words(objective: Objective) -> str:
     return objective.description
 
 
-def amount(value: float, unit: str) -> str:
-    """A loss in an objective's unit, as a reader says it: points of the pot for equity."""
+def amount(value: float, unit: str, places: int = 4) -> str:
+    """A loss in an objective's unit to ``places`` decimals, as a reader says it: points of the
+    pot (two places fewer) for equity."""
     if unit == "share of the pot":
-        return _("{points} points of the pot").format(points=number(100 * value, 2))
-    return f"{number(value, 4)} {unit_words(unit)}"
+        return _("{points} points of the pot").format(points=number(100 * value, max(places - 2, 0)))
+    return f"{number(value, places)} {unit_words(unit)}"
 
 
 def list_cost_sentences(plan: CondensedStrategy) -> list[str]:
@@ -59,7 +60,7 @@ def list_cost_sentences(plan: CondensedStrategy) -> list[str]:
     in the short list (the ones that keep rare hands from losing more than the bound)."""
     unit = plan.unit
     out = [_("On average it costs {average}; on its worst hand {worst}.").format(
-        average=amount(plan.loss, unit), worst=amount(plan.max_regret, unit))]
+        average=amount(plan.loss, unit, 6), worst=amount(plan.max_regret, unit))]
     if plan.worst is not None and plan.max_regret > 0:
         worst = plan.worst
         out.append(_("Its worst hand is {hand}: the list keeps {list_keep}, the best hold keeps {best_keep}.").format(
@@ -71,7 +72,7 @@ def list_cost_sentences(plan: CondensedStrategy) -> list[str]:
                             "is {core} lines long.",
                             "The {n} lines marked * are there so that no hand loses more than {bound}; without them "
                             "the list is {core} lines long.", extra).format(
-            n=extra, bound=amount(plan.bound, unit), core=plan.core_lines))
+            n=extra, bound=amount(plan.bound, unit, 2), core=plan.core_lines))
     return out
 
 
