@@ -31,7 +31,7 @@ from drawodds.analyses.condensed import (
     strategy_report,
 )
 from drawodds.analyses.removal import CLOSE
-from drawodds.analyses.strategy import default_rules, suit_class_of
+from drawodds.analyses.strategy import default_objective, default_opponents, default_rules, suit_class_of
 from drawodds.cards import JOKER, as_hand, format_cards
 from drawodds.execution import Stage
 from drawodds.holds import HOLD_POSITIONS, hold_masks
@@ -162,8 +162,6 @@ def check_hand_cached(hand: str | Sequence[int] | npt.NDArray[np.integer], objec
     class's answer; later calls read them back. For the equity objective the holds within
     ``CLOSE`` of the best are played out as ``keep`` plays them (``ListAnswers.check``).
     ``overrides`` change single rule options (``{"max_draw": "any"}``)."""
-    from drawodds.analyses.strategy import default_objective, default_opponents
-
     base = (preset(rules) if isinstance(rules, str) else rules) if rules is not None else (
         default_rules(objective) if objective is not None else preset("morkpoker"))
     rule_set = base.replace(**overrides) if overrides else base
