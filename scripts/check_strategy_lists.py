@@ -3,6 +3,7 @@
     python scripts/check_strategy_lists.py                 # both parts (twenty minutes or more)
     python scripts/check_strategy_lists.py --lists         # the lists only
     python scripts/check_strategy_lists.py --dilemmas      # the hands only (reads the lists' cache)
+    python scripts/check_strategy_lists.py --dilemmas --opponents 1 2   # at some table sizes
 
 Lists: for every objective ``strategy`` prints (9/6 and 8/5 video poker, jacks, points,
 flush-or-better, equity at 1 to 5 opponents with and without card removal) the list is built as
@@ -103,12 +104,12 @@ def check_lists() -> bool:
     return fine
 
 
-def check_dilemmas() -> bool:
+def check_dilemmas(table_sizes: list[int]) -> bool:
     print("| hand | opponents | strategy --hand keeps | model | keep's best | keep: behind the best (± se) | agree |")
     print("|---|---|---|---|---|---|---|")
     agree_all, count = 0, 0
     for hand in DILEMMAS:
-        for n in range(1, 6):
+        for n in table_sizes:
             check = check_hand_cached(hand, "equity", opponents=n)
             ranked = keep(hand, opponents=n, trials=100_000, seed=1, workers=1).to_dict()["holds"]
             mine = next(h for h in ranked if sorted(h["keep"]) == sorted(check.best_keep))
@@ -126,13 +127,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lists", action="store_true")
     parser.add_argument("--dilemmas", action="store_true")
+    parser.add_argument("--opponents", type=int, nargs="+", default=[1, 2, 3, 4, 5],
+                        help="the table sizes of the dilemmas (opponents)")
     args = parser.parse_args()
     both = not (args.lists or args.dilemmas)
     ok = True
     if args.lists or both:
         ok &= check_lists()
     if args.dilemmas or both:
-        ok &= check_dilemmas()
+        ok &= check_dilemmas(args.opponents)
     return 0 if ok else 1
 
 

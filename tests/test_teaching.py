@@ -247,3 +247,17 @@ def test_card_removal_makes_the_list_agree_with_keep(opponents):
             assert kept == 2, (hand, opponents, gap, se)
         elif gap < -2 * se:
             assert kept == 3, (hand, opponents, gap, se)
+
+
+@pytest.mark.parametrize("hand", ["As Ad Kh Qc 4s", "3c 3d 3h Ad Kd", "7s 7h 8s 9s Ts", "4c 5c 6c 7c Kd"])
+def test_hand_answers_as_keep_does_on_the_dilemmas(plans, hand):
+    from drawodds.analyses.condensed import StrategyReport
+    from drawodds.analyses.keep import keep
+    from drawodds.analyses.list_store import answers_of
+
+    table, plan = plans["equity"]
+    answers = answers_of(StrategyReport(table.objective, table, plan, 3, "standard", 1))
+    check = answers.check(hand, rules=table.rules, model=OpponentModel(opponents=3, policy="standard"), seed=1)
+    ranked = keep(hand, opponents=3, trials=40_000, seed=2, workers=1).to_dict()["holds"]
+    mine = next(h for h in ranked if sorted(h["keep"]) == sorted(check.best_keep))
+    assert mine["equity_gap"] <= 2 * mine["equity_diff_se"] + 1e-12, (check.best_keep, ranked[0]["keep"])
