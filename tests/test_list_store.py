@@ -1,6 +1,6 @@
 """A printed list's answers kept in the cache: read back they answer every hand as the list does,
 a damaged file is built again, the cache lists them, and ``strategy --hand`` reads them without
-solving the table."""
+solving the table. The committed guide was written by the code that makes the lists now."""
 
 from __future__ import annotations
 
@@ -83,3 +83,18 @@ def test_strategy_hand_reads_the_cache_without_solving(report, tmp_path, monkeyp
     assert time.perf_counter() - start < 30          # a loose ceiling: the benchmark measures the time
     assert [e.path.name for e in paths.cache_entries(Path(tmp_path))] == [path.name]
 
+
+def test_the_committed_guide_was_written_by_the_code_that_makes_the_lists():
+    from drawodds.analyses.report import lists_fingerprint
+
+    root = Path(__file__).resolve().parents[1] / "reports"
+    now = lists_fingerprint()
+    for folder in (root, root / "sv", root / "nb"):
+        written = (folder / ".drawodds-lists").read_text(encoding="utf-8").strip()
+        assert written == now, f"{folder} was written by other code: drawodds report --out {folder} (see docs)"
+    english = (root / "README.md").read_text(encoding="utf-8")
+    assert "on its worst hand" in english
+    rows = [[sum(line.startswith("| ") for line in block.split("</details>")[0].splitlines()) - 1
+             for block in (root / lang / "README.md").read_text(encoding="utf-8").split("<details>")[1:]]
+            for lang in ("", "sv", "nb")]
+    assert rows[0] == rows[1] == rows[2] and sum(rows[0]) > 100     # the same lists, line for line, in every language
