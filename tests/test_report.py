@@ -82,7 +82,7 @@ def test_every_link_of_the_guide_is_a_file_of_the_folder(runs) -> None:
     missing = [t for t in targets if not a.joinpath(t).is_file()]
     assert not missing
     # Every file is linked from the guide, and the guide names no time, host or worker count.
-    assert {p.name for p in a.iterdir()} - {"README.md", ".drawodds-guide"} <= targets
+    assert {p.name for p in a.iterdir()} - {"README.md", ".drawodds-guide", ".drawodds-lists"} <= targets
     host = os.uname().nodename
     assert "seconds" not in text and "workers" not in text and (len(host) < 8 or host not in text)
     headings = re.findall(r"^## (.+)$", text, flags=re.MULTILINE)
@@ -106,8 +106,10 @@ def test_a_bad_option_is_refused_before_any_work(capsys, tmp_path) -> None:
 
 
 def test_the_folder_lists_what_the_guide_wrote_so_a_second_run_may_replace_it(runs) -> None:
-    from drawodds.charts.report import MANIFEST, check_guide_folder
+    from drawodds.analyses.report import lists_fingerprint
+    from drawodds.charts.report import LISTS, MANIFEST, check_guide_folder
 
     folder, data, _ = runs
-    assert set((folder / MANIFEST).read_text().split()) == set(data["files"])
+    assert set((folder / MANIFEST).read_text().split()) == set(data["files"]) | {LISTS}
+    assert (folder / LISTS).read_text().strip() == lists_fingerprint()
     check_guide_folder(folder)        # no objection: every file there is the guide's own

@@ -57,6 +57,7 @@ def _strategy_samples() -> dict[str, Any]:
         "RemovalFix": RemovalFix(0.025, 1000, 2, 1, 3, 4, 1, 0.01),
         "HandCheck": HandCheck(("As", "Ah", "Ks", "7s", "3s"), "pair of aces", 3, ("As", "Ah"), ("As", "Ah", "Ks"),
                                0.49, 0.5, "probability"),
+        "WorstDeal": condensed.worst,
     }
 
 

@@ -30,12 +30,13 @@ from drawodds.rules import preset
 from drawodds.sim.equity import OpponentModel, hold_equities
 
 OBJECTIVES = ("vp96", "points", "equity")
+BOUNDED = ("vp96", "points")      # lists whose patterns let every deal come within the bound
 
 
 @pytest.fixture(scope="module")
 def plans(nine_six_plan) -> dict[str, tuple[StrategyTable, CondensedStrategy]]:
     out = {"vp96": nine_six_plan}
-    for name in OBJECTIVES[1:]:
+    for name in (*OBJECTIVES[1:], "jacks"):
         rules = preset("poengpoker" if name == "points" else "morkpoker")
         table = solve(parse_objective(name, rules, opponents=3), rules)
         out[name] = (table, condense(table))
@@ -45,7 +46,7 @@ def plans(nine_six_plan) -> dict[str, tuple[StrategyTable, CondensedStrategy]]:
 @pytest.fixture(scope="module")
 def played(plans) -> dict[str, np.ndarray]:
     """The hold a reader of each printed list keeps in each class (found once, checked twice)."""
-    return {name: _played_as_printed(*plans[name]) for name in OBJECTIVES}
+    return {name: _played_as_printed(*plans[name]) for name in (*OBJECTIVES, "jacks")}
 
 
 def _played_as_printed(table: StrategyTable, plan: CondensedStrategy) -> np.ndarray:
@@ -101,6 +102,60 @@ def test_no_list_breaks_a_made_hand_the_table_keeps_whole(plans, played, name):
         assert made in labels
 
 
+@pytest.mark.parametrize("name", (*OBJECTIVES, "jacks"))
+def test_worst_deal_is_that_of_the_printed_list(plans, played, name):
+    table, plan = plans[name]
+    chosen = played[name]
+    regret = table.holds.best_value - table.holds.values[np.arange(len(chosen)), chosen]
+    worst = int(np.argmax(regret))
+    assert plan.max_regret == pytest.approx(float(regret[worst]), abs=1e-12)
+    assert plan.worst is not None and plan.worst.cost == pytest.approx(plan.max_regret, abs=1e-12)
+    deal = parse_hand(" ".join(plan.worst.hand))
+    np.testing.assert_array_equal(np.sort(deal), table.holds.deals[worst])
+    check = hand_against_list(table, plan, " ".join(plan.worst.hand))
+    assert check.cost == pytest.approx(plan.max_regret, abs=1e-12)
+    assert set(check.list_keep) == set(plan.worst.list_keep) and set(check.best_keep) == set(plan.worst.best_keep)
+    assert plan.to_dict()["max_regret"] == plan.max_regret
+    assert plan.to_dict()["worst_deal"]["hand"] == list(plan.worst.hand)
+
+
+@pytest.mark.parametrize("name", BOUNDED)
+def test_no_deal_loses_more_than_the_bound(plans, played, name):
+    table, plan = plans[name]
+    assert plan.bound == 0.05 and plan.max_regret <= plan.bound
+    assert 0 < plan.core_lines <= len(plan.lines)
+
+
+@pytest.mark.parametrize("hand", ["2h 7d 8d 9d Td", "Ah Qh Jh Th 3c", "4c 5c 6c 7c Kd", "7s 7h 8s 9s Ts",
+                                  "2s 8h 9h Th Jh"])
+def test_the_equity_list_keeps_the_straight_flush_draws(plans, hand):
+    table, plan = plans["equity"]
+    check = hand_against_list(table, plan, hand)
+    assert plan.bound == 0.02
+    assert check.cost <= plan.bound, (check.line, check.list_keep, check.best_keep)
+    assert len(check.list_keep) == 4
+
+
+def test_the_jacks_list_keeps_made_hands_on_a_tie(plans, played):
+    table, plan = plans["jacks"]
+    chosen = played["jacks"]
+    h = table.holds
+    category = category_of(evaluate(h.deals))
+    whole = category >= STRAIGHT
+    # Standing pat with a full house or better is certain to end with jacks or better: a tie with
+    # keeping the trips or the four, and the list stands pat (or keeps the four).
+    assert (h.values[whole, N_HOLDS - 1] == h.best_value[whole]).all()
+    assert not (h.best[category == 6] == N_HOLDS - 1).any()          # the table's own tie rule breaks them
+    pat = whole & (category != 7)
+    np.testing.assert_array_equal(chosen[pat], N_HOLDS - 1)
+    quads = np.flatnonzero(category == 7)
+    assert all(np.bincount(h.deals[i, list(HOLD_POSITIONS[m])] // 4, minlength=13).max() == 4
+               for i, m in zip(quads, chosen[quads], strict=True))
+    labels = " | ".join(plan.labels)
+    for made in ("four of a kind", "full house", "flush (stand pat)", "straight (stand pat)"):
+        assert made in labels
+
+
 @pytest.mark.parametrize("name", OBJECTIVES)
 def test_order_reads_as_a_ranking(plans, name):
     _, plan = plans[name]
@@ -145,13 +200,13 @@ def test_suit_class_of_finds_every_hand_its_class():
         np.testing.assert_array_equal(np.sort(hand // 4 * 4 + new[hand % 4]), reps[index])
 
 
-def test_strategy_hand_json_has_the_four_fields(capsys):
+def test_strategy_hand_json_keeps_its_four_fields(capsys):
     import drawodds.cli
     with pytest.raises(SystemExit) as exc:
         drawodds.cli.main(["strategy", "--objective", "jacks", "--hand", "Th Ah Kh Qh Jh", "--json"])
     assert exc.value.code == 0
     payload = json.loads(capsys.readouterr().out)
-    assert set(payload) == {"line", "list_keep", "best_keep", "cost"}
+    assert {"line", "list_keep", "best_keep", "cost"} <= set(payload) and payload["model"] == "table"
     assert payload["list_keep"] == payload["best_keep"] == ["Th", "Ah", "Kh", "Qh", "Jh"]
     assert payload["cost"] == 0 and payload["line"] == "royal flush (stand pat)"
     with pytest.raises(SystemExit) as exc:
@@ -192,3 +247,17 @@ def test_card_removal_makes_the_list_agree_with_keep(opponents):
             assert kept == 2, (hand, opponents, gap, se)
         elif gap < -2 * se:
             assert kept == 3, (hand, opponents, gap, se)
+
+
+@pytest.mark.parametrize("hand", ["As Ad Kh Qc 4s", "3c 3d 3h Ad Kd", "7s 7h 8s 9s Ts", "4c 5c 6c 7c Kd"])
+def test_hand_answers_as_keep_does_on_the_dilemmas(plans, hand):
+    from drawodds.analyses.condensed import StrategyReport
+    from drawodds.analyses.keep import keep
+    from drawodds.analyses.list_store import answers_of
+
+    table, plan = plans["equity"]
+    answers = answers_of(StrategyReport(table.objective, table, plan, 3, "standard", 1))
+    check = answers.check(hand, rules=table.rules, model=OpponentModel(opponents=3, policy="standard"), seed=1)
+    ranked = keep(hand, opponents=3, trials=40_000, seed=2, workers=1).to_dict()["holds"]
+    mine = next(h for h in ranked if sorted(h["keep"]) == sorted(check.best_keep))
+    assert mine["equity_gap"] <= 2 * mine["equity_diff_se"] + 1e-12, (check.best_keep, ranked[0]["keep"])

@@ -59,7 +59,8 @@ def data_dir() -> Path:
 
 # --- the cache's contents -------------------------------------------------------------------------
 
-CACHE_PATTERNS = ("abstraction-*.npz", "solution-*.parquet", ".*.tmp*")   # only what drawodds writes there
+# only what drawodds writes there
+CACHE_PATTERNS = ("abstraction-*.npz", "solution-*.parquet", "strategy-*.npz", ".*.tmp*")
 CACHE_LIMIT_ENV = "DRAWODDS_CACHE_LIMIT"
 DEFAULT_CACHE_LIMIT_MB = 1000
 TMP_GRACE = 3600.0       # seconds a temporary file in the cache is left alone by the bound

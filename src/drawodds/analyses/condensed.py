@@ -57,6 +57,7 @@ class StrategyLine(Result):
     keep: int                       # cards kept
     share: float = field(metadata=shown_as(name="deals_share"))   # fraction of deals this line decides
     codes: tuple[int, ...] = field(metadata=HIDDEN)
+    core: bool = True               # in the short list; False: a line added so that no deal loses much
 
     @property
     def words(self) -> str:
@@ -73,7 +74,24 @@ class StrategyLine(Result):
         return {"pattern": self.pattern, "hold": self.hold} | super().to_dict()
 
 
+@dataclass(frozen=True, repr=False)
+class WorstDeal(Result):
+    """The deal on which following a list loses most: the hand, the list's hold and the best hold
+    (cards as dealt, highest first), and what the list gives up there (the objective's unit)."""
+
+    hand: tuple[str, ...]
+    list_keep: tuple[str, ...]
+    best_keep: tuple[str, ...]
+    cost: float
+
+    def to_dict(self) -> dict[str, object]:
+        return {"hand": list(self.hand), "list_keep": list(self.list_keep), "best_keep": list(self.best_keep),
+                "cost": self.cost}
+
+
 K = HoldKind
+MAX_REGRET = 0.05           # the most a printed list loses on one deal, in the objective's unit
+MAX_REGRET_EQUITY = 0.02    # the same in an equity list: a share of the pot
 
 
 # --- first-match play and the condensed list -------------------------------------------------
@@ -92,6 +110,11 @@ class CondensedStrategy(Result):
     share: tuple[float, ...] = field(default=(), metadata=HIDDEN)   # fraction of deals each line decides
     groups: tuple[tuple[int, ...], ...] = field(default=(), metadata=HIDDEN, repr=False)   # the codes of each line
     mean: tuple[float, ...] = field(default=(), metadata=HIDDEN, repr=False)   # average value of each line's deals
+    max_regret: float = 0.0         # the most following the list loses on one deal (objective units)
+    worst: WorstDeal | None = field(default=None, metadata=HIDDEN)   # that deal
+    core: tuple[bool, ...] = field(default=(), metadata=HIDDEN, repr=False)   # per line: in the short list
+    bound: float = field(default=0.0, metadata=HIDDEN)   # the most a deal may lose, which the lines were added for
+    unit: str = field(default="", metadata=HIDDEN)       # the objective's unit
 
     @property
     def line_codes(self) -> tuple[tuple[int, ...], ...]:
@@ -102,12 +125,20 @@ class CondensedStrategy(Result):
     def lines(self) -> list[StrategyLine]:
         """The list as printed."""
         share = self.share or (0.0,) * len(self.line_codes)
-        return [StrategyLine(line_label(codes), kept_cards(codes[0]), sh, codes)
-                for codes, sh in zip(self.line_codes, share, strict=True)]
+        core = self.core or (True,) * len(self.line_codes)
+        return [StrategyLine(line_label(codes), kept_cards(codes[0]), sh, codes, c)
+                for codes, sh, c in zip(self.line_codes, share, core, strict=True)]
+
+    @property
+    def core_lines(self) -> int:
+        """How many printed lines make the short list (the others only keep rare deals from losing much)."""
+        return sum(line.core for line in self.lines)
 
     def to_dict(self) -> dict[str, object]:
         return {"strategy": [line.to_dict() for line in self.lines], **super().to_dict(),
-                "strategy_value": self.optimum - self.loss, "strategy_patterns": len(self.patterns)}
+                "strategy_value": self.optimum - self.loss, "strategy_patterns": len(self.patterns),
+                "worst_deal": self.worst.to_dict() if self.worst is not None else None,
+                "core_lines": self.core_lines}
 
 
 def line_label(codes: tuple[int, ...] | list[int]) -> str:
@@ -171,6 +202,7 @@ class _Play:
     fallback: npt.NDArray[np.int64]        # the hold without the deal's line (-1: none)
     loss: float                            # per deal against the table's best (inf: a deal unmatched)
     cost: npt.NDArray[np.float64]          # per line: what removing it would cost per deal
+    regret: npt.NDArray[np.float64]        # per deal class: the table's best value less the list's hold's
 
 
 def _play(table: StrategyTable, inst: _Instances, lines: Sequence[Sequence[int]]) -> _Play:
@@ -188,14 +220,15 @@ def _play(table: StrategyTable, inst: _Instances, lines: Sequence[Sequence[int]]
     pick2 = np.minimum.reduceat(np.where(hit2, inst.pref, big), inst.starts)
     fallback = np.where(second < n_lines, pick2 & 31, -1)
     if (chosen < 0).any():
-        return _Play(chosen, first, fallback, np.inf, np.zeros(n_lines))
+        return _Play(chosen, first, fallback, np.inf, np.zeros(n_lines), np.full(len(chosen), np.inf))
     rows = np.arange(len(chosen))
     w = table.weights / table.deals
     got = table.holds.values[rows, chosen]
-    loss = float(((table.holds.best_value - got) * w).sum())
+    regret = table.holds.best_value - got
+    loss = float((regret * w).sum())
     fb = np.where(fallback >= 0, table.holds.values[rows, np.maximum(fallback, 0)], -np.inf)
     cost = np.bincount(first, weights=(got - fb) * w, minlength=n_lines + 1)[:n_lines]
-    return _Play(chosen, first, fallback, loss, np.asarray(cost, dtype=np.float64))
+    return _Play(chosen, first, fallback, loss, np.asarray(cost, dtype=np.float64), regret)
 
 
 def first_match_holds(table: StrategyTable, lines: Sequence[Sequence[int]] | Sequence[int],
@@ -213,15 +246,26 @@ _MONSTERS = (K.PAT_SF << 8 | 1 << 4, K.PAT_SF << 8, K.QUADS_PAT << 8, K.QUADS <<
              K.PAT_FLUSH << 8, K.PAT_STRAIGHT << 8,
              *(JOKER_FLAG | K.JOKER_PAT << 8 | c for c in (FIVE_ACES, STRAIGHT_FLUSH, QUADS, FULL_HOUSE, FLUSH,
                                                           STRAIGHT)))
+_MADE = (*_MONSTERS, K.QUADS << 8)
 _RANKED_KINDS = (K.PAIR, K.PAIR_K, K.PAIR_KK, K.ONE_CARD, K.CARD_PLUS_LOW)
+
+
+def _kept_whole(table: StrategyTable, codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Per deal class, the made-hand pattern whose hold is as good as the table's best (a tie goes
+    to the made hand, standing pat first), or -1 where no made hand is kept whole."""
+    h = table.holds
+    best = h.best_value[:, None]
+    tie = h.legal & (h.values >= best - 1e-12 * np.maximum(1.0, np.abs(best))) & np.isin(codes, _MADE)
+    top = N_HOLDS - 1 - np.argmax(tie[:, ::-1], axis=1)           # the largest such hold: stand pat first
+    return np.where(tie.any(axis=1), codes[np.arange(len(codes)), top], -1)
 
 
 def _monsters(table: StrategyTable, codes: npt.NDArray[np.int64]) -> list[int]:
     """The made-hand patterns the table keeps whole in some deal (stand pat, or the four of a
-    kind), in the order a list prints them; of quads, stand pat unless keeping four is better."""
-    rows = np.arange(len(codes))
-    best_codes = set(np.unique(codes[rows, table.holds.best.astype(np.int64)]).tolist())
-    out = [c for c in _MONSTERS if c in best_codes or (c == K.QUADS_PAT << 8 and K.QUADS << 8 in best_codes)]
+    kind; a tie with another hold counts), in the order a list prints them; of quads, stand pat
+    unless keeping four is better."""
+    whole = set(np.unique(_kept_whole(table, codes)).tolist())
+    out = [c for c in _MONSTERS if c in whole or (c == K.QUADS_PAT << 8 and K.QUADS << 8 in whole)]
     if K.QUADS << 8 in out and K.QUADS_PAT << 8 in out:
         pat = table.holds.values[:, N_HOLDS - 1]
         quads = codes[:, N_HOLDS - 1] == K.QUADS_PAT << 8
@@ -266,10 +310,11 @@ def _improve(table: StrategyTable, inst: _Instances, patterns: list[int], moves:
 def _never_break(table: StrategyTable, inst: _Instances, codes: npt.NDArray[np.int64], patterns: list[int],
                  monsters: list[int]) -> list[int]:
     """Move a made hand's line above every line that would break it in a deal where the table
-    keeps it whole (a line can only be moved up, so this ends)."""
+    keeps it whole, or where keeping it whole is as good as the best hold (a line can only be
+    moved up, so this ends)."""
     same = {K.QUADS << 8: K.QUADS_PAT << 8, K.QUADS_PAT << 8: K.QUADS << 8}
     rows = np.arange(len(codes))
-    best = codes[rows, table.holds.best.astype(np.int64)]
+    best = _kept_whole(table, codes)
     whole = np.isin(best, monsters + [same.get(m, m) for m in monsters])
     for _move in range(len(patterns) * len(monsters)):
         play = _play(table, inst, [(p,) for p in patterns])
@@ -311,6 +356,109 @@ def _merge(table: StrategyTable, inst: _Instances, patterns: list[int], slack: f
                 continue
         i += 1
     return [tuple(x) for x in lines]
+
+
+def worst_bound(objective: Objective) -> float:
+    """The most a printed list may lose on any single deal: 2 points of the pot in the equity
+    lists, 0.05 of the objective's unit (a bet, a point, a probability) in the others."""
+    return MAX_REGRET_EQUITY if objective.unit == "share of the pot" else MAX_REGRET
+
+
+@dataclass(frozen=True)
+class _Moves:
+    """Where each pattern's instances are (rows of ``_Instances`` by pattern), for ``_bounded``."""
+
+    by_code: npt.NDArray[np.int64]
+    code_starts: npt.NDArray[np.int64]
+    ends: npt.NDArray[np.int64]             # one past each deal's last row
+
+
+def _moves(table: StrategyTable, inst: _Instances, m: _Moves, bound: float, play: _Play, at_most: int
+           ) -> list[tuple[float, float, int, int]]:
+    """The moves that help the deals over the bound, best first: (gain, cost, pattern, position).
+
+    A move puts a pattern that is within the bound of a worst deal's best hold just above the
+    line that decides that deal now; it changes only the deals holding the pattern whose line is
+    there or lower. ``gain`` is the change of the weighted loss beyond the bound (negative helps),
+    ``cost`` the change of the average loss."""
+    w = table.weights / table.deals
+    best = table.holds.best_value
+    over = np.flatnonzero(play.regret > bound)
+    excess = np.clip(play.regret - bound, 0.0, None)
+    candidates: set[tuple[int, int]] = set()
+    for d in over[np.argsort(-play.regret[over], kind="stable")][:64]:
+        rows = np.arange(inst.starts[d], m.ends[d])
+        good = rows[inst.value[rows] >= best[d] - bound]
+        candidates.update((int(c), int(play.line[d])) for c in inst.code_id[good])
+    out = []
+    for cid, at in sorted(candidates):
+        rows = m.by_code[m.code_starts[cid]:m.code_starts[cid + 1]]
+        deals = inst.deal[rows]
+        switch = play.line[deals] >= at
+        rows, deals = rows[switch], deals[switch]
+        new = best[deals] - inst.value[rows]
+        gain = float((w[deals] * (np.clip(new - bound, 0.0, None) - excess[deals])).sum())
+        cost = float((w[deals] * (new - play.regret[deals])).sum())
+        out.append((gain, cost, int(inst.codes[cid]), at))
+    return sorted(out)[:at_most]
+
+
+def _moved(lines: list[tuple[int, ...]], core: list[bool], code: int, at: int
+           ) -> tuple[list[tuple[int, ...]], list[bool]]:
+    """The list with ``code`` on a line of its own at ``at``, taken out of any line it was in (a
+    core line moved up whole stays core; a new line is not)."""
+    lines, core, moved = list(lines), list(core), False
+    for i, line in enumerate(lines):
+        if code in line:
+            rest = tuple(c for c in line if c != code)
+            moved = core[i] and not rest
+            lines[i] = rest
+    lines.insert(at, (code,))
+    core.insert(at, moved)
+    keep = [i for i, line in enumerate(lines) if line]
+    return [lines[i] for i in keep], [core[i] for i in keep]
+
+
+def _bounded(table: StrategyTable, inst: _Instances, lines: list[tuple[int, ...]], core: list[bool],
+             bound: float, rounds: int = 400) -> tuple[list[tuple[int, ...]], list[bool]]:
+    """Add lines until no deal class loses more than ``bound`` against the table's best hold.
+
+    Each round makes the move (``_moves``) that most reduces the loss beyond the bound, weighted
+    by deals (then the smallest average loss). Where no single move helps, a pair of moves is
+    tried (the second fixing what the first breaks), and the lines are put in reading order,
+    which puts other lines between; it stops when no class is over the bound or nothing helps.
+    ``core`` says which lines were in the list before."""
+    by_code = np.argsort(inst.code_id, kind="stable")
+    code_starts = np.searchsorted(inst.code_id[by_code], np.arange(len(inst.codes) + 1))
+    m = _Moves(by_code, code_starts, np.append(inst.starts[1:], len(inst.deal)))
+    lines, core = list(lines), list(core)
+    play = _play(table, inst, lines)
+    reordered = False
+    for _round in range(rounds):
+        if not (play.regret > bound).any():
+            break
+        moves = _moves(table, inst, m, bound, play, 1)
+        if moves and moves[0][0] < -1e-15:
+            lines, core = _moved(lines, core, moves[0][2], moves[0][3])
+            play, reordered = _play(table, inst, lines), False
+            continue
+        pair = None
+        for gain, cost, code, at in _moves(table, inst, m, bound, play, 8):
+            trial = _moved(lines, core, code, at)
+            then = _moves(table, inst, m, bound, _play(table, inst, trial[0]), 1)
+            if then and (total := (gain + then[0][0], cost + then[0][1])) < (pair[0] if pair else (-1e-15, 0.0)):
+                pair = (total, trial, then[0])
+        if pair is not None:
+            lines, core = _moved(*pair[1], pair[2][2], pair[2][3])
+            play, reordered = _play(table, inst, lines), False
+            continue
+        if reordered:
+            break
+        is_core = dict(zip(lines, core, strict=True))
+        lines, _ = _ordered(table, inst, lines)
+        core, reordered = [is_core[line] for line in lines], True
+        play = _play(table, inst, lines)
+    return lines, core
 
 
 def _outranks(line: tuple[int, ...], other: tuple[int, ...]) -> bool:
@@ -362,7 +510,8 @@ def _ordered(table: StrategyTable, inst: _Instances, lines: list[tuple[int, ...]
     return [lines[i] for i in order], mean[order]
 
 
-def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 60) -> CondensedStrategy:
+def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 60,
+             bound: float | None = None) -> CondensedStrategy:
     """Derive the printed list from the table and measure what following it costs.
 
     Greedy build: repeatedly append the pattern whose first-match play loses least per deal it
@@ -371,7 +520,10 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
     list is longer than ``max_lines``; the made hands the table keeps whole (straight flush,
     quads, full house, flush, straight) always keep their lines. Merge same-kind neighbours into
     one printed line where keeping the highest cards plays as well, and order lines that never
-    meet in a deal by the value of the deals they decide. The loss is that of the printed list.
+    meet in a deal by the value of the deals they decide. Then add lines (``_bounded``) until no
+    deal loses more than ``bound`` (default ``worst_bound``: 2 points of the pot in equity, 0.05
+    of the unit elsewhere); the lines of the short list are its ``core``. The loss, the worst
+    deal and its cost are those of the printed list, over every deal.
     """
     codes = hold_pattern_codes(table.holds.deals, table.rules.joker)
     inst = _instances(table, codes)
@@ -420,12 +572,30 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
     patterns = _improve(table, inst, patterns)
     patterns = _never_break(table, inst, codes, patterns, monsters)
     lines, _ = _ordered(table, inst, [(p,) for p in patterns])
-    lines, mean = _ordered(table, inst, _merge(table, inst, [line[0] for line in lines], tolerance / 10))
+    lines = _merge(table, inst, [line[0] for line in lines], tolerance / 10)
+    bound = worst_bound(table.objective) if bound is None else bound
+    lines, core = _bounded(table, inst, lines, [True] * len(lines), bound)
+    is_core = dict(zip(lines, core, strict=True))
+    lines, mean = _ordered(table, inst, lines)
+    core = [is_core[line] for line in lines]
     play = _play(table, inst, lines)
     shares = np.bincount(play.line, weights=table.weights / table.deals, minlength=len(lines))[:len(lines)]
     return CondensedStrategy(tuple(c for line in lines for c in line), tuple(line_label(x) for x in lines),
                              play.loss, table.value, tuple(float(u) for u in shares), tuple(lines),
-                             tuple(float(m) for m in mean))
+                             tuple(float(m) for m in mean), float(play.regret.max()),
+                             _worst_deal(table, play), tuple(core), bound, table.objective.unit)
+
+
+def _worst_deal(table: StrategyTable, play: _Play) -> WorstDeal:
+    """The deal class on which the list loses most (the first such class), as cards."""
+    d = int(np.argmax(play.regret))
+    deal = table.holds.deals[d]
+
+    def cards(mask: int) -> tuple[str, ...]:
+        return tuple(format_cards([int(deal[i]) for i in HOLD_POSITIONS[mask][::-1]]))
+
+    return WorstDeal(cards(N_HOLDS - 1), cards(int(play.chosen[d])), cards(int(table.holds.best[d])),
+                     float(play.regret[d]))
 
 
 # --- the whole `strategy` report -----------------------------------------------------------------
@@ -570,14 +740,22 @@ class HandCheck(Result):
     list_value: float
     best_value: float
     unit: str
+    model: str = "table"            # "table": the exact table; "simulation": keep's simulation decided
+    trials: int = 0                 # simulated deals, with the simulation
+    seed: int | None = None
+    cost_se: float = 0.0            # standard error of the cost, with the simulation
 
     @property
     def cost(self) -> float:
         return self.best_value - self.list_value
 
     def to_dict(self) -> dict[str, object]:
-        return {"line": self.line, "list_keep": list(self.list_keep), "best_keep": list(self.best_keep),
-                "cost": self.cost}
+        out: dict[str, object] = {"line": self.line, "list_keep": list(self.list_keep),
+                                  "best_keep": list(self.best_keep), "cost": self.cost, "model": self.model,
+                                  "list_value": self.list_value, "best_value": self.best_value, "unit": self.unit}
+        if self.model == "simulation":
+            out.update(cost_se=self.cost_se, trials=self.trials, seed=self.seed)
+        return out
 
 
 def check_hand(report: StrategyReport, hand: str | Sequence[int] | npt.NDArray[np.integer]) -> HandCheck:

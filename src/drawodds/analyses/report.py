@@ -13,8 +13,10 @@ and its Markdown (``drawodds.render.report``).
 from __future__ import annotations
 
 import functools
+import hashlib
 from dataclasses import dataclass, field
 from importlib import metadata
+from pathlib import Path
 
 import numpy as np
 
@@ -94,6 +96,22 @@ FULL = Budget(read_trials=200_000, pat_deals=20_000, pat_equity_trials=100_000, 
 QUICK = Budget(read_trials=20_000, pat_deals=300, pat_equity_trials=20_000, play_deals=300,
                ace_trials=1_000, example_trials=600, removal_trials=3_000, removal_classes=2,
                dilemma_trials=20_000)
+
+
+# The code that decides what the guide's lists say: the tables, the lists, card removal, the
+# patterns and policies, the rules, and this module's sizes and seeds.
+LIST_SOURCES = ("analyses/condensed.py", "analyses/strategy.py", "analyses/removal.py", "analyses/report.py",
+                "patterns.py", "policies.py", "holds.py", "evaluate.py", "sim/equity.py", "rules.py")
+
+
+def lists_fingerprint() -> str:
+    """A hash of the code that makes the guide's lists (``LIST_SOURCES``): a guide written by
+    other code has another, so a folder written before that code changed can be told apart."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for name in LIST_SOURCES:
+        digest.update(name.encode() + b"\0" + (root / name).read_bytes().replace(b"\r\n", b"\n"))
+    return digest.hexdigest()[:16]
 
 
 # --- the sections' data ----------------------------------------------------------------------------

@@ -337,9 +337,11 @@ def _class_keys(joker: bool) -> npt.NDArray[np.int64]:
     return reps.astype(np.int64) @ (53 ** np.arange(4, -1, -1))
 
 
-def suit_class_of(hand: npt.ArrayLike, joker: bool = False) -> tuple[int, npt.NDArray[np.int64]]:
+def suit_class_of(hand: npt.ArrayLike, joker: bool = False, *, keys: npt.NDArray[np.int64] | None = None
+                  ) -> tuple[int, npt.NDArray[np.int64]]:
     """The suit class (index into ``suit_classes``) of a five-card hand, and each suit's new
-    name in the class's representative (``new[old suit]``)."""
+    name in the class's representative (``new[old suit]``). ``keys``: the classes' representatives
+    as numbers (base 53, sorted), when the caller has them (finding them takes a second)."""
     cards = np.asarray(hand, dtype=np.int64)
     real = cards[cards != JOKER]
     masks = [sum(1 << int(r) for r in real[real % 4 == s] // 4) for s in range(4)]
@@ -347,7 +349,7 @@ def suit_class_of(hand: npt.ArrayLike, joker: bool = False) -> tuple[int, npt.ND
     new = np.empty(4, dtype=np.int64)
     new[order] = np.arange(4)
     rep = np.sort(np.where(cards == JOKER, JOKER, cards // 4 * 4 + new[cards % 4]))
-    keys = _class_keys(joker)
+    keys = _class_keys(joker) if keys is None else keys
     key = int(rep @ (53 ** np.arange(4, -1, -1)))
     index = int(np.searchsorted(keys, key))
     if index >= len(keys) or keys[index] != key:

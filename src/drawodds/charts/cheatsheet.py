@@ -69,7 +69,7 @@ def draw_cheatsheet(plan: CondensedStrategy, title: str, against: str, footer: S
         wins = percent(plan.mean[i], 0) if plan.mean else ""
         for x, text, align, weight, scale, colour in (
                 (cols[0], str(i + 1), "left", "normal", 0.8, "black"),
-                (cols[1], line.words, "left", "bold", 1.0, "black"),
+                (cols[1], line.words + ("" if line.core else " *"), "left", "bold", 1.0, "black"),
                 (cols[2], _what_to_keep(line.keep), "left", "normal", 1.0, "black"),
                 (cols[3], _(DRAW_WORDS[draw]), "left", "bold", 1.0, "black"),
                 (cols[4], wins, "right", "normal", 0.9, "black"),

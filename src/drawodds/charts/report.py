@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from drawodds import i18n
-from drawodds.analyses.report import POLICY, READ_RULES, Guide, Report, guide
+from drawodds.analyses.report import POLICY, READ_RULES, Guide, Report, guide, lists_fingerprint
 from drawodds.charts.cheatsheet import write_cheatsheet
 from drawodds.charts.openers import draw_passouts, draw_pot_at_opening
 from drawodds.charts.points import plot_last_trick_vs_pair
@@ -82,7 +82,7 @@ def write_guide(data: Guide, out_dir: str | Path, *, workers: int | None = None,
     out.mkdir(parents=True, exist_ok=True)
     names = guide_files(data)
     # listed before any is written: a run stopped while writing can be run again over its own files
-    write_text(out / MANIFEST, "".join(f"{n}\n" for n in sorted(set(names) | _manifest(out))))
+    write_text(out / MANIFEST, "".join(f"{n}\n" for n in sorted(set(names) | {LISTS} | _manifest(out))))
     rules = preset(READ_RULES)
     subtitle = read_subtitle(POLICY, rules, data.budget.read_trials, data.seed)
     jobs: list[tuple[Callable[..., Path | list[Path]], tuple[Any, ...]]] = [
@@ -108,10 +108,12 @@ def write_guide(data: Guide, out_dir: str | Path, *, workers: int | None = None,
     write_text(out / STANDING_PAT, data.pat.to_markdown())
     assert sorted({p.name for p in written} | {STANDING_PAT, GUIDE}) == names, "a drawing the guide does not list"
     write_text(out / GUIDE, guide_markdown(data, names))
+    write_text(out / LISTS, lists_fingerprint() + "\n")
     return names
 
 
 MANIFEST = ".drawodds-guide"     # the names of the files the guide wrote into its folder, one a line
+LISTS = ".drawodds-lists"        # the fingerprint of the code that made the guide's lists (``lists_fingerprint``)
 _FIXED = (GUIDE, STANDING_PAT, HEATMAP, DILEMMAS, READ_DRAWS, PASSOUTS, POT_AT_OPENING, LAST_TRICK)
 
 

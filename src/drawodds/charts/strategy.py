@@ -15,6 +15,7 @@ Regenerate: ``drawodds charts strategy`` (or ``python -m drawodds.charts.strateg
 from __future__ import annotations
 
 import argparse
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from drawodds.analyses.strategy import paytable_objective, solve
 from drawodds.charts.output import local_ticks, save
 from drawodds.i18n import _, number, percent
 from drawodds.kinds import HoldType, StartingHand
+from drawodds.render.strategy import list_cost_sentences
 from drawodds.rules import RuleSet, preset
 
 HOLD_COLOURS = ("#1b9e77", "#66a61e", "#7570b3", "#a6761d", "#e7298a", "#e6ab02", "#d95f02",
@@ -88,14 +90,16 @@ def plot_dilemmas(data: list[Dilemma], opponents: Sequence[int], path: Path, pol
 
 def plot_condensed(plan: CondensedStrategy, title: str, unit: str, path: Path) -> None:
     lines = plan.lines
-    height = 1.2 + 0.24 * len(lines)
+    height = 1.8 + 0.24 * len(lines)          # the title block: two lines of what it loses, and its worst hand
     fig = Figure(figsize=(8.5, height))
     ax = fig.subplots()
     ax.axis("off")
     ax.set_title(title + "\n" + _("Take the first line that matches. Following this list loses {loss} {unit} per "
                                    "deal\nagainst the exact optimum ({optimum}).").format(
-        loss=number(plan.loss, 5), unit=unit, optimum=number(plan.optimum, 6)), fontsize=10, loc="left")
-    cell = [[str(i), ln.words, ln.hold, percent(ln.share, 2)] for i, ln in enumerate(lines, 1)]
+        loss=number(plan.loss, 5), unit=unit, optimum=number(plan.optimum, 6))
+        + "\n" + "\n".join(textwrap.wrap(" ".join(list_cost_sentences(plan)), 110)), fontsize=10, loc="left")
+    cell = [[str(i), ln.words + ("" if ln.core else " *"), ln.hold, percent(ln.share, 2)]
+            for i, ln in enumerate(lines, 1)]
     tab = ax.table(cellText=cell, colLabels=["#", _("hold pattern"), _("play"), _("deals")], loc="upper left",
                    colLoc="left", cellLoc="left", colWidths=[0.05, 0.6, 0.2, 0.12])
     tab.auto_set_font_size(False)

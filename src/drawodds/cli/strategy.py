@@ -74,6 +74,7 @@ def strategy_cmd(
 ) -> None:
     """Exact strategy table for every deal, and a condensed strategy derived from it."""
     from drawodds.analyses.condensed import check_hand, strategy_report
+    from drawodds.analyses.list_store import check_hand_cached
     from drawodds.cards import as_hand
     from drawodds.render.strategy import render_hand_check, render_strategy
 
@@ -89,6 +90,12 @@ def strategy_cmd(
         raise refuse(N_("--resume and --limit go with --mc (the Monte Carlo table)"))
     writable_file(out_path, "--out", endings=(".parquet", ".csv"))
     cards = None if hand is None else as_hand(hand, joker=True)    # a bad hand fails before the table is solved
+    if cards is not None and out_path is None and not check_removal:
+        with stage_bar(enabled=not json_out) as stage:
+            check = check_hand_cached(cards, objective, rules_name, opponents=opponents, policy=policy, lines=lines,
+                                      card_removal=card_removal, seed=seed, progress=stage, overrides=overrides)
+        show(check, json_out, render_hand_check)
+        return
     with stage_bar(enabled=not json_out) as stage:
         report = strategy_report(objective, rules_name, opponents=opponents, policy=policy, lines=lines,
                                  check_removal=check_removal, seed=seed, out=out_path, card_removal=card_removal,

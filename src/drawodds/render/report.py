@@ -26,6 +26,7 @@ from drawodds.analyses.report import (
 from drawodds.i18n import N_, _, local_number, ngettext, number, percent, pgettext
 from drawodds.kinds import FinalGroup
 from drawodds.render.console import holding_words, pretty_hand, stdout
+from drawodds.render.strategy import list_cost_sentences
 from drawodds.rules import preset
 from drawodds.sim.stats import Estimate
 
@@ -90,7 +91,7 @@ def _plan_table(plan: CondensedStrategy, wins: bool = False) -> str:
     """A list as a Markdown table; ``wins``: with the average share of the pot of each line's hands."""
     rows = []
     for i, line in enumerate(plan.lines, 1):
-        row = [str(i), line.words, line.hold]
+        row = [str(i), line.words + ("" if line.core else " *"), line.hold]
         if wins:
             row.append(_pct(plan.mean[i - 1]))
         rows.append((*row, _pct(line.share, 2)))
@@ -272,6 +273,7 @@ def _sheet_text(sheet: CheatSheet) -> str:
 average; the best possible is {best}.""").format(
         title=sheet.title, against=sheet.against_words, key=sheet.key, wins=_pct(plan.optimum - plan.loss, 2),
         best=_pct(sheet.value, 2))
+    text += " " + " ".join(list_cost_sentences(plan))
     summary = _("The list for {title} ({lines} lines)").format(title=sheet.title, lines=len(plan.lines))
     return f"{text}\n\n{_folded(summary, _plan_table(plan, wins=True))}"
 
@@ -286,6 +288,7 @@ def cheatsheet_footer(sheet: CheatSheet, guide: Guide) -> list[str]:
                if fix is not None else _("Their cards are treated as independent of yours."))
     return [_("Following this list wins {wins} of the pot on average at the showdown; "
               "the best possible is {best}.").format(wins=_pct(plan.optimum - plan.loss, 2), best=_pct(sheet.value, 2)),
+            *list_cost_sentences(plan),
             _("Shares of the pot when nobody folds. The opponents draw by the '{policy}' policy (drawodds policies "
               "{policy}).").format(policy=POLICY),
             removal,
@@ -494,7 +497,8 @@ often an ace, can be worth keeping even when it does nothing for the hand."""),
 Following it scores {points} table points a deal for your own hand, against
 {best} for the best possible play. It leaves out two things: only the best hand at the table
 scores, and the last trick counts too; the rest of this section measures both.""").format(
-            points=number(sec.plan.optimum - sec.plan.loss, 3), best=number(sec.value, 3)),
+            points=number(sec.plan.optimum - sec.plan.loss, 3), best=number(sec.value, 3))
+        + " " + " ".join(list_cost_sentences(sec.plan)),
         _folded(_("The hand-points list ({lines} lines)").format(lines=len(sec.plan.lines)), _plan_table(sec.plan)),
         "### " + _("The lone ace or the small pair"),
         _("""Dealt a small pair (deuces to sevens) and an ace, should you keep the pair, the ace alone for the

@@ -6,10 +6,11 @@ import re
 
 from rich.table import Table
 
-from drawodds.analyses.condensed import HandCheck, StrategyReport
+from drawodds.analyses.condensed import CondensedStrategy, HandCheck, StrategyReport
 from drawodds.analyses.equity_table import EquityTableRun
+from drawodds.analyses.removal import CLOSE
 from drawodds.analyses.strategy import Objective
-from drawodds.i18n import N_, _, local_number, ngettext, number, worded
+from drawodds.i18n import N_, _, local_number, ngettext, number, percent, worded
 from drawodds.kinds import Category
 from drawodds.render.console import max_draw_words, pretty_cards, stdout
 from drawodds.sim.stats import Estimate
@@ -46,6 +47,35 @@ def objective_words(objective: Objective) -> str:
     return objective.description
 
 
+def amount(value: float, unit: str, places: int = 4) -> str:
+    """A loss in an objective's unit to ``places`` decimals, as a reader says it: points of the
+    pot (two places fewer) for equity."""
+    if unit == "share of the pot":
+        return _("{points} points of the pot").format(points=number(100 * value, max(places - 2, 0)))
+    return f"{number(value, places)} {unit_words(unit)}"
+
+
+def list_cost_sentences(plan: CondensedStrategy) -> list[str]:
+    """What following a list costs, on average and on its worst hand, and which lines are not
+    in the short list (the ones that keep rare hands from losing more than the bound)."""
+    unit = plan.unit
+    out = [_("On average it costs {average}; on its worst hand {worst}.").format(
+        average=amount(plan.loss, unit, 6), worst=amount(plan.max_regret, unit))]
+    if plan.worst is not None and plan.max_regret > 0:
+        worst = plan.worst
+        out.append(_("Its worst hand is {hand}: the list keeps {list_keep}, the best hold keeps {best_keep}.").format(
+            hand=pretty_cards(list(worst.hand)), list_keep=pretty_cards(list(worst.list_keep)) or _("nothing"),
+            best_keep=pretty_cards(list(worst.best_keep)) or _("nothing")))
+    extra = len(plan.lines) - plan.core_lines
+    if extra:
+        out.append(ngettext("The line marked * is there so that no hand loses more than {bound}; without it the list "
+                            "is {core} lines long.",
+                            "The {n} lines marked * are there so that no hand loses more than {bound}; without them "
+                            "the list is {core} lines long.", extra).format(
+            n=extra, bound=amount(plan.bound, unit, 2), core=plan.core_lines))
+    return out
+
+
 def headline(report: StrategyReport) -> str:
     """What the table is: the objective it maximises under which rules."""
     rules = report.table.rules
@@ -77,8 +107,11 @@ def render_strategy(report: StrategyReport) -> None:
     grid.add_column(_("deals"), justify="right", no_wrap=True)
     for i, line in enumerate(condensed.lines, start=1):
         play = _("stand pat") if line.keep == 5 else _("keep {n}, draw {d}").format(n=line.keep, d=5 - line.keep)
-        grid.add_row(str(i), worded(line.pattern), play, local_number(f"{100 * line.share:.2f}%"))
+        grid.add_row(str(i), worded(line.pattern) + ("" if line.core else " *"), play,
+                     local_number(f"{100 * line.share:.2f}%"))
     console.print(grid)
+    for sentence in list_cost_sentences(condensed):
+        console.print(sentence)
     if report.equity:
         console.print(_("Card removal between our hand and the field is ignored in the table."))
         removal = report.removal
@@ -126,12 +159,25 @@ def render_hand_check(check: HandCheck) -> None:
     unit = unit_words(check.unit)
     console.print(_("[bold]{hand}[/bold] meets line {number} of the list: {line}").format(
         hand=hand, number=check.line_number, line=worded(check.line)))
+    places = 4 if check.model == "simulation" else 6
     console.print(_("the list says:   {hold}  ({value} {unit})").format(
-        hold=hold(check.list_keep), value=number(check.list_value, 6), unit=unit))
+        hold=hold(check.list_keep), value=number(check.list_value, places), unit=unit))
     console.print(_("the best hold:   {hold}  ({value} {unit})").format(
-        hold=hold(check.best_keep), value=number(check.best_value, 6), unit=unit))
-    if check.cost > 0:
+        hold=hold(check.best_keep), value=number(check.best_value, places), unit=unit))
+    if check.model == "simulation" and check.list_keep != check.best_keep:
+        console.print(_("following the list gives up {cost} {unit} on this hand").format(
+            cost=Estimate(check.cost, check.cost_se).text(4, signed=True), unit=unit))
+    elif check.model == "table" and check.cost > 0:
         console.print(_("following the list gives up {cost} {unit} on this hand").format(
             cost=number(check.cost, 6), unit=unit))
     else:
         console.print(_("following the list gives up nothing on this hand"))
+    if check.model == "simulation":
+        console.print(_("[dim]Decided as drawodds keep decides it: the holds within {close} of the pot in the table, "
+                        "played out on {trials} simulated deals (seed {seed}) with the opponents dealt from the cards "
+                        "you do not hold.[/dim]").format(
+                          close=percent(CLOSE), trials=number(check.trials, grouped=True), seed=check.seed))
+    elif check.unit == "share of the pot":
+        console.print(_("[dim]Values from the exact table: the opponents' cards are taken as independent of "
+                        "yours (no hold here is within {close} of the pot of the best).[/dim]").format(
+                          close=percent(CLOSE)))
