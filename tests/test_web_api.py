@@ -324,3 +324,22 @@ def test_writing_the_guide_runs_apart_and_cancels(client: TestClient, folder: Pa
         time.sleep(0.1)
     assert client.get(f"/api/jobs/{job}").json()["state"] == "cancelled"
     assert 'id="write-quick"' in client.get("/guide").text       # nothing written: the guide is written whole
+
+
+def _work_on_a_pool(report, out: str) -> None:
+    """A page's long work that starts a worker pool of its own, as writing the guide does."""
+    from drawodds.execution import Runner
+
+    with Runner(2) as runner:
+        batch = runner.map(abs, [(-3,), (-4,)], long=True)
+    Path(out).write_text(" ".join(str(r) for r in batch.results))
+
+
+def test_a_pages_long_work_may_start_its_own_workers(tmp_path):
+    """The child a page's long work runs in may start worker processes (a daemonic one may not)."""
+    from drawodds.web.jobs import Job
+    from drawodds.web.work import run_in_child
+
+    out = tmp_path / "out.txt"
+    run_in_child(Job("guide"), _work_on_a_pool, str(out))
+    assert out.read_text() == "3 4"

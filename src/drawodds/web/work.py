@@ -23,6 +23,7 @@ from drawodds import i18n
 from drawodds.cli.errors import message
 from drawodds.cli.options import build_rules
 from drawodds.errors import DrawoddsError, RequestError
+from drawodds.execution import die_with_parent
 from drawodds.web.jobs import Job
 
 GRACE = 1.0         # seconds a cancelled child has to stop before it is ended
@@ -60,8 +61,9 @@ def write_guide(report: Report, folder: str, quick: bool) -> None:
     write(Path(folder), quick=quick, progress=report, force=True)
 
 
-def _child(target: Callable[..., None], args: tuple[Any, ...], lang: str, out: Any) -> None:
-    """The child process: run ``target(report, *args)`` and say how it ended."""
+def _child(target: Callable[..., None], args: tuple[Any, ...], lang: str, out: Any, parent: int) -> None:
+    """The child process: run ``target(report, *args)`` and say how it ended; it dies with the server."""
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def report(stage: str, fraction: float) -> None:
@@ -85,7 +87,8 @@ def run_in_child(job: Job, target: Callable[..., None], *args: Any) -> None:
     """Run ``target`` in a child process for ``job`` (on the job's thread): progress, cancel, outcome."""
     context = multiprocessing.get_context("spawn")      # a fresh interpreter: the server's threads stay behind
     out = context.Queue()
-    child = context.Process(target=_child, args=(target, args, i18n.language(), out), daemon=True)
+    # not daemonic: the guide starts a worker pool of its own, which a daemonic process may not do
+    child = context.Process(target=_child, args=(target, args, i18n.language(), out, os.getpid()), daemon=False)
     child.start()
     stopped_at: float | None = None
     outcome = ("bug", "the work ended without a word", 0.0)
