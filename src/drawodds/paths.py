@@ -13,13 +13,16 @@ import os
 import stat
 import sys
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from drawodds.errors import RequestError
 
 APP = "drawodds"
+T = TypeVar("T")
 
 
 def _env(name: str) -> Path | None:
@@ -110,6 +113,22 @@ def touch_cached(path: Path) -> None:
     """Mark a cache file as just used, so the bound evicts it last."""
     with contextlib.suppress(OSError):
         os.utime(path)
+
+
+def read_cached(path: Path, read: Callable[[Path], T | None], what: str) -> T | None:
+    """``read(path)`` for a cache file, marked as just used; None when ``read`` finds it damaged (None)
+    or fails on it (truncated, edited): then a note says so and the file is removed, to be built again."""
+    try:
+        value = read(path)
+    except Exception:   # noqa: BLE001 - any fault in a cache file means: build it again
+        value = None
+    if value is not None:
+        touch_cached(path)
+        return value
+    warnings.warn(CacheNote(f"the cached {what} {path.name} was damaged; building it again"), stacklevel=4)
+    with contextlib.suppress(OSError):
+        path.unlink()
+    return None
 
 
 def trim_cache(keep: Path, folder: Path | None = None) -> list[CacheEntry]:

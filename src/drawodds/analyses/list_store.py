@@ -10,10 +10,8 @@ any other cache file (``paths.trim_cache``).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -127,26 +125,21 @@ def write_answers(answers: ListAnswers, path: Path) -> None:
 
 def read_answers(path: Path) -> ListAnswers | None:
     """The answers stored at ``path``, or None (with a note, and the file removed) when it is damaged."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in ARRAYS}
-            answers = ListAnswers(labels=tuple(str(x) for x in z["labels"].tolist()), unit=str(z["unit"]),
-                                  joker=bool(z["joker"]), **arrays)
-        n = len(answers.deals)
-        whole = (answers.deals.shape == (n, 5) and all(len(arrays[k]) == n for k in ARRAYS)
-                 and n > 0 and int(answers.line.max()) < len(answers.labels) and int(answers.line.min()) >= 0
-                 and answers.values.shape == (n, 32) and np.isfinite(answers.list_value).all()
-                 and bool(np.all(np.diff(_keys(answers.deals)) > 0)))
-    except Exception:   # noqa: BLE001 - any fault in a cache file (truncated, edited) means: build it again
-        whole = False
-    if whole:
-        paths.touch_cached(path)
-        return answers
-    warnings.warn(paths.CacheNote(f"the cached strategy list {path.name} was damaged; building it again"),
-                  stacklevel=3)
-    with contextlib.suppress(OSError):
-        path.unlink()
-    return None
+    return paths.read_cached(path, _answers, "strategy list")
+
+
+def _answers(path: Path) -> ListAnswers | None:
+    """The answers in the file, or None when they do not hang together."""
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in ARRAYS}
+        answers = ListAnswers(labels=tuple(str(x) for x in z["labels"].tolist()), unit=str(z["unit"]),
+                              joker=bool(z["joker"]), **arrays)
+    n = len(answers.deals)
+    whole = (answers.deals.shape == (n, 5) and all(len(arrays[k]) == n for k in ARRAYS)
+             and n > 0 and int(answers.line.max()) < len(answers.labels) and int(answers.line.min()) >= 0
+             and answers.values.shape == (n, 32) and np.isfinite(answers.list_value).all()
+             and bool(np.all(np.diff(_keys(answers.deals)) > 0)))
+    return answers if whole else None
 
 
 def _quiet(stage: str, done: float) -> None:

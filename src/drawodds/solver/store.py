@@ -3,11 +3,9 @@ record of its own (not the ``--json`` output), each checked in full before anyth
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import math
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,7 +53,8 @@ def write_abstraction(a: Abstraction, path: Path) -> None:
 
 def read_abstraction(path: Path, rules: RuleSet, settings: tuple[int, int, int]) -> Abstraction | None:
     """The abstraction stored at ``path``, or None (with a note) when the file is damaged."""
-    try:
+
+    def read(path: Path) -> Abstraction | None:
         with np.load(path, allow_pickle=False) as z:
             arrays = {k: z[k] for k in ABSTRACTION_ARRAYS}
             a = Abstraction(rules, tuple(int(o) for o in z["options"]),
@@ -70,16 +69,9 @@ def read_abstraction(path: Path, rules: RuleSet, settings: tuple[int, int, int])
                  and len(a.final_of_strength) == N_STRENGTHS and int(a.class_bucket.max(initial=0)) < p
                  and int(a.final_of_strength.max(initial=0)) < f
                  and int(a.pattern.max(initial=0)) < len(a.pattern_names))
-    except Exception:   # noqa: BLE001 - any fault in a cache file (truncated, edited) means: build it again
-        whole = False
-    if whole:
-        paths.touch_cached(path)
-        return a
-    warnings.warn(paths.CacheNote(f"the cached abstraction {path.name} was damaged; building it again"),
-                  stacklevel=3)
-    with contextlib.suppress(OSError):
-        path.unlink()
-    return None
+        return a if whole else None
+
+    return paths.read_cached(path, read, "abstraction")
 
 
 # --- the solution -------------------------------------------------------------------------------
