@@ -11,7 +11,7 @@ is measured over every deal, never estimated.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -758,6 +758,21 @@ class HandCheck(Result):
         return out
 
 
+def hold_words(cards: npt.NDArray[np.integer], representative: npt.NDArray[np.integer],
+               suits: npt.NDArray[np.integer]) -> Callable[[int], tuple[str, ...]]:
+    """The hand's cards that a hold (by mask) of its suit class's ``representative`` keeps, in the
+    hand's own suits (``suits``: how the class renamed them, as ``suit_class_of`` gives it)."""
+    rep = np.asarray(representative, dtype=np.int64)
+    old = np.argsort(suits)                                 # the representative's suits back to the hand's
+    theirs = np.where(rep == JOKER, JOKER, rep // 4 * 4 + old[rep % 4])
+
+    def kept(mask: int) -> tuple[str, ...]:
+        chosen = {int(theirs[i]) for i in HOLD_POSITIONS[mask]}
+        return tuple(format_cards([int(c) for c in cards if int(c) in chosen]))
+
+    return kept
+
+
 def check_hand(report: StrategyReport, hand: str | Sequence[int] | npt.NDArray[np.integer]) -> HandCheck:
     """Which line of ``report``'s printed list ``hand`` meets, and what following it costs there."""
     return hand_against_list(report.table, report.condensed, hand)
@@ -785,14 +800,7 @@ def hand_against_list(table: StrategyTable, plan: CondensedStrategy,
     play = _play(row, _instances(row, hold_pattern_codes(row.holds.deals, rules.joker)), lines)
     if play.chosen[0] < 0:
         raise RequestError("no line of the list matches this hand")
-    rep = h.deals[index].astype(np.int64)
-    old = np.argsort(new)                                   # the representative's suits back to the hand's
-    theirs = np.where(rep == JOKER, JOKER, rep // 4 * 4 + old[rep % 4])
-
-    def kept(mask: int) -> tuple[str, ...]:
-        chosen = {int(theirs[i]) for i in HOLD_POSITIONS[mask]}
-        return tuple(format_cards([int(c) for c in cards if int(c) in chosen]))
-
+    kept = hold_words(cards, h.deals[index], new)
     line = int(play.line[0])
     return HandCheck(tuple(format_cards(cards)), plan.labels[line], line + 1, kept(int(play.chosen[0])),
                      kept(int(h.best[index])), float(h.values[index, play.chosen[0]]),

@@ -26,13 +26,14 @@ from drawodds.analyses.condensed import (
     StrategyReport,
     _instances,
     _play,
+    hold_words,
     strategy_report,
 )
 from drawodds.analyses.removal import CLOSE
 from drawodds.analyses.strategy import default_objective, default_opponents, default_rules, suit_class_of
-from drawodds.cards import JOKER, as_hand, format_cards
+from drawodds.cards import as_hand, format_cards
 from drawodds.execution import Stage
-from drawodds.holds import HOLD_POSITIONS, hold_masks
+from drawodds.holds import hold_masks
 from drawodds.patterns import hold_pattern_codes
 from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
@@ -68,13 +69,7 @@ class ListAnswers:
         cards = as_hand(hand, joker=self.joker)
         index, new = suit_class_of(cards, self.joker, keys=_keys(self.deals))
         rep = self.deals[index].astype(np.int64)
-        old = np.argsort(new)                               # the representative's suits back to the hand's
-        theirs = np.where(rep == JOKER, JOKER, rep // 4 * 4 + old[rep % 4])
-
-        def kept(mask: int) -> tuple[str, ...]:
-            chosen = {int(theirs[i]) for i in HOLD_POSITIONS[mask]}
-            return tuple(format_cards([int(c) for c in cards if int(c) in chosen]))
-
+        kept = hold_words(cards, rep, new)
         line = int(self.line[index])
         chosen, best = int(self.chosen[index]), int(self.best[index])
         values = self.values[index].astype(np.float64)
