@@ -52,7 +52,7 @@ def replay(report: StrategyReport) -> np.ndarray:
     """The hold a reader of the printed list keeps in each deal class, found line by line."""
     table, plan = report.table, report.condensed
     h = table.holds
-    codes = hold_pattern_codes(h.deals, table.rules.joker)
+    codes = hold_pattern_codes(h.deals, table.rules.joker, fine=True)
     ranks = np.where(h.deals.astype(np.int64) == 52, 13, h.deals.astype(np.int64) // 4)
     key = np.zeros((len(ranks), N_HOLDS), dtype=np.int64)
     for m in range(N_HOLDS):

@@ -248,11 +248,11 @@ def test_pattern_labels_of_known_holds():
 
 def test_condensed_strategy_loss_is_measured_exactly(nine_six_plan):
     table, plan = nine_six_plan
-    codes = hold_pattern_codes(table.holds.deals)
-    chosen = first_match_holds(table, plan.patterns, codes)
+    codes = hold_pattern_codes(table.holds.deals, fine=True)
+    chosen = first_match_holds(table, plan.line_codes, codes)
     assert (chosen >= 0).all() and table.holds.legal[np.arange(len(chosen)), chosen].all()
-    # The chosen hold matches the first listed pattern present among the legal holds.
-    line = {c: i for i, c in enumerate(plan.patterns)}
+    # The chosen hold matches the first printed line present among the legal holds.
+    line = {c: i for i, codes_ in enumerate(plan.line_codes) for c in codes_}
     uniq, inv = np.unique(codes, return_inverse=True)
     pos = np.array([line.get(int(c), 10**6) for c in uniq])[inv].reshape(codes.shape)
     pos = np.where(table.holds.legal, pos, 10**6)

@@ -30,7 +30,7 @@ from drawodds.rules import preset
 from drawodds.sim.equity import OpponentModel, hold_equities
 
 OBJECTIVES = ("vp96", "points", "equity")
-BOUNDED = ("vp96", "points")      # lists whose patterns let every deal come within the bound
+BOUNDED = ("vp96", "points", "jacks")      # lists whose patterns let every deal come within the bound
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def _played_as_printed(table: StrategyTable, plan: CondensedStrategy) -> np.ndar
     """The hold a player reading the printed list keeps in each class, found line by line: the
     first line some legal hold matches, and among its holds the highest cards, then the lowest mask."""
     h = table.holds
-    codes = hold_pattern_codes(h.deals, table.rules.joker)
+    codes = hold_pattern_codes(h.deals, table.rules.joker, fine=True)
     ranks = h.deals.astype(np.int64) // 4
     # Kept ranks, highest first, as one number per hold: a larger number keeps higher cards.
     key = np.zeros((len(ranks), N_HOLDS), dtype=np.int64)

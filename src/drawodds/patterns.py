@@ -12,6 +12,9 @@ Two different things are classified, so they carry different names:
   kind << 8 | x << 4 | y, where the kind is a ``HoldKind`` and x and y say which ranks or how
   many high cards. Strategy tables show these and condensed strategies are lists of them;
   ``hold_type`` groups them into the coarse ``HOLD_TYPES`` (``kinds.HoldType``) of the strategy charts.
+  Some patterns have fine forms (``fine=True``: which lower card, which three to a royal, the
+  kind and high cards of a four-straight-flush, a four-flush's ace and middle cards); a printed
+  list uses them only where the coarse pattern would cost a hand too much.
 """
 
 from __future__ import annotations
@@ -74,6 +77,8 @@ class HoldKind(IntEnum):
     CARD_PLUS_LOW = 24
     ONE_CARD = 25
     JOKER_PAT = 26
+    CARD_PLUS_CARD = 27      # fine form of CARD_PLUS_LOW: y = the lower card's rank << 1 | suited
+    FLUSH_FOUR = 28          # fine form of 4 to a flush: x = high cards, y = ace << 1 | a ten, nine or eight
 
 
 K = HoldKind
@@ -278,15 +283,23 @@ def hold_pattern_label(code: int) -> str:
     if kind == K.PAT_SF:
         return N_("royal flush (stand pat)") if x else N_("straight flush (stand pat)")
     if kind == K.ROYAL_DRAW:
+        if y:
+            ranks = [b + TEN for b in range(5) if _ROYAL_MASKS[y - 1] >> b & 1][::-1]
+            return Phrase(N_("{cards} suited"), cards="".join(RANKS[r] for r in ranks))
         return Phrase(N_("{n} to a royal flush"), n=x)
     if kind == K.SF_DRAW:
         if x == 4:
-            return N_("4 to a straight flush (open)") if y == 0 else N_("4 to a straight flush (inside)")
+            if y <= 1:
+                return N_("4 to a straight flush (open)") if y == 0 else N_("4 to a straight flush (inside)")
+            return Phrase({0: N_("4 to a straight flush (open), {high}"), 2: N_("4 to a straight flush (ace low)"),
+                           3: N_("4 to a straight flush (gap inside), {high}")}[y & 3], high=_hi(y >> 2))
         gaps = y & 3
         return Phrase(N_("3 to a straight flush, {high}, {n} gap") if gaps == 1
                       else N_("3 to a straight flush, {high}, {n} gaps"), high=_hi(y >> 2), n=gaps)
     if kind == K.FLUSH_DRAW:
         return Phrase(N_("{n} to a flush, {high}"), n=x, high=_hi(y))
+    if kind == K.FLUSH_FOUR:
+        return _flush_four_label(x, {y >> 1}, {y & 1})
     if kind == K.STRAIGHT_DRAW:
         if x == 4:
             return (Phrase(N_("4 to an open straight, {high}"), high=_hi(y & 7)) if y >> 3 == 0
@@ -299,13 +312,21 @@ def hold_pattern_label(code: int) -> str:
                       cards=f"{RANKS[x]}{RANKS[y]}")
     if kind == K.CARD_PLUS_LOW:
         return Phrase(N_("{rank} + a lower card of its suit") if y else N_("{rank} + a lower card"), rank=NAME[x])
+    if kind == K.CARD_PLUS_CARD:
+        return Phrase(N_("{rank} + {low} of its suit") if y & 1 else N_("{rank} + {low}"), rank=NAME[x],
+                      low=NAME[y >> 1])
     if kind == K.ONE_CARD:
         return Phrase(N_("one card: {rank}"), rank=NAME[x])
     raise ValueError(f"unknown pattern code {code}")
 
 
-def hold_pattern_codes(deals: npt.NDArray[np.integer], joker: bool = False) -> npt.NDArray[np.int64]:
-    """Hold pattern code of each of the 32 holds (by hold number) of each sorted deal, shape (N, 32)."""
+def hold_pattern_codes(deals: npt.NDArray[np.integer], joker: bool = False, fine: bool = False
+                       ) -> npt.NDArray[np.int64]:
+    """Hold pattern code of each of the 32 holds (by hold number) of each sorted deal, shape (N, 32).
+
+    ``fine``: name the lower card of a high card and a lower card ('ten + nine', not 'ten + a lower
+    card'), and say whether a four-straight-flush needing one rank has a gap or the ace low; the
+    printed lists split a coarse pattern into these only where a hand would lose much otherwise."""
     d = np.asarray(deals, dtype=np.int64)
     n = len(d)
     rank, suit = d // 4, d % 4
@@ -321,7 +342,35 @@ def hold_pattern_codes(deals: npt.NDArray[np.integer], joker: bool = False) -> n
             out[has_joker, m] = out[has_joker, m - 16] | JOKER_FLAG
         # Standing pat with the joker: name the made hand (y = its category).
         out[has_joker, N_HOLDS - 1] = JOKER_FLAG | K.JOKER_PAT << 8 | category_of(strength[has_joker]).astype(np.int64)
-    return out
+    return out if fine else coarse_codes(out)
+
+
+def coarse_codes(codes: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """The coarse pattern of each (fine) pattern code: 'ten + nine' is 'ten + a lower card', an
+    ace-low or gapped four-straight-flush is 'inside' (the joker flag kept)."""
+    c = np.asarray(codes, dtype=np.int64)
+    kind, x, y = (c >> 8) & 31, (c >> 4) & 0xF, c & 0xF
+    plain = np.where(kind == K.CARD_PLUS_CARD, K.CARD_PLUS_LOW << 8 | x << 4 | (y & 1), c & ~JOKER_FLAG)
+    sf4 = (kind == K.SF_DRAW) & (x == 4)
+    plain = np.where(sf4, K.SF_DRAW << 8 | 4 << 4 | ((y & 3) > 0), plain)
+    plain = np.where(kind == K.ROYAL_DRAW, plain & ~0xF, plain)
+    plain = np.where(kind == K.FLUSH_FOUR, K.FLUSH_DRAW << 8 | 4 << 4 | x, plain)
+    return plain | (c & JOKER_FLAG)
+
+
+def fine_codes(code: int) -> tuple[int, ...]:
+    """Every fine pattern code of a coarse one (itself when it has no finer form)."""
+    kind, x, y, flag = (code >> 8) & 31, (code >> 4) & 0xF, code & 0xF, code & JOKER_FLAG
+    if kind == K.CARD_PLUS_LOW:
+        return tuple(flag | K.CARD_PLUS_CARD << 8 | x << 4 | low << 1 | y for low in sorted(_lows(x)))
+    if kind == K.SF_DRAW and x == 4 and y <= 1:   # which kinds and high cards can occur
+        forms = [0 | h << 2 for h in range(3)] if y == 0 else [2 | 1 << 2, *(3 | h << 2 for h in range(4))]
+        return tuple(flag | K.SF_DRAW << 8 | 4 << 4 | f for f in forms)
+    if kind == K.ROYAL_DRAW and x == 3 and y == 0:
+        return tuple(flag | K.ROYAL_DRAW << 8 | 3 << 4 | i for i in range(1, 11))
+    if kind == K.FLUSH_DRAW and x == 4:
+        return tuple(flag | K.FLUSH_FOUR << 8 | y << 4 | ace << 1 | mid for ace, mid in _FLUSH_FORMS[y])
+    return (code,)
 
 
 def _codes_for(r: npt.NDArray[np.int64], s: npt.NDArray[np.int64], strength: npt.NDArray) -> npt.NDArray[np.int64]:
@@ -379,19 +428,51 @@ def _codes_for(r: npt.NDArray[np.int64], s: npt.NDArray[np.int64], strength: npt
         both_high = low >= TEN
         put(both_high & suited, K.TWO_HIGH_SUITED, top, low)
         put(both_high, K.TWO_HIGH_OFFSUIT, top, low)
-        put(np.ones(n, bool), K.CARD_PLUS_LOW, top, suited.astype(np.int64))
+        put(np.ones(n, bool), K.CARD_PLUS_CARD, top, low << 1 | suited.astype(np.int64))   # low < ten
         return code
     # Three or four distinct cards: draws.
-    put(suited & straightish & (low >= TEN), K.ROYAL_DRAW, k)
+    # Fine forms (``coarse_codes`` undoes them): three to a royal says which three (y: 1-10);
+    # four to a straight flush says its kind (y & 3: 0 open, 3 a gap inside, 2 the ace low) and
+    # its high cards (y >> 2); four to a flush whether the ace and a ten, nine or eight are among them.
+    royal_mask = np.clip(r - TEN, 0, 4).astype(np.int64)   # only read where every kept rank is ten to ace
+    which = np.zeros(n, dtype=np.int64)
+    for j in range(k):
+        which |= 1 << royal_mask[:, j]
+    put(suited & straightish & (low >= TEN), K.ROYAL_DRAW, k, _ROYAL_THREE[which] if k == 3 else 0)
     if k == 4:
-        put(suited & straightish, K.SF_DRAW, 4, ((gaps > 0) | has_ace).astype(np.int64))
+        put(suited & straightish, K.SF_DRAW, 4, np.where(has_ace, 2, np.where(gaps > 0, 3, 0)) | high << 2)
     else:
         put(suited & straightish, K.SF_DRAW, 3, np.minimum(high, 3) << 2 | gaps)
+    if k == 4:
+        mid = ((r >= TEN - 2) & (r < HIGH)).any(axis=1).astype(np.int64)
+        put(suited, K.FLUSH_FOUR, high, has_ace.astype(np.int64) << 1 | mid)
     put(suited, K.FLUSH_DRAW, k, high)
     open_ = (gaps == 0) & ~has_ace
     put(straightish, K.STRAIGHT_DRAW, k, np.where(open_, 0, 1) << 3 | high if k == 4 else high)
     put(np.ones(n, bool), K.UNRELATED, k, high)
     return code
+
+
+# Four to a flush by its high cards: the (ace, a ten, nine or eight) that can go with them.
+_FLUSH_FORMS = {0: ((0, 0), (0, 1)), **{h: ((0, 0), (0, 1), (1, 0), (1, 1)) for h in (1, 2, 3)}, 4: ((1, 0),)}
+
+
+def _flush_four_label(high: int, aces: set[int], mids: set[int]) -> str:
+    """Four to a flush with ``high`` high cards, the ace among them or not (``aces``), a ten,
+    nine or eight among the others or not (``mids``); a side both ways goes unsaid."""
+    text = Phrase(N_("{n} to a flush, {high}"), n=4, high=_hi(high))
+    if len(aces) == 1 and len(_FLUSH_FORMS[high]) > 2:
+        text = Phrase(N_("{hold}, ace among them") if 1 in aces else N_("{hold}, no ace"), hold=text)
+    if len(mids) == 1 and high < 4:
+        text = Phrase(N_("{hold}, with a ten, nine or eight") if 1 in mids else N_("{hold}, no ten, nine or eight"),
+                      hold=text)
+    return text
+
+
+# Three to a royal flush: the 5-bit mask of its ranks (ten = bit 0 .. ace = bit 4) -> 1..10.
+_ROYAL_MASKS = tuple(sum(1 << b for b in c) for c in __import__("itertools").combinations(range(5), 3))
+_ROYAL_THREE = np.zeros(32, dtype=np.int64)
+_ROYAL_THREE[list(_ROYAL_MASKS)] = np.arange(1, 11)
 
 
 def kept_cards(code: int) -> int:
@@ -401,7 +482,7 @@ def kept_cards(code: int) -> int:
     kind, x = code >> 8, (code >> 4) & 0xF
     fixed: dict[int, int] = {K.DISCARD: 0, K.QUADS: 4, K.TRIPS: 3, K.TRIPS_K: 4, K.TWO_PAIR: 4, K.PAIR: 2,
                              K.PAIR_K: 3, K.PAIR_KK: 4, K.TWO_HIGH_SUITED: 2, K.TWO_HIGH_OFFSUIT: 2,
-                             K.CARD_PLUS_LOW: 2, K.ONE_CARD: 1}
+                             K.CARD_PLUS_LOW: 2, K.CARD_PLUS_CARD: 2, K.FLUSH_FOUR: 4, K.ONE_CARD: 1}
     if kind in fixed:
         return fixed[kind]
     if kind in (K.ROYAL_DRAW, K.SF_DRAW, K.FLUSH_DRAW, K.STRAIGHT_DRAW, K.UNRELATED):
@@ -438,18 +519,106 @@ def _or_list(words: list[str]) -> str:
     return Phrase(N_("{ranks} or {last}"), ranks=first, last=words[-1])
 
 
-def merge_key(code: int) -> tuple[int, ...] | None:
-    if code & JOKER_FLAG:
+def _lows(top: int) -> set[int]:
+    """The ranks a card below ``top`` may have in a 'card + a lower card' hold (below ten)."""
+    return set(range(min(top, TEN)))
+
+
+def _consecutive(ranks: list[int]) -> bool:
+    r = sorted(set(ranks))
+    return len(r) == len(ranks) and r[-1] - r[0] == len(r) - 1
+
+
+def _coarsened(codes: list[int]) -> tuple[list[int], list[int]]:
+    """The patterns as coarse codes wherever all of a coarse code's fine forms are there, and
+    the fine codes left over."""
+    fine = sorted({f for c in codes for f in fine_codes(c)})
+    groups: dict[int, set[int]] = {}
+    for f in fine:
+        groups.setdefault(int(coarse_codes(f)), set()).add(f)
+    whole = [k for k, v in groups.items() if v == set(fine_codes(k))]
+    return whole, [f for k, v in groups.items() if k not in whole for f in sorted(v)]
+
+
+def two_card_cells(codes: list[int] | tuple[int, ...]) -> set[tuple[int, int, int]]:
+    """The (high rank, lower rank, suited) a line's 'card + a lower card' patterns hold."""
+    cells = set()
+    for c in codes:
+        for f in fine_codes(c):
+            if f >> 8 == K.CARD_PLUS_CARD:
+                cells.add(((f >> 4) & 0xF, (f & 0xF) >> 1, f & 1))
+    return cells
+
+
+def _one_card_run(fine: list[int]) -> bool:
+    """Fine 'card + a lower card' codes of one high card and one suitedness (any lower cards)."""
+    return (all(f >> 8 == K.CARD_PLUS_CARD for f in fine) and len({f >> 4 for f in fine}) == 1
+            and len({f & 1 for f in fine}) == 1)
+
+
+def _flush_product(fine: list[int]) -> tuple[int, set[int], set[int]] | None:
+    """Fine four-to-a-flush codes of one high-card count that are every pairing of some aces
+    and some middle cards (so one phrase names them): (high cards, aces, middles), else None."""
+    if any(f >> 8 != K.FLUSH_FOUR for f in fine) or len({(f >> 4) & 0xF for f in fine}) > 1:
         return None
-    kind, y = code >> 8, code & 0xF
-    if kind in (K.PAIR, K.ONE_CARD, K.CARD_PLUS_LOW, K.PAIR_K, K.PAIR_KK):
-        return (kind, y)
+    forms = {((f & 0xF) >> 1, f & 1) for f in fine}
+    aces, mids = {a for a, _ in forms}, {m for _, m in forms}
+    return ((fine[0] >> 4) & 0xF, aces, mids) if forms == {(a, m) for a in aces for m in mids} else None
+
+
+def mergeable(codes: list[int] | tuple[int, ...]) -> bool:
+    """Whether one printed line can name these patterns together, exactly: a run of ranks of one
+    kind of pair, kicker or card ('pair of deuces to tens'), any set of two high cards of one
+    suitedness, a run of cards each with any lower card ('queen to ace + a lower card'), or one
+    card with some lower cards ('ten + six to nine')."""
+    whole, rest = _coarsened(list(codes))
+    if rest:
+        return not whole and (len(rest) == 1 or _one_card_run(rest) or _flush_product(rest) is not None)
+    if len(whole) == 1:
+        return True
+    if any(c & JOKER_FLAG for c in whole) or len({c >> 8 for c in whole}) > 1:
+        return False
+    kind = whole[0] >> 8
     if kind in (K.TWO_HIGH_SUITED, K.TWO_HIGH_OFFSUIT):
-        return (kind,)
-    return None
+        return True
+    if kind in (K.PAIR, K.ONE_CARD, K.PAIR_K, K.PAIR_KK, K.CARD_PLUS_LOW):
+        return len({c & 0xF for c in whole}) == 1 and _consecutive([(c >> 4) & 0xF for c in whole])
+    return False
 
 
-def merged_label(codes: list[int]) -> str:
+def split_line(codes: list[int] | tuple[int, ...]) -> list[tuple[int, ...]]:
+    """A set of patterns as printed lines that each ``mergeable`` names and that, read in order,
+    play as the set does (the highest card first): by high card, highest first."""
+    if mergeable(codes):
+        return [tuple(codes)]
+    fine = sorted({f for c in codes for f in fine_codes(c)}, key=lambda f: (-((f >> 4) & 0xF), f))
+    parts: list[list[int]] = []
+    for f in fine:
+        if parts and mergeable(parts[-1] + [f]):
+            parts[-1].append(f)
+        else:
+            parts.append([f])
+    merged = [parts[0]]
+    for part in parts[1:]:
+        if mergeable(merged[-1] + part):
+            merged[-1] += part
+        else:
+            merged.append(part)
+    return [tuple(p) for p in merged]
+
+
+def merged_label(codes: list[int] | tuple[int, ...]) -> str:
+    """The printed text of a line of patterns (``mergeable``)."""
+    whole, rest = _coarsened(list(codes))
+    if rest:
+        if len(rest) == 1:
+            return hold_pattern_label(rest[0])
+        if (product := _flush_product(rest)) is not None:
+            return _flush_four_label(*product)
+        top, suited = (rest[0] >> 4) & 0xF, rest[0] & 1
+        return Phrase(N_("{rank} + {low} of its suit") if suited else N_("{rank} + {low}"), rank=NAME[top],
+                      low=_rank_list([(f & 0xF) >> 1 for f in rest], NAME))
+    codes = whole
     if len(codes) == 1:
         return hold_pattern_label(codes[0])
     kind, y = codes[0] >> 8, codes[0] & 0xF
@@ -483,10 +652,10 @@ def _hold_type_table() -> npt.NDArray[np.int64]:
     table[[K.QUADS, K.TRIPS, K.TRIPS_K, K.TWO_PAIR]] = H.MADE
     table[K.PAIR] = H.PAIR
     table[[K.PAIR_K, K.PAIR_KK]] = H.KICKER
-    table[K.FLUSH_DRAW] = H.FLUSH_DRAW
+    table[[K.FLUSH_DRAW, K.FLUSH_FOUR]] = H.FLUSH_DRAW
     table[K.STRAIGHT_DRAW] = H.STRAIGHT_DRAW
     table[[K.SF_DRAW, K.ROYAL_DRAW]] = H.SF_DRAW
-    table[[K.TWO_HIGH_SUITED, K.TWO_HIGH_OFFSUIT, K.CARD_PLUS_LOW]] = H.TWO_CARDS
+    table[[K.TWO_HIGH_SUITED, K.TWO_HIGH_OFFSUIT, K.CARD_PLUS_LOW, K.CARD_PLUS_CARD]] = H.TWO_CARDS
     table[K.ONE_CARD] = H.ONE_CARD
     table[K.DISCARD] = H.DRAW_FIVE
     table[K.UNRELATED] = H.OTHER

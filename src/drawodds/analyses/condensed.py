@@ -7,6 +7,11 @@ the highest cards (then the lowest hold mask). The list is built greedily from t
 at each step the pattern whose first-match play loses least on the deals still undecided -- then
 lines that cost almost nothing are pruned. The loss of the final list against the exact optimum
 is measured over every deal, never estimated.
+
+The list is built from coarse patterns; then, where a single deal would lose more than the bound,
+a line is split into the fine patterns beneath it ("ten + nine" out of "ten + a lower card",
+"AKQ suited" out of "3 to a royal flush", ``patterns.fine_codes``), or a pattern is moved up or
+down, until no deal loses more than the bound or no move helps.
 """
 
 from __future__ import annotations
@@ -42,7 +47,19 @@ from drawodds.evaluate import FIVE_ACES, FLUSH, FULL_HOUSE, QUADS, STRAIGHT, STR
 from drawodds.execution import Stage
 from drawodds.holds import HOLD_POSITIONS, N_HOLDS
 from drawodds.i18n import _, number
-from drawodds.patterns import JOKER_FLAG, N_CODES, HoldKind, hold_pattern_codes, kept_cards, merge_key, merged_label
+from drawodds.patterns import (
+    JOKER_FLAG,
+    N_CODES,
+    HoldKind,
+    coarse_codes,
+    fine_codes,
+    hold_pattern_codes,
+    kept_cards,
+    mergeable,
+    merged_label,
+    split_line,
+    two_card_cells,
+)
 from drawodds.results import HIDDEN, Result, shown_as
 from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel
@@ -236,7 +253,7 @@ def first_match_holds(table: StrategyTable, lines: Sequence[Sequence[int]] | Seq
     """The hold a player following the list picks in each deal class (-1: no line matches).
 
     ``lines`` are the printed lines (tuples of pattern codes), or single patterns."""
-    codes = hold_pattern_codes(table.holds.deals, table.rules.joker) if codes is None else codes
+    codes = hold_pattern_codes(table.holds.deals, table.rules.joker, fine=True) if codes is None else codes
     as_lines = [(int(x),) if isinstance(x, int | np.integer) else tuple(x) for x in lines]
     return _play(table, _instances(table, codes), as_lines).chosen
 
@@ -247,7 +264,6 @@ _MONSTERS = (K.PAT_SF << 8 | 1 << 4, K.PAT_SF << 8, K.QUADS_PAT << 8, K.QUADS <<
              *(JOKER_FLAG | K.JOKER_PAT << 8 | c for c in (FIVE_ACES, STRAIGHT_FLUSH, QUADS, FULL_HOUSE, FLUSH,
                                                           STRAIGHT)))
 _MADE = (*_MONSTERS, K.QUADS << 8)
-_RANKED_KINDS = (K.PAIR, K.PAIR_K, K.PAIR_KK, K.ONE_CARD, K.CARD_PLUS_LOW)
 
 
 def _kept_whole(table: StrategyTable, codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -330,25 +346,15 @@ def _never_break(table: StrategyTable, inst: _Instances, codes: npt.NDArray[np.i
     return patterns
 
 
-def _mergeable(run: list[int], code: int) -> bool:
-    """Whether ``code`` can join the line ``run`` as one thing a player sees (one run of ranks)."""
-    key = merge_key(code)
-    if key is None or key != merge_key(run[-1]):
-        return False
-    if code >> 8 not in _RANKED_KINDS:
-        return True
-    ranks = sorted({(c >> 4) & 0xF for c in [*run, code]})
-    return ranks[-1] - ranks[0] == len(ranks) - 1
-
-
 def _merge(table: StrategyTable, inst: _Instances, patterns: list[int], slack: float) -> list[tuple[int, ...]]:
-    """Group consecutive same-kind patterns into printed lines where keeping the highest cards
-    among them plays as well as their order (within ``slack`` per deal)."""
+    """Group neighbouring lines into one printed line where one phrase names them together
+    (``patterns.mergeable``) and keeping the highest cards among them plays as well as their
+    order (within ``slack`` per deal)."""
     lines: list[list[int]] = [[p] for p in patterns]
     current = _play(table, inst, lines).loss
     i = 0
     while i + 1 < len(lines):
-        if len(lines[i + 1]) == 1 and _mergeable(lines[i], lines[i + 1][0]):
+        if mergeable(lines[i] + lines[i + 1]):
             trial = [*lines[:i], lines[i] + lines[i + 1], *lines[i + 2:]]
             loss = _play(table, inst, trial).loss
             if loss <= current + slack:
@@ -386,7 +392,9 @@ def _moves(table: StrategyTable, inst: _Instances, m: _Moves, bound: float, play
     over = np.flatnonzero(play.regret > bound)
     excess = np.clip(play.regret - bound, 0.0, None)
     candidates: set[tuple[int, int]] = set()
-    for d in over[np.argsort(-play.regret[over], kind="stable")][:64]:
+    ranked = over[np.argsort(-play.regret[over], kind="stable")]
+    # The worst deals, and a spread of the rest (the worst may be past helping).
+    for d in np.union1d(ranked[:64], ranked[::max(1, len(ranked) // 64)]):
         rows = np.arange(inst.starts[d], m.ends[d])
         good = rows[inst.value[rows] >= best[d] - bound]
         candidates.update((int(c), int(play.line[d])) for c in inst.code_id[good])
@@ -406,17 +414,65 @@ def _moves(table: StrategyTable, inst: _Instances, m: _Moves, bound: float, play
 def _moved(lines: list[tuple[int, ...]], core: list[bool], code: int, at: int
            ) -> tuple[list[tuple[int, ...]], list[bool]]:
     """The list with ``code`` on a line of its own at ``at``, taken out of any line it was in (a
-    core line moved up whole stays core; a new line is not)."""
-    lines, core, moved = list(lines), list(core), False
-    for i, line in enumerate(lines):
-        if code in line:
-            rest = tuple(c for c in line if c != code)
-            moved = core[i] and not rest
-            lines[i] = rest
-    lines.insert(at, (code,))
-    core.insert(at, moved)
-    keep = [i for i, line in enumerate(lines) if line]
-    return [lines[i] for i in keep], [core[i] for i in keep]
+    core line moved up whole stays core; a new line is not). What is left of a line is printed as
+    the lines that name it exactly (``patterns.split_line``)."""
+    out: list[tuple[int, ...]] = []
+    out_core: list[bool] = []
+    moved = False
+    for i, (line, c) in enumerate(zip(lines, core, strict=True)):
+        if i == at:
+            out.append((code,))
+            out_core.append(False)
+        if code not in line:
+            out.append(line)
+            out_core.append(c)
+            continue
+        rest = tuple(x for x in line if x != code)
+        moved = c and not rest
+        parts = split_line(rest) if rest else []
+        out += parts
+        out_core += [c] * len(parts)
+    if at >= len(lines):
+        out.append((code,))
+        out_core.append(False)
+    new = out.index((code,))
+    out_core[new] = moved
+    return out, out_core
+
+
+def _excess(table: StrategyTable, play: _Play, bound: float) -> float:
+    """What the deals over the bound lose beyond it, per deal."""
+    return float((table.weights / table.deals * np.clip(play.regret - bound, 0.0, None)).sum())
+
+
+def _moved_down(table: StrategyTable, inst: _Instances, bound: float, lines: list[tuple[int, ...]],
+                core: list[bool], play: _Play, at_most: int = 24) -> tuple[list[tuple[int, ...]], list[bool]] | None:
+    """The other way to fix a deal over the bound: move the pattern the list keeps there down,
+    just below the line of a hold within the bound (which splits a line such as 'pair of jacks
+    to aces' around 'four to a royal flush'). Tried on the worst deals; the move that most lowers
+    the loss beyond the bound, if any."""
+    over = np.flatnonzero(play.regret > bound)
+    ranked = over[np.argsort(-play.regret[over], kind="stable")]
+    pos = inst.line_positions(lines)
+    best_value = table.holds.best_value
+    tried: set[tuple[int, int]] = set()
+    for d in np.union1d(ranked[:16], ranked[::max(1, len(ranked) // 16)]):
+        rows = np.arange(inst.starts[d], inst.starts[d + 1] if d + 1 < len(inst.starts) else len(inst.deal))
+        kept = rows[inst.hold[rows] == play.chosen[d]]
+        if not len(kept):
+            continue
+        code = int(inst.codes[inst.code_id[kept[0]]])
+        good = rows[(inst.value[rows] >= best_value[d] - bound) & (pos[rows] > play.line[d]) & (pos[rows] < len(lines))]
+        tried.update((code, int(p) + 1) for p in pos[good])
+    now = _excess(table, play, bound)
+    found = None
+    for code, at in sorted(tried)[:at_most * 4]:
+        trial = _moved(lines, core, code, at)
+        after = _play(table, inst, trial[0])
+        key = (_excess(table, after, bound), after.loss)
+        if key[0] < now - 1e-15 and (found is None or key < found[0]):
+            found = (key, trial)
+    return None if found is None else found[1]
 
 
 def _bounded(table: StrategyTable, inst: _Instances, lines: list[tuple[int, ...]], core: list[bool],
@@ -452,6 +508,11 @@ def _bounded(table: StrategyTable, inst: _Instances, lines: list[tuple[int, ...]
             lines, core = _moved(*pair[1], pair[2][2], pair[2][3])
             play, reordered = _play(table, inst, lines), False
             continue
+        down = _moved_down(table, inst, bound, lines, core, play)
+        if down is not None:
+            lines, core = down
+            play, reordered = _play(table, inst, lines), False
+            continue
         if reordered:
             break
         is_core = dict(zip(lines, core, strict=True))
@@ -466,8 +527,8 @@ def _outranks(line: tuple[int, ...], other: tuple[int, ...]) -> bool:
     offsuit): such lines read wrong the other way round whatever their averages."""
     suited = {c & 0xFF for c in line if c >> 8 == K.TWO_HIGH_SUITED}
     offsuit = {c & 0xFF for c in other if c >> 8 == K.TWO_HIGH_OFFSUIT}
-    plus = {c & 0xF0 for c in line if c >> 8 == K.CARD_PLUS_LOW and c & 0xF}
-    plain = {c & 0xF0 for c in other if c >> 8 == K.CARD_PLUS_LOW and not c & 0xF}
+    plus = {cell[:2] for cell in two_card_cells(line) if cell[2]}
+    plain = {cell[:2] for cell in two_card_cells(other) if not cell[2]}
     return bool(suited & offsuit or plus & plain)
 
 
@@ -525,7 +586,8 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
     of the unit elsewhere); the lines of the short list are its ``core``. The loss, the worst
     deal and its cost are those of the printed list, over every deal.
     """
-    codes = hold_pattern_codes(table.holds.deals, table.rules.joker)
+    fine = hold_pattern_codes(table.holds.deals, table.rules.joker, fine=True)
+    codes = coarse_codes(fine)
     inst = _instances(table, codes)
     n = len(table.weights)
     w = table.weights.astype(np.float64)
@@ -573,6 +635,9 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
     patterns = _never_break(table, inst, codes, patterns, monsters)
     lines, _ = _ordered(table, inst, [(p,) for p in patterns])
     lines = _merge(table, inst, [line[0] for line in lines], tolerance / 10)
+    # The same lines in fine patterns play the same; the bound may then split a coarse line.
+    lines = [tuple(f for c in line for f in fine_codes(c)) for line in lines]
+    inst = _instances(table, fine)
     bound = worst_bound(table.objective) if bound is None else bound
     lines, core = _bounded(table, inst, lines, [True] * len(lines), bound)
     is_core = dict(zip(lines, core, strict=True))
@@ -797,7 +862,7 @@ def hand_against_list(table: StrategyTable, plan: CondensedStrategy,
                         HoldValues(h.deals[one], h.values[one], h.legal[one], h.numerators[one], h.best[one],
                                    h.runner_up[one]), table.weights[one])
     lines = plan.line_codes
-    play = _play(row, _instances(row, hold_pattern_codes(row.holds.deals, rules.joker)), lines)
+    play = _play(row, _instances(row, hold_pattern_codes(row.holds.deals, rules.joker, fine=True)), lines)
     if play.chosen[0] < 0:
         raise RequestError("no line of the list matches this hand")
     kept = hold_words(cards, h.deals[index], new)

@@ -39,7 +39,7 @@ from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
 from drawodds.solver.cache import store_in_cache
 
-FORMAT = 1          # bump when the stored arrays change: older files are then built again
+FORMAT = 2          # bump when the stored arrays or the lists change: older files are then built again
 ARRAYS = ("deals", "line", "chosen", "best", "list_value", "best_value", "values")
 HAND_TRIALS = 40_000    # simulated deals deciding between a hand's close holds (equity), as keep deals them
 
@@ -93,7 +93,7 @@ def _keys(deals: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
 def answers_of(report: StrategyReport) -> ListAnswers:
     """Play ``report``'s printed list over every deal class of its table."""
     table, plan = report.table, report.condensed
-    play = _play(table, _instances(table, hold_pattern_codes(table.holds.deals, table.rules.joker)),
+    play = _play(table, _instances(table, hold_pattern_codes(table.holds.deals, table.rules.joker, fine=True)),
                  plan.line_codes)
     rows = np.arange(len(play.chosen))
     h = table.holds
