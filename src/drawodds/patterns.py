@@ -79,6 +79,7 @@ class HoldKind(IntEnum):
     JOKER_PAT = 26
     CARD_PLUS_CARD = 27      # fine form of CARD_PLUS_LOW: y = the lower card's rank << 1 | suited
     FLUSH_FOUR = 28          # fine form of 4 to a flush: x = high cards, y = ace << 1 | a ten, nine or eight
+    SF_FOUR = 29             # fine form of 4 to a straight flush: x = high cards, y = 0 open, 2 ace low, 3 gap
 
 
 K = HoldKind
@@ -283,16 +284,15 @@ def hold_pattern_label(code: int) -> str:
     if kind == K.PAT_SF:
         return N_("royal flush (stand pat)") if x else N_("straight flush (stand pat)")
     if kind == K.ROYAL_DRAW:
+        if x == 4 and y:
+            return N_("4 to a royal flush (open)") if y == 1 else N_("4 to a royal flush (inside)")
         if y:
             ranks = [b + TEN for b in range(5) if _ROYAL_MASKS[y - 1] >> b & 1][::-1]
             return Phrase(N_("{cards} suited"), cards="".join(RANKS[r] for r in ranks))
         return Phrase(N_("{n} to a royal flush"), n=x)
     if kind == K.SF_DRAW:
         if x == 4:
-            if y <= 1:
-                return N_("4 to a straight flush (open)") if y == 0 else N_("4 to a straight flush (inside)")
-            return Phrase({0: N_("4 to a straight flush (open), {high}"), 2: N_("4 to a straight flush (ace low)"),
-                           3: N_("4 to a straight flush (gap inside), {high}")}[y & 3], high=_hi(y >> 2))
+            return N_("4 to a straight flush (open)") if y == 0 else N_("4 to a straight flush (inside)")
         gaps = y & 3
         return Phrase(N_("3 to a straight flush, {high}, {n} gap") if gaps == 1
                       else N_("3 to a straight flush, {high}, {n} gaps"), high=_hi(y >> 2), n=gaps)
@@ -300,6 +300,9 @@ def hold_pattern_label(code: int) -> str:
         return Phrase(N_("{n} to a flush, {high}"), n=x, high=_hi(y))
     if kind == K.FLUSH_FOUR:
         return _flush_four_label(x, {y >> 1}, {y & 1})
+    if kind == K.SF_FOUR:
+        return Phrase({0: N_("4 to a straight flush (open), {high}"), 2: N_("4 to a straight flush (ace low)"),
+                       3: N_("4 to a straight flush (gap inside), {high}")}[y], high=_hi(x))
     if kind == K.STRAIGHT_DRAW:
         if x == 4:
             return (Phrase(N_("4 to an open straight, {high}"), high=_hi(y & 7)) if y >> 3 == 0
@@ -351,8 +354,7 @@ def coarse_codes(codes: npt.ArrayLike) -> npt.NDArray[np.int64]:
     c = np.asarray(codes, dtype=np.int64)
     kind, x, y = (c >> 8) & 31, (c >> 4) & 0xF, c & 0xF
     plain = np.where(kind == K.CARD_PLUS_CARD, K.CARD_PLUS_LOW << 8 | x << 4 | (y & 1), c & ~JOKER_FLAG)
-    sf4 = (kind == K.SF_DRAW) & (x == 4)
-    plain = np.where(sf4, K.SF_DRAW << 8 | 4 << 4 | ((y & 3) > 0), plain)
+    plain = np.where(kind == K.SF_FOUR, K.SF_DRAW << 8 | 4 << 4 | (y > 0), plain)
     plain = np.where(kind == K.ROYAL_DRAW, plain & ~0xF, plain)
     plain = np.where(kind == K.FLUSH_FOUR, K.FLUSH_DRAW << 8 | 4 << 4 | x, plain)
     return plain | (c & JOKER_FLAG)
@@ -363,11 +365,11 @@ def fine_codes(code: int) -> tuple[int, ...]:
     kind, x, y, flag = (code >> 8) & 31, (code >> 4) & 0xF, code & 0xF, code & JOKER_FLAG
     if kind == K.CARD_PLUS_LOW:
         return tuple(flag | K.CARD_PLUS_CARD << 8 | x << 4 | low << 1 | y for low in sorted(_lows(x)))
-    if kind == K.SF_DRAW and x == 4 and y <= 1:   # which kinds and high cards can occur
-        forms = [0 | h << 2 for h in range(3)] if y == 0 else [2 | 1 << 2, *(3 | h << 2 for h in range(4))]
-        return tuple(flag | K.SF_DRAW << 8 | 4 << 4 | f for f in forms)
-    if kind == K.ROYAL_DRAW and x == 3 and y == 0:
-        return tuple(flag | K.ROYAL_DRAW << 8 | 3 << 4 | i for i in range(1, 11))
+    if kind == K.SF_DRAW and x == 4:     # the kinds and high cards that can occur
+        forms = [(h, 0) for h in range(3)] if y == 0 else [(1, 2), *((h, 3) for h in range(4))]
+        return tuple(flag | K.SF_FOUR << 8 | h << 4 | f for h, f in forms)
+    if kind == K.ROYAL_DRAW and y == 0:
+        return tuple(flag | K.ROYAL_DRAW << 8 | x << 4 | i for i in (range(1, 11) if x == 3 else (1, 2)))
     if kind == K.FLUSH_DRAW and x == 4:
         return tuple(flag | K.FLUSH_FOUR << 8 | y << 4 | ace << 1 | mid for ace, mid in _FLUSH_FORMS[y])
     return (code,)
@@ -431,16 +433,17 @@ def _codes_for(r: npt.NDArray[np.int64], s: npt.NDArray[np.int64], strength: npt
         put(np.ones(n, bool), K.CARD_PLUS_CARD, top, low << 1 | suited.astype(np.int64))   # low < ten
         return code
     # Three or four distinct cards: draws.
-    # Fine forms (``coarse_codes`` undoes them): three to a royal says which three (y: 1-10);
-    # four to a straight flush says its kind (y & 3: 0 open, 3 a gap inside, 2 the ace low) and
-    # its high cards (y >> 2); four to a flush whether the ace and a ten, nine or eight are among them.
+    # Fine forms (``coarse_codes`` undoes them): three to a royal says which three (y: 1-10), four
+    # to a royal whether it is open (y: 1, T-J-Q-K) or not (2); four to a straight flush and four
+    # to a flush have kinds of their own (``SF_FOUR``, ``FLUSH_FOUR``).
     royal_mask = np.clip(r - TEN, 0, 4).astype(np.int64)   # only read where every kept rank is ten to ace
     which = np.zeros(n, dtype=np.int64)
     for j in range(k):
         which |= 1 << royal_mask[:, j]
-    put(suited & straightish & (low >= TEN), K.ROYAL_DRAW, k, _ROYAL_THREE[which] if k == 3 else 0)
+    royal_open = np.where(top == 11, 1, 2)            # four to a royal: T-J-Q-K is open, the rest inside
+    put(suited & straightish & (low >= TEN), K.ROYAL_DRAW, k, _ROYAL_THREE[which] if k == 3 else royal_open)
     if k == 4:
-        put(suited & straightish, K.SF_DRAW, 4, np.where(has_ace, 2, np.where(gaps > 0, 3, 0)) | high << 2)
+        put(suited & straightish, K.SF_FOUR, high, np.where(has_ace, 2, np.where(gaps > 0, 3, 0)))
     else:
         put(suited & straightish, K.SF_DRAW, 3, np.minimum(high, 3) << 2 | gaps)
     if k == 4:
@@ -482,7 +485,7 @@ def kept_cards(code: int) -> int:
     kind, x = code >> 8, (code >> 4) & 0xF
     fixed: dict[int, int] = {K.DISCARD: 0, K.QUADS: 4, K.TRIPS: 3, K.TRIPS_K: 4, K.TWO_PAIR: 4, K.PAIR: 2,
                              K.PAIR_K: 3, K.PAIR_KK: 4, K.TWO_HIGH_SUITED: 2, K.TWO_HIGH_OFFSUIT: 2,
-                             K.CARD_PLUS_LOW: 2, K.CARD_PLUS_CARD: 2, K.FLUSH_FOUR: 4, K.ONE_CARD: 1}
+                             K.CARD_PLUS_LOW: 2, K.CARD_PLUS_CARD: 2, K.FLUSH_FOUR: 4, K.SF_FOUR: 4, K.ONE_CARD: 1}
     if kind in fixed:
         return fixed[kind]
     if kind in (K.ROYAL_DRAW, K.SF_DRAW, K.FLUSH_DRAW, K.STRAIGHT_DRAW, K.UNRELATED):
@@ -588,7 +591,8 @@ def mergeable(codes: list[int] | tuple[int, ...]) -> bool:
 
 def split_line(codes: list[int] | tuple[int, ...]) -> list[tuple[int, ...]]:
     """A set of patterns as printed lines that each ``mergeable`` names and that, read in order,
-    play as the set does (the highest card first): by high card, highest first."""
+    play as the set does (the highest card first): by high card, highest first. Coarse patterns
+    give coarse ones, fine give fine."""
     if mergeable(codes):
         return [tuple(codes)]
     fine = sorted({f for c in codes for f in fine_codes(c)}, key=lambda f: (-((f >> 4) & 0xF), f))
@@ -604,7 +608,9 @@ def split_line(codes: list[int] | tuple[int, ...]) -> list[tuple[int, ...]]:
             merged[-1] += part
         else:
             merged.append(part)
-    return [tuple(p) for p in merged]
+    if any(int(coarse_codes(c)) != c for c in codes):
+        return [tuple(p) for p in merged]
+    return [tuple(whole + rest) for whole, rest in map(_coarsened, merged)]    # coarse codes in, coarse out
 
 
 def merged_label(codes: list[int] | tuple[int, ...]) -> str:
@@ -654,7 +660,7 @@ def _hold_type_table() -> npt.NDArray[np.int64]:
     table[[K.PAIR_K, K.PAIR_KK]] = H.KICKER
     table[[K.FLUSH_DRAW, K.FLUSH_FOUR]] = H.FLUSH_DRAW
     table[K.STRAIGHT_DRAW] = H.STRAIGHT_DRAW
-    table[[K.SF_DRAW, K.ROYAL_DRAW]] = H.SF_DRAW
+    table[[K.SF_DRAW, K.SF_FOUR, K.ROYAL_DRAW]] = H.SF_DRAW
     table[[K.TWO_HIGH_SUITED, K.TWO_HIGH_OFFSUIT, K.CARD_PLUS_LOW, K.CARD_PLUS_CARD]] = H.TWO_CARDS
     table[K.ONE_CARD] = H.ONE_CARD
     table[K.DISCARD] = H.DRAW_FIVE

@@ -635,11 +635,10 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
     patterns = _never_break(table, inst, codes, patterns, monsters)
     lines, _ = _ordered(table, inst, [(p,) for p in patterns])
     lines = _merge(table, inst, [line[0] for line in lines], tolerance / 10)
-    # The same lines in fine patterns play the same; the bound may then split a coarse line.
-    lines = [tuple(f for c in line for f in fine_codes(c)) for line in lines]
-    inst = _instances(table, fine)
     bound = worst_bound(table.objective) if bound is None else bound
-    lines, core = _bounded(table, inst, lines, [True] * len(lines), bound)
+    fine_inst = _instances(table, fine)
+    lines, core = _refined(table, inst, fine_inst, lines, bound)
+    inst = fine_inst
     is_core = dict(zip(lines, core, strict=True))
     lines, mean = _ordered(table, inst, lines)
     core = [is_core[line] for line in lines]
@@ -649,6 +648,26 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
                              play.loss, table.value, tuple(float(u) for u in shares), tuple(lines),
                              tuple(float(m) for m in mean), float(play.regret.max()),
                              _worst_deal(table, play), tuple(core), bound, table.objective.unit)
+
+
+def _refined(table: StrategyTable, coarse: _Instances, fine: _Instances, lines: list[tuple[int, ...]],
+             bound: float) -> tuple[list[tuple[int, ...]], list[bool]]:
+    """The lines with lines added (``_bounded``) until no deal loses more than ``bound``, in fine
+    patterns (the same lines in fine patterns play the same). Two searches, as the search is
+    greedy: in fine patterns from the start, and in coarse ones first; the one whose deals lose
+    least beyond the bound, then the shorter."""
+    def fine_lines(coarse_lines: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        return [tuple(f for c in line for f in fine_codes(c)) for line in coarse_lines]
+
+    first = _bounded(table, fine, fine_lines(lines), [True] * len(lines), bound)
+    rough, rough_core = _bounded(table, coarse, lines, [True] * len(lines), bound)
+    second = _bounded(table, fine, fine_lines(rough), rough_core, bound)
+
+    def rank(found: tuple[list[tuple[int, ...]], list[bool]]) -> tuple[float, float, int]:
+        play = _play(table, fine, found[0])
+        return _excess(table, play, bound), float(play.regret.max()), len(found[0])
+
+    return min(first, second, key=rank)
 
 
 def _worst_deal(table: StrategyTable, play: _Play) -> WorstDeal:
