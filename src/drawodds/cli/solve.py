@@ -12,7 +12,7 @@ from drawodds.cards import shown
 from drawodds.cli.errors import interrupted, refuse, scheduler, writable_file, writable_folder
 from drawodds.cli.language import worded
 from drawodds.cli.options import DaskOpt, DrawsOpt, JokerOpt, JsonOpt, MaxDrawOpt, SchedulerOpt, bounded, build_rules
-from drawodds.errors import FIELD_ROUNDS, check_positive
+from drawodds.errors import FIELD_ROUNDS, SOLVE_PLAYERS, check_positive
 from drawodds.execution import available_cores
 from drawodds.i18n import N_, _, number
 from drawodds.render.console import emit_json, note, spinner
@@ -69,11 +69,15 @@ def solve_cmd(
         "deal). Neither limit given: 0.2."))] = None,
     seconds: Annotated[float | None, typer.Option(
         "--seconds", help=N_("Also stop after this many seconds of CFR."))] = None,
-    buckets: Annotated[str, typer.Option("--buckets", help=N_(
+    buckets: Annotated[str | None, typer.Option("--buckets", help=N_(
         "Abstraction size: pre-draw and final-hand buckets, PRE,FINAL (1-4,096 and 1-2,048; "
-        "default 4096,512). Smaller solves faster and coarser."))] = "4096,512",
-    field_rounds: Annotated[int, typer.Option("--field-rounds", help=bounded(FIELD_ROUNDS,
-        N_("Fixed-point passes of the field the holds are chosen against"), 2))] = 2,
+        "default 4096,512, three-handed 24,12). Smaller solves faster and coarser."))] = None,
+    field_rounds: Annotated[int | None, typer.Option("--field-rounds", help=bounded(FIELD_ROUNDS,
+        N_("Fixed-point passes of the field the holds are chosen against (three-handed: 1)"), 2))] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", help=N_(
+        "Players at the table: 2 (heads-up, the default) or 3. Three-handed, each seat's gain from "
+        "deviating alone is measured, in the abstract game; --out, --chart, --tables, --leaks and "
+        "the real game's measure are heads-up only."))] = None,
     schedule: Annotated[Schedule, typer.Option(
         "--schedule", help=N_("CFR variant: dcfr (discounted CFR, the default) or cfr+."))] = Schedule.DCFR,
     workers: Annotated[int | None, typer.Option("--workers", "-w", help=worded(N_(
@@ -104,9 +108,16 @@ def solve_cmd(
     from drawodds.solver.summary import write_tables
 
     rule_set = build_rules(rules, max_draw=max_draw, joker=joker, draws=draws)
+    SOLVE_PLAYERS.check(players)
     check_rules(rule_set)
     check_positive(exploitability, "exploitability")      # milli-antes here, antes in the library
-    pre, final = bucket_sizes(buckets)
+    if players == 3:
+        _table(rule_set, iterations, exploitability, seconds, buckets, field_rounds, schedule, workers,
+               scheduler(scheduler_address, dask), {"--out": out, "--chart": chart, "--tables": tables,
+                                                     "--leaks": leaks or None}, json_out)
+        return
+    pre, final = bucket_sizes("4096,512" if buckets is None else buckets)
+    field_rounds = 2 if field_rounds is None else field_rounds
     cluster = scheduler(scheduler_address, dask)
     writable_file(out, "--out", endings=(".parquet",))
     writable_file(chart, "--chart", endings=CHART_ENDINGS)
@@ -154,6 +165,37 @@ def _measured(solution: Any, real: bool, leaks: bool, json_out: bool) -> None:
         render_solve(solution, measured, table)
     if stopped:
         interrupted(_("the real game's exploitability or the leaks were not measured"))
+    if solution.interrupted:
+        interrupted(_("the strategy is the average of the {n} iterations run").format(
+            n=number(solution.iterations, grouped=True)))
+
+
+def _table(rule_set: Any, iterations: int | None, exploitability: float | None, seconds: float | None,
+           buckets: str | None, field_rounds: int | None, schedule: Schedule, workers: int | None,
+           cluster: str | None, heads_up_only: dict[str, object], json_out: bool) -> None:
+    """``--players 3``: the three-handed solve (``solver.table.solve_table``) and its report."""
+    from drawodds.render.solve import render_table, solve_progress, table_json
+    from drawodds.solver.table import MAX_ITERATIONS, TABLE_SECONDS, TABLE_SETTINGS, solve_table
+
+    given = [flag for flag, value in heads_up_only.items() if value]
+    if given:
+        raise refuse(N_("{flag} is for the heads-up solve; leave it out with --players 3"), flag=given[0])
+    pre, final = ((TABLE_SETTINGS.pre_buckets, TABLE_SETTINGS.final_buckets) if buckets is None
+                  else bucket_sizes(buckets))
+    rounds = TABLE_SETTINGS.rounds if field_rounds is None else field_rounds
+    target = None if exploitability is None else exploitability / 1000
+    limits = (iterations, target, seconds)
+    if limits == (None, None, None):        # the library's default stop
+        target, seconds = TABLE_SETTINGS.exploitability, TABLE_SECONDS
+    with solve_progress(iterations or MAX_ITERATIONS, target, enabled=not json_out) as (stage, checkpoint):
+        solution = solve_table(rule_set, 3, pre_buckets=pre, final_buckets=final, rounds=rounds,
+                               iterations=iterations, exploitability=target, seconds=seconds,
+                               schedule=schedule.value, stage=stage, progress=checkpoint, workers=workers,
+                               scheduler=cluster)
+    if json_out:
+        emit_json(table_json(solution))
+    else:
+        render_table(solution)
     if solution.interrupted:
         interrupted(_("the strategy is the average of the {n} iterations run").format(
             n=number(solution.iterations, grouped=True)))
