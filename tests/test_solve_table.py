@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from drawodds.cli import run as cli_run
@@ -108,3 +109,31 @@ def test_heads_up_is_unchanged(capsys, small_abstraction):
     assert code == code2 == 0 and set(plain) == set(two) == HEADS_UP_FIELDS
     assert plain["value"] == two["value"] and plain["value"][0] == -plain["value"][1]
     assert plain["exploitability"] == two["exploitability"] and "players" not in plain
+
+
+def test_a_table_solution_is_cached_under_its_own_key(small_abstraction, cache_directory, tmp_path):
+    """Kept once it reaches its stop (a key of its own: never the heads-up file), read back the
+    same; a heads-up loader refuses it and the table loader refuses a heads-up file."""
+    from drawodds.solver.solution import load_solution, save_solution
+    from drawodds.solver.solve import solve
+    from drawodds.solver.store import SolutionFileError
+    from drawodds.solver.table import load_table_solution, store_table_equilibrium, table_equilibrium, table_path
+
+    rules = small_abstraction.rules
+    stop = 1.0
+    settings = {"exploitability": stop, "pre_buckets": 24, "final_buckets": 12, "rounds": 1, "raises": 0}
+    path = table_path(rules, **settings)
+    assert path.name.startswith("solution-3-handed-") and not path.exists()
+    assert path != table_path(rules, **{**settings, "raises": 1})
+    solved = table_equilibrium(rules, **settings)
+    assert path.exists() and solved.exploitability <= stop and solved.raises == 0
+    read = table_equilibrium(rules, **settings)
+    assert read.to_dict() == solved.to_dict()
+    for a, b in zip(read.strategy, solved.strategy, strict=True):
+        assert (a is None and b is None) or (a is not None and b is not None and np.allclose(a, b))
+    assert store_table_equilibrium(solved, exploitability=stop) is None        # one is stored already
+    with pytest.raises(SolutionFileError, match="not heads-up"):
+        load_solution(path)
+    heads_up = save_solution(solve(rules, abstraction=small_abstraction, iterations=2), tmp_path / "two.parquet")
+    with pytest.raises(SolutionFileError, match="not a solution for three"):
+        load_table_solution(heads_up)

@@ -36,6 +36,17 @@ def bucket_sizes(text: str) -> tuple[int, int]:
     raise refuse(N_("--buckets takes two sizes, PRE,FINAL, e.g. 1024,512; got {sizes}"), sizes=repr(shown(text)))
 
 
+def abstraction_sizes(buckets: str | None, field_rounds: int | None, players: int) -> tuple[int, int, int]:
+    """(pre-draw buckets, final buckets, field rounds) asked for: the options given, else the
+    default of the table size (heads-up ``DEFAULT_SETTINGS``, three-handed ``TABLE_SETTINGS``)."""
+    from drawodds.solver.settings import DEFAULT_SETTINGS
+    from drawodds.solver.table import TABLE_SETTINGS
+
+    default = TABLE_SETTINGS if players == 3 else DEFAULT_SETTINGS
+    pre, final = (default.pre_buckets, default.final_buckets) if buckets is None else bucket_sizes(buckets)
+    return pre, final, default.rounds if field_rounds is None else field_rounds
+
+
 HELP = N_("""Solve heads-up limit draw: an approximate equilibrium and what it plays, in plain words.
 
 --exploitability is in milli-antes per deal. The abstraction is built once, then read from the cache.
@@ -76,8 +87,9 @@ def solve_cmd(
         N_("Fixed-point passes of the field the holds are chosen against (three-handed: 1)"), 2))] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", help=N_(
         "Players at the table: 2 (heads-up, the default) or 3. Three-handed, each seat's gain from "
-        "deviating alone is measured, in the abstract game; --out, --chart, --tables, --leaks and "
-        "the real game's measure are heads-up only."))] = None,
+        "deviating alone is measured, in the abstract game, and with no limit given CFR stops at 2 or "
+        "after 30 minutes; --out, --chart, --tables, --leaks and the real game's measure are heads-up "
+        "only."))] = None,
     schedule: Annotated[Schedule, typer.Option(
         "--schedule", help=N_("CFR variant: dcfr (discounted CFR, the default) or cfr+."))] = Schedule.DCFR,
     workers: Annotated[int | None, typer.Option("--workers", "-w", help=worded(N_(
@@ -116,8 +128,7 @@ def solve_cmd(
                scheduler(scheduler_address, dask), {"--out": out, "--chart": chart, "--tables": tables,
                                                      "--leaks": leaks or None}, json_out)
         return
-    pre, final = bucket_sizes("4096,512" if buckets is None else buckets)
-    field_rounds = 2 if field_rounds is None else field_rounds
+    pre, final, rounds = abstraction_sizes(buckets, field_rounds, 2)
     cluster = scheduler(scheduler_address, dask)
     writable_file(out, "--out", endings=(".parquet",))
     writable_file(chart, "--chart", endings=CHART_ENDINGS)
@@ -127,7 +138,7 @@ def solve_cmd(
     shown_target = DEFAULT_EXPLOITABILITY if iterations is None and target is None else target   # solve's default
     with solve_progress(iterations or MAX_ITERATIONS, shown_target, enabled=not json_out) as (stage, checkpoint):
         solution = solve(rule_set, pre_buckets=pre, final_buckets=final, iterations=iterations, exploitability=target,
-                         seconds=seconds, schedule=schedule.value, rounds=field_rounds, stage=stage,
+                         seconds=seconds, schedule=schedule.value, rounds=rounds, stage=stage,
                          progress=checkpoint, workers=workers, scheduler=cluster)
     if out:
         solution.save(out)
@@ -175,14 +186,18 @@ def _table(rule_set: Any, iterations: int | None, exploitability: float | None, 
            cluster: str | None, heads_up_only: dict[str, object], json_out: bool) -> None:
     """``--players 3``: the three-handed solve (``solver.table.solve_table``) and its report."""
     from drawodds.render.solve import render_table, solve_progress, table_json
-    from drawodds.solver.table import MAX_ITERATIONS, TABLE_SECONDS, TABLE_SETTINGS, solve_table
+    from drawodds.solver.table import (
+        MAX_ITERATIONS,
+        TABLE_SECONDS,
+        TABLE_SETTINGS,
+        solve_table,
+        store_table_equilibrium,
+    )
 
     given = [flag for flag, value in heads_up_only.items() if value]
     if given:
         raise refuse(N_("{flag} is for the heads-up solve; leave it out with --players 3"), flag=given[0])
-    pre, final = ((TABLE_SETTINGS.pre_buckets, TABLE_SETTINGS.final_buckets) if buckets is None
-                  else bucket_sizes(buckets))
-    rounds = TABLE_SETTINGS.rounds if field_rounds is None else field_rounds
+    pre, final, rounds = abstraction_sizes(buckets, field_rounds, 3)
     target = None if exploitability is None else exploitability / 1000
     limits = (iterations, target, seconds)
     if limits == (None, None, None):        # the library's default stop
@@ -192,6 +207,8 @@ def _table(rule_set: Any, iterations: int | None, exploitability: float | None, 
                                iterations=iterations, exploitability=target, seconds=seconds,
                                schedule=schedule.value, stage=stage, progress=checkpoint, workers=workers,
                                scheduler=cluster)
+    if store_table_equilibrium(solution) is not None and not json_out:
+        note(_("kept as the cached three-handed solution of these rules"))
     if json_out:
         emit_json(table_json(solution))
     else:
