@@ -12,7 +12,7 @@ import pytest
 from drawodds.cli import run as cli_run
 from drawodds.errors import RequestError
 from drawodds.rules import preset
-from drawodds.solver.table import TABLE_SETTINGS, solve_table
+from drawodds.solver.table import solve_table
 
 SMALL = ("solve", "--players", "3", "--buckets", "24,12", "--field-rounds", "1")
 HEADS_UP_FIELDS = {"rules", "value", "exploitability", "exploitability_milli_antes", "nash_conv", "iterations",
@@ -24,11 +24,6 @@ def run(capsys, *args):
     code = cli_run(list(args))
     captured = capsys.readouterr()
     return code, captured.out, captured.err
-
-
-def test_the_default_budget_is_the_small_abstraction_of_the_tests(small_abstraction):
-    assert (TABLE_SETTINGS.pre_buckets, TABLE_SETTINGS.final_buckets, TABLE_SETTINGS.rounds) == \
-        small_abstraction.settings
 
 
 def test_a_solution_knows_its_json_and_the_seats_values_sum_to_zero(small_abstraction):

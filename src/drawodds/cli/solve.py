@@ -82,7 +82,7 @@ def solve_cmd(
         "--seconds", help=N_("Also stop after this many seconds of CFR."))] = None,
     buckets: Annotated[str | None, typer.Option("--buckets", help=N_(
         "Abstraction size: pre-draw and final-hand buckets, PRE,FINAL (1-4,096 and 1-2,048; "
-        "default 4096,512, three-handed 24,12). Smaller solves faster and coarser."))] = None,
+        "default 4096,512, three-handed 128,64). Smaller solves faster and coarser."))] = None,
     field_rounds: Annotated[int | None, typer.Option("--field-rounds", help=bounded(FIELD_ROUNDS,
         N_("Fixed-point passes of the field the holds are chosen against (three-handed: 1)"), 2))] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", help=N_(
