@@ -192,9 +192,21 @@ def _report_samples() -> dict[str, Any]:
     return {"Guide": guide, "Report": r.Report("reports", ("README.md",), guide.sections, True, 1, 2.5)}
 
 
+def _solver_samples() -> dict[str, Any]:
+    from drawodds.solver.cfr import Checkpoint
+    from drawodds.solver.table import MODEL, TableSolution
+
+    buckets = {"pre_draw": 164, "final": 20, "pre_draw_asked": 24, "final_asked": 12, "field_rounds": 1}
+    table = TableSolution(drawodds.preset(), 3, (-0.07, -0.01, 0.08), (0.0009, 0.0008, 0.001), 0.001, 700, 300.0,
+                          buckets, MODEL, 2, "dcfr", 6.0, (758572, 777760, 827944), False,
+                          (Checkpoint(1, 0.5, 0.17, 4.7), Checkpoint(700, 300.0, -0.07, 0.001)),
+                          None, None, ())     # type: ignore[arg-type]   # no game behind the figures
+    return {"TableSolution": table}
+
+
 SAMPLES: tuple[Callable[[], dict[str, Any]], ...] = (
     _strategy_samples, _engine_samples, _points_samples, _model_samples, _analysis_samples, _command_samples,
-    _train_samples, _report_samples)
+    _train_samples, _report_samples, _solver_samples)
 
 
 @pytest.fixture(scope="module")

@@ -139,13 +139,17 @@ def test_the_commands_defaults_are_the_librarys_default_solve():
     import inspect
     import typing
 
-    from drawodds.cli.solve import solve_cmd
+    from drawodds.cli.solve import abstraction_sizes, solve_cmd
     from drawodds.solver.settings import DEFAULT_SETTINGS
+    from drawodds.solver.table import TABLE_SETTINGS
 
     params = inspect.signature(solve_cmd).parameters
     sizes = f"{DEFAULT_SETTINGS.pre_buckets},{DEFAULT_SETTINGS.final_buckets}"
-    assert params["buckets"].default == sizes and params["field_rounds"].default == DEFAULT_SETTINGS.rounds
+    table = f"{TABLE_SETTINGS.pre_buckets},{TABLE_SETTINGS.final_buckets}"
+    assert params["buckets"].default is None and params["field_rounds"].default is None     # by table size:
+    assert abstraction_sizes(None, None, 2) == DEFAULT_SETTINGS.abstraction
+    assert abstraction_sizes(None, None, 3) == TABLE_SETTINGS.abstraction
     helps = {k: v.__metadata__[0].help for k, v in typing.get_type_hints(solve_cmd, include_extras=True).items()
              if hasattr(v, "__metadata__")}
-    assert f"default {sizes})" in helps["buckets"]
+    assert f"default {sizes}, three-handed {table})" in helps["buckets"]
     assert f"Neither limit given: {1000 * DEFAULT_SETTINGS.exploitability:g}." in helps["exploitability"]

@@ -12,7 +12,7 @@ from drawodds.cards import shown
 from drawodds.cli.errors import interrupted, refuse, scheduler, writable_file, writable_folder
 from drawodds.cli.language import worded
 from drawodds.cli.options import DaskOpt, DrawsOpt, JokerOpt, JsonOpt, MaxDrawOpt, SchedulerOpt, bounded, build_rules
-from drawodds.errors import FIELD_ROUNDS, check_positive
+from drawodds.errors import FIELD_ROUNDS, SOLVE_PLAYERS, check_positive
 from drawodds.execution import available_cores
 from drawodds.i18n import N_, _, number
 from drawodds.render.console import emit_json, note, spinner
@@ -34,6 +34,17 @@ def bucket_sizes(text: str) -> tuple[int, int]:
     except ValueError:
         pass
     raise refuse(N_("--buckets takes two sizes, PRE,FINAL, e.g. 1024,512; got {sizes}"), sizes=repr(shown(text)))
+
+
+def abstraction_sizes(buckets: str | None, field_rounds: int | None, players: int) -> tuple[int, int, int]:
+    """(pre-draw buckets, final buckets, field rounds) asked for: the options given, else the
+    default of the table size (heads-up ``DEFAULT_SETTINGS``, three-handed ``TABLE_SETTINGS``)."""
+    from drawodds.solver.settings import DEFAULT_SETTINGS
+    from drawodds.solver.table import TABLE_SETTINGS
+
+    default = TABLE_SETTINGS if players == 3 else DEFAULT_SETTINGS
+    pre, final = (default.pre_buckets, default.final_buckets) if buckets is None else bucket_sizes(buckets)
+    return pre, final, default.rounds if field_rounds is None else field_rounds
 
 
 HELP = N_("""Solve heads-up limit draw: an approximate equilibrium and what it plays, in plain words.
@@ -69,11 +80,16 @@ def solve_cmd(
         "deal). Neither limit given: 0.2."))] = None,
     seconds: Annotated[float | None, typer.Option(
         "--seconds", help=N_("Also stop after this many seconds of CFR."))] = None,
-    buckets: Annotated[str, typer.Option("--buckets", help=N_(
+    buckets: Annotated[str | None, typer.Option("--buckets", help=N_(
         "Abstraction size: pre-draw and final-hand buckets, PRE,FINAL (1-4,096 and 1-2,048; "
-        "default 4096,512). Smaller solves faster and coarser."))] = "4096,512",
-    field_rounds: Annotated[int, typer.Option("--field-rounds", help=bounded(FIELD_ROUNDS,
-        N_("Fixed-point passes of the field the holds are chosen against"), 2))] = 2,
+        "default 4096,512, three-handed 128,64). Smaller solves faster and coarser."))] = None,
+    field_rounds: Annotated[int | None, typer.Option("--field-rounds", help=bounded(FIELD_ROUNDS,
+        N_("Fixed-point passes of the field the holds are chosen against (three-handed: 1)"), 2))] = None,
+    players: Annotated[int | None, typer.Option("--players", "-p", help=N_(
+        "Players at the table: 2 (heads-up, the default) or 3. Three-handed, each seat's gain from "
+        "deviating alone is measured, in the abstract game, and with no limit given CFR stops at 2 or "
+        "after 30 minutes; --out, --chart, --tables, --leaks and the real game's measure are heads-up "
+        "only."))] = None,
     schedule: Annotated[Schedule, typer.Option(
         "--schedule", help=N_("CFR variant: dcfr (discounted CFR, the default) or cfr+."))] = Schedule.DCFR,
     workers: Annotated[int | None, typer.Option("--workers", "-w", help=worded(N_(
@@ -104,9 +120,15 @@ def solve_cmd(
     from drawodds.solver.summary import write_tables
 
     rule_set = build_rules(rules, max_draw=max_draw, joker=joker, draws=draws)
+    SOLVE_PLAYERS.check(players)
     check_rules(rule_set)
     check_positive(exploitability, "exploitability")      # milli-antes here, antes in the library
-    pre, final = bucket_sizes(buckets)
+    if players == 3:
+        _table(rule_set, iterations, exploitability, seconds, buckets, field_rounds, schedule, workers,
+               scheduler(scheduler_address, dask), {"--out": out, "--chart": chart, "--tables": tables,
+                                                     "--leaks": leaks or None}, json_out)
+        return
+    pre, final, rounds = abstraction_sizes(buckets, field_rounds, 2)
     cluster = scheduler(scheduler_address, dask)
     writable_file(out, "--out", endings=(".parquet",))
     writable_file(chart, "--chart", endings=CHART_ENDINGS)
@@ -116,7 +138,7 @@ def solve_cmd(
     shown_target = DEFAULT_EXPLOITABILITY if iterations is None and target is None else target   # solve's default
     with solve_progress(iterations or MAX_ITERATIONS, shown_target, enabled=not json_out) as (stage, checkpoint):
         solution = solve(rule_set, pre_buckets=pre, final_buckets=final, iterations=iterations, exploitability=target,
-                         seconds=seconds, schedule=schedule.value, rounds=field_rounds, stage=stage,
+                         seconds=seconds, schedule=schedule.value, rounds=rounds, stage=stage,
                          progress=checkpoint, workers=workers, scheduler=cluster)
     if out:
         solution.save(out)
@@ -154,6 +176,43 @@ def _measured(solution: Any, real: bool, leaks: bool, json_out: bool) -> None:
         render_solve(solution, measured, table)
     if stopped:
         interrupted(_("the real game's exploitability or the leaks were not measured"))
+    if solution.interrupted:
+        interrupted(_("the strategy is the average of the {n} iterations run").format(
+            n=number(solution.iterations, grouped=True)))
+
+
+def _table(rule_set: Any, iterations: int | None, exploitability: float | None, seconds: float | None,
+           buckets: str | None, field_rounds: int | None, schedule: Schedule, workers: int | None,
+           cluster: str | None, heads_up_only: dict[str, object], json_out: bool) -> None:
+    """``--players 3``: the three-handed solve (``solver.table.solve_table``) and its report."""
+    from drawodds.render.solve import render_table, solve_progress, table_json
+    from drawodds.solver.table import (
+        MAX_ITERATIONS,
+        TABLE_SECONDS,
+        TABLE_SETTINGS,
+        solve_table,
+        store_table_equilibrium,
+    )
+
+    given = [flag for flag, value in heads_up_only.items() if value]
+    if given:
+        raise refuse(N_("{flag} is for the heads-up solve; leave it out with --players 3"), flag=given[0])
+    pre, final, rounds = abstraction_sizes(buckets, field_rounds, 3)
+    target = None if exploitability is None else exploitability / 1000
+    limits = (iterations, target, seconds)
+    if limits == (None, None, None):        # the library's default stop
+        target, seconds = TABLE_SETTINGS.exploitability, TABLE_SECONDS
+    with solve_progress(iterations or MAX_ITERATIONS, target, enabled=not json_out) as (stage, checkpoint):
+        solution = solve_table(rule_set, 3, pre_buckets=pre, final_buckets=final, rounds=rounds,
+                               iterations=iterations, exploitability=target, seconds=seconds,
+                               schedule=schedule.value, stage=stage, progress=checkpoint, workers=workers,
+                               scheduler=cluster)
+    if store_table_equilibrium(solution) is not None and not json_out:
+        note(_("kept as the cached three-handed solution of these rules"))
+    if json_out:
+        emit_json(table_json(solution))
+    else:
+        render_table(solution)
     if solution.interrupted:
         interrupted(_("the strategy is the average of the {n} iterations run").format(
             n=number(solution.iterations, grouped=True)))

@@ -22,6 +22,7 @@ from drawodds.solver.best_response import LEAK_STAGES, BestResponse
 from drawodds.solver.cfr import Checkpoint
 from drawodds.solver.solution import DrawSolution
 from drawodds.solver.summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
+from drawodds.solver.table import TableSolution
 
 SCHEDULE_NAMES = {"dcfr": "discounted CFR", "cfr+": "CFR+"}
 
@@ -137,6 +138,57 @@ def render_solve(solution: DrawSolution, real: BestResponse | None = None, leaks
     console.print(_("[dim]Seat 0 sits left of the dealer and acts first. Exploitability: how much a best "
                     "response gains, in the abstract game (knowing only buckets) and in the real game (knowing "
                     "its exact hand, keeping any cards). See docs/solve.md.[/dim]"))
+    if solution.interrupted:
+        console.print(_("[yellow]Interrupted: the strategy of the {n} iterations run.[/yellow]").format(
+            n=number(solution.iterations, grouped=True)))
+
+
+def table_json(solution: TableSolution) -> dict[str, Any]:
+    """A three-handed solution's ``to_dict`` with the process's peak memory."""
+    return {**solution.to_dict(), "peak_memory_mb": round(peak_memory_bytes() / 2**20, 1)}
+
+
+def _seat_name(seat: int, players: int) -> str:
+    if seat == 0:
+        return _("seat 0 (left of the dealer)")
+    if seat == players - 1:
+        return _("seat {seat} (the dealer)").format(seat=seat)
+    return _("seat {seat}").format(seat=seat)
+
+
+def render_table(solution: TableSolution) -> None:
+    """The figures of a three-handed solve: each seat's value and its gain from deviating alone,
+    labelled so that no seat's gain reads as a two-player exploitability."""
+    console = stdout()
+    b = solution.buckets
+    console.print(_("Three-handed {rules}, solved in the abstract game ({pre} pre-draw × {final} final buckets, "
+                    "{raises} raises a round)").format(
+        rules=solution.rules.name, pre=number(b["pre_draw"], grouped=True), final=number(b["final"], grouped=True),
+        raises=solution.raises))
+    facts = Table.grid(padding=(0, 2))
+    facts.add_column(no_wrap=True)
+    facts.add_column()
+    for seat, v in enumerate(solution.value):
+        facts.add_row(_("value, {seat}").format(seat=_seat_name(seat, solution.players)),
+                      _("{value} antes per deal").format(value=number(v, 4, signed=True)))
+    for seat, g in enumerate(solution.seat_gains):
+        facts.add_row(_("gain of {seat} deviating alone").format(seat=_seat_name(seat, solution.players)),
+                      _("{value} milli-antes per deal").format(value=local_number(f"{1000 * g:.3g}")))
+    facts.add_row(_("largest seat gain, abstract game"), _("{value} milli-antes per deal").format(
+        value=local_number(f"{1000 * solution.exploitability:.3g}")))
+    schedule = SCHEDULE_NAMES.get(solution.schedule, solution.schedule)
+    facts.add_row(_("iterations"), f"{number(solution.iterations, grouped=True)} ({schedule})")
+    facts.add_row(_("time"), _("{seconds} s CFR (abstraction built in {built} s)").format(
+        seconds=number(solution.seconds, 1), built=number(solution.abstraction_seconds)))
+    facts.add_row(_("information sets"), number(sum(solution.infosets_per_seat), grouped=True))
+    facts.add_row(_("peak memory"), _("{size} GB (this whole process)").format(
+        size=number(peak_memory_bytes() / 2**30, 2)))
+    console.print(facts)
+    console.print(_(solution.model), style="dim")
+    console.print(_("[dim]A seat's gain is what it wins by changing its own play alone, the other two held fixed, "
+                    "in the abstract game (knowing only buckets). It is not a two-player exploitability: two "
+                    "seats changing together may gain more, and with three players CFR is not sure to reach an "
+                    "equilibrium. The real game's gains are measured heads-up only. See docs/solve.md.[/dim]"))
     if solution.interrupted:
         console.print(_("[yellow]Interrupted: the strategy of the {n} iterations run.[/yellow]").format(
             n=number(solution.iterations, grouped=True)))

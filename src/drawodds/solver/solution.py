@@ -318,6 +318,8 @@ def load_solution(path: str | Path, *, directory: Path | None = None) -> DrawSol
     a damaged or edited file is a ``SolutionFileError`` before anything is built from it. Its
     abstraction is rebuilt from the stored settings (or read from the cache)."""
     stored = store.read_solution(path)
+    if stored.players != 2:
+        raise store.unusable(path, f"it is a solution for {stored.players} players, not heads-up")
     a = cached_abstraction(stored.rules, *stored.settings, directory=directory)
     if (a.pre_buckets, a.final_buckets) != (stored.pre_draw_buckets, stored.final_buckets):
         raise store.unusable(path, "its bucket counts do not match its settings")
@@ -325,6 +327,7 @@ def load_solution(path: str | Path, *, directory: Path | None = None) -> DrawSol
         game = build_game(a, stored.raises)
     except RuleError as exc:
         raise store.unusable(path, "its raise cap does not fit its rules") from exc
-    return DrawSolution(stored.rules, a, game, store.strategy_of(stored, game, path), stored.value,
+    strategy = store.strategy_of(stored, game, path)
+    return DrawSolution(stored.rules, a, game, strategy, (stored.value[0], stored.value[1]),
                         stored.exploitability, stored.nash_conv, stored.iterations, stored.seconds,
                         stored.abstraction_seconds, stored.schedule, stored.raises, stored.curve, stored.interrupted)

@@ -18,7 +18,7 @@ from drawodds.errors import RequestError
 from drawodds.rules import RuleError, RuleSet
 from drawodds.solver import cfr
 from drawodds.solver.abstraction import SPLIT, Abstraction, check_rules
-from drawodds.solver.game import GameTree
+from drawodds.solver.game import GameTree, TableGame
 from drawodds.solver.settings import STORE_FORMAT
 from drawodds.solver.subsets import N_STRENGTHS, Floats
 
@@ -85,7 +85,7 @@ class StoredSolution:
     pre_draw_buckets: int                 # as the solved abstraction had them
     final_buckets: int
     raises: int
-    value: tuple[float, float]
+    value: tuple[float, ...]              # one per seat
     exploitability: float
     nash_conv: float
     iterations: int
@@ -96,23 +96,28 @@ class StoredSolution:
     curve: tuple[cfr.Checkpoint, ...] = field(repr=False)
     node: npt.NDArray[np.integer] = field(repr=False, default_factory=lambda: np.zeros(0, dtype=np.int64))
     probability: Floats = field(repr=False, default_factory=lambda: np.zeros(0))
+    players: int = 2                      # three: a table solution, with each seat's gain
+    seat_gains: tuple[float, ...] = ()
 
 
 def _record(stored: StoredSolution) -> dict[str, object]:
-    """The metadata of a solution file (format ``STORE_FORMAT``)."""
-    return {"format": STORE_FORMAT, "rules": stored.rules.to_dict(),
+    """The metadata of a solution file (format ``STORE_FORMAT``); a table of three also records its
+    players and each seat's gain (a heads-up record is as it was)."""
+    table = {"players": stored.players} if stored.players != 2 else {}
+    gains = {"seat_gains": list(stored.seat_gains)} if stored.players != 2 else {}
+    return {"format": STORE_FORMAT, **table, "rules": stored.rules.to_dict(),
             "settings": {"pre_buckets": stored.settings[0], "final_buckets": stored.settings[1],
                          "rounds": stored.settings[2]},
             "abstraction": {"pre_draw_buckets": stored.pre_draw_buckets, "final_buckets": stored.final_buckets},
             "solve": {"value": list(stored.value), "exploitability": stored.exploitability,
                       "nash_conv": stored.nash_conv, "iterations": stored.iterations, "seconds": stored.seconds,
                       "abstraction_seconds": stored.abstraction_seconds, "schedule": stored.schedule,
-                      "raises": stored.raises, "interrupted": stored.interrupted},
+                      "raises": stored.raises, "interrupted": stored.interrupted, **gains},
             "curve": [{"iteration": c.iteration, "seconds": c.seconds, "value": c.value,
                        "exploitability": c.exploitability} for c in stored.curve]}
 
 
-def write_solution(path: str | Path, game: GameTree, strategy: tuple[Floats | None, ...],
+def write_solution(path: str | Path, game: GameTree | TableGame, strategy: tuple[Floats | None, ...],
                    stored: StoredSolution) -> Path:
     """Write a strategy to a Parquet file, one row per (decision, row, private state, action), with
     ``stored``'s record (its node and probability are not used) in the file's metadata."""
@@ -171,7 +176,7 @@ def read_solution(path: str | Path) -> StoredSolution:
     return dataclasses.replace(stored, node=frame["node"].to_numpy(), probability=frame["probability"].to_numpy())
 
 
-def strategy_of(stored: StoredSolution, game: GameTree, path: str | Path) -> tuple[Floats | None, ...]:
+def strategy_of(stored: StoredSolution, game: GameTree | TableGame, path: str | Path) -> tuple[Floats | None, ...]:
     """The stored strategy per node of ``game`` (the tree its settings describe), every row checked."""
     probability, nodes = stored.probability, stored.node
     strategy: list[Floats | None] = [None] * len(game.tree.nodes)
@@ -226,8 +231,13 @@ def check_metadata(meta: object, path: str | Path) -> StoredSolution:
                              f"FINAL (1-{MAX_FINAL_BUCKETS:,}), ROUNDS (1-{MAX_ROUNDS})")
     if not isinstance(solved, dict):
         raise unusable(path, "its solve record is missing")
-    value, abstraction = solved.get("value"), meta.get("abstraction")
-    fields_ok = (isinstance(value, list) and len(value) == 2 and all(_number(v) for v in value)
+    players = meta.get("players", 2)
+    if players not in (2, 3) or isinstance(players, bool):
+        raise unusable(path, "its number of players is not 2 or 3")
+    value, abstraction, gains = solved.get("value"), meta.get("abstraction"), solved.get("seat_gains", [])
+    fields_ok = (isinstance(value, list) and len(value) == players and all(_number(v) for v in value)
+                 and isinstance(gains, list) and len(gains) == (players if players != 2 else 0)
+                 and all(_number(g) for g in gains)
                  and all(_number(solved.get(k)) for k in ("exploitability", "nash_conv", "seconds",
                                                           "abstraction_seconds"))
                  and _count(solved.get("iterations"), 0, 10**9) and _count(solved.get("raises"), 0, MAX_RAISES)
@@ -247,11 +257,11 @@ def check_metadata(meta: object, path: str | Path) -> StoredSolution:
         raise unusable(path, "its rules are not a game the solver plays") from exc
     assert isinstance(value, list) and isinstance(curve, list) and isinstance(abstraction, dict)
     return StoredSolution(rule_set, (sizes[0], sizes[1], sizes[2]), int(abstraction["pre_draw_buckets"]),
-                          int(abstraction["final_buckets"]), int(solved["raises"]), (value[0], value[1]),
+                          int(abstraction["final_buckets"]), int(solved["raises"]), tuple(value),
                           solved["exploitability"], solved["nash_conv"], solved["iterations"], solved["seconds"],
                           solved["abstraction_seconds"], solved["schedule"], solved["interrupted"],
                           tuple(cfr.Checkpoint(c["iteration"], c["seconds"], c["value"], c["exploitability"])
-                                for c in curve))
+                                for c in curve), players=players, seat_gains=tuple(gains))
 
 
 def check_states(stored: StoredSolution, street: npt.NDArray, state: npt.NDArray, path: str | Path) -> None:

@@ -1,0 +1,134 @@
+"""`drawodds solve --players 3` and ``solver.table.solve_table``: three at the table, measured by each
+seat's best response, on the small abstraction of the session (24 pre-draw, 12 final buckets asked);
+the heads-up solve beside it is unchanged."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from drawodds.cli import run as cli_run
+from drawodds.errors import RequestError
+from drawodds.rules import preset
+from drawodds.solver.table import solve_table
+
+SMALL = ("solve", "--players", "3", "--buckets", "24,12", "--field-rounds", "1")
+HEADS_UP_FIELDS = {"rules", "value", "exploitability", "exploitability_milli_antes", "nash_conv", "iterations",
+                   "seconds", "infosets", "infosets_per_seat", "abstraction_seconds", "schedule", "raises",
+                   "interrupted", "abstraction", "curve", "real_exploitability", "peak_memory_mb"}
+
+
+def run(capsys, *args):
+    code = cli_run(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_solution_knows_its_json_and_the_seats_values_sum_to_zero(small_abstraction):
+    solution = solve_table(small_abstraction.rules, abstraction=small_abstraction, iterations=12, raises=0)
+    data = json.loads(solution.to_json())
+    assert data["players"] == 3 and data["rules"] == "morkpoker" and data["raises"] == 0
+    assert len(data["value"]) == 3 and sum(data["value"]) == pytest.approx(0.0, abs=1e-12)
+    assert len(data["seat_gains"]) == 3 and min(data["seat_gains"]) >= -1e-12
+    assert data["exploitability"] == max(data["seat_gains"])
+    assert data["exploitability_milli_antes"] == pytest.approx(1000 * data["exploitability"])
+    assert data["iterations"] == 12 and data["seconds"] > 0 and data["curve"][-1]["iteration"] == 12
+    assert data["buckets"] == {"pre_draw": small_abstraction.pre_buckets, "final": small_abstraction.final_buckets,
+                               "pre_draw_asked": 24, "final_asked": 12, "field_rounds": 1}
+    assert "independently" in data["model"] and "own 47-card stub" in data["model"]
+    assert len(data["infosets_per_seat"]) == 3 and not data["interrupted"]
+    assert "strategy" not in data and "game" not in data
+    assert repr(solution).startswith("TableSolution(rules='morkpoker', players=3")
+
+
+def test_the_stop_is_the_largest_seat_gain(small_abstraction):
+    """CFR stops at the first checkpoint whose largest seat gain is at most the stop value."""
+    stop = 0.3
+    solution = solve_table(small_abstraction.rules, abstraction=small_abstraction, exploitability=stop,
+                           iterations=400, raises=0)
+    assert solution.iterations < 400 and solution.exploitability <= stop
+    assert all(c.exploitability > stop for c in solution.curve[:-1])
+    assert solution.curve[-1].exploitability == solution.exploitability
+    timed = solve_table(small_abstraction.rules, abstraction=small_abstraction, seconds=1e-9, raises=0)
+    assert timed.iterations == 1                            # the time limit is honoured at the first checkpoint
+
+
+def test_the_table_size_and_rules_are_checked_before_any_work():
+    for players in (1, 2, 4):
+        with pytest.raises(RequestError, match="players"):
+            solve_table(preset("morkpoker"), players)
+    with pytest.raises(Exception, match="draw game"):
+        solve_table(preset("poengpoker"))
+
+
+def test_cli_json_three_handed(capsys, small_abstraction):
+    code, out, _ = run(capsys, *SMALL, "--iterations", "2", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["players"] == 3 and data["iterations"] == 2 and data["raises"] == 2
+    assert len(data["value"]) == 3 and sum(data["value"]) == pytest.approx(0.0, abs=1e-12)
+    assert data["exploitability"] == max(data["seat_gains"]) and data["peak_memory_mb"] > 0
+    assert data["buckets"]["pre_draw"] == small_abstraction.pre_buckets
+
+
+def test_cli_text_labels_a_seat_gain_as_no_two_player_exploitability(capsys, small_abstraction):
+    code, out, _ = run(capsys, *SMALL, "--iterations", "2")
+    assert code == 0 and "Three-handed morkpoker" in out
+    assert "gain of seat 2 (the dealer) deviating alone" in out and "largest seat gain" in out
+    assert "not a two-player exploitability" in " ".join(out.split())
+    assert "own 47-card stub" in " ".join(out.split())
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--players", "1"], "--players must be at least 2, got 1"),
+    (["--players", "8"], "--players can be at most 3, got 8"),
+    (["--players", "3", "--rules", "poengpoker"], "draw game"),
+    (["--players", "3", "--draws", "2"], "one draw"),
+    (["--players", "3", "--leaks"], "--leaks is for the heads-up solve"),
+    (["--players", "3", "--out", "x.parquet"], "--out is for the heads-up solve"),
+    (["--players", "3", "--exploitability", "0"], "--exploitability must be a positive number"),
+])
+def test_bad_players_and_options_are_one_line_exit_2(capsys, args, fragment):
+    code, out, err = run(capsys, "solve", *args)
+    assert code == 2 and out == "" and err.count("\n") == 1 and fragment in err
+
+
+def test_heads_up_is_unchanged(capsys, small_abstraction):
+    """Without --players (or with 2) solve is the heads-up solve, every JSON field as before."""
+    args = ("solve", "--buckets", "24,12", "--field-rounds", "1", "--no-real", "--iterations", "5", "--json")
+    code, out, _ = run(capsys, *args)
+    plain = json.loads(out)
+    code2, out2, _ = run(capsys, *args, "--players", "2")
+    two = json.loads(out2)
+    assert code == code2 == 0 and set(plain) == set(two) == HEADS_UP_FIELDS
+    assert plain["value"] == two["value"] and plain["value"][0] == -plain["value"][1]
+    assert plain["exploitability"] == two["exploitability"] and "players" not in plain
+
+
+def test_a_table_solution_is_cached_under_its_own_key(small_abstraction, cache_directory, tmp_path):
+    """Kept once it reaches its stop (a key of its own: never the heads-up file), read back the
+    same; a heads-up loader refuses it and the table loader refuses a heads-up file."""
+    from drawodds.solver.solution import load_solution, save_solution
+    from drawodds.solver.solve import solve
+    from drawodds.solver.store import SolutionFileError
+    from drawodds.solver.table import load_table_solution, store_table_equilibrium, table_equilibrium, table_path
+
+    rules = small_abstraction.rules
+    stop = 1.0
+    settings = {"exploitability": stop, "pre_buckets": 24, "final_buckets": 12, "rounds": 1, "raises": 0}
+    path = table_path(rules, **settings)
+    assert path.name.startswith("solution-3-handed-") and not path.exists()
+    assert path != table_path(rules, **{**settings, "raises": 1})
+    solved = table_equilibrium(rules, **settings)
+    assert path.exists() and solved.exploitability <= stop and solved.raises == 0
+    read = table_equilibrium(rules, **settings)
+    assert read.to_dict() == solved.to_dict()
+    for a, b in zip(read.strategy, solved.strategy, strict=True):
+        assert (a is None and b is None) or (a is not None and b is not None and np.allclose(a, b))
+    assert store_table_equilibrium(solved, exploitability=stop) is None        # one is stored already
+    with pytest.raises(SolutionFileError, match="not heads-up"):
+        load_solution(path)
+    heads_up = save_solution(solve(rules, abstraction=small_abstraction, iterations=2), tmp_path / "two.parquet")
+    with pytest.raises(SolutionFileError, match="not a solution for three"):
+        load_table_solution(heads_up)
