@@ -80,6 +80,7 @@ class HoldKind(IntEnum):
     CARD_PLUS_CARD = 27      # fine form of CARD_PLUS_LOW: y = the lower card's rank << 1 | suited
     FLUSH_FOUR = 28          # fine form of 4 to a flush: x = high cards, y = ace << 1 | a ten, nine or eight
     SF_FOUR = 29             # fine form of 4 to a straight flush: x = high cards, y = 0 open, 2 ace low, 3 gap
+    SF_THREE = 30            # fine form of 3 to a straight flush: x = high cards << 2 | gaps, y = where (_SF_ENDS)
 
 
 K = HoldKind
@@ -300,6 +301,8 @@ def hold_pattern_label(code: int) -> str:
         return Phrase(N_("{n} to a flush, {high}"), n=x, high=_hi(y))
     if kind == K.FLUSH_FOUR:
         return _flush_four_label(x, {y >> 1}, {y & 1})
+    if kind == K.SF_THREE:
+        return Phrase(_SF_ENDS[y], hold=hold_pattern_label(K.SF_DRAW << 8 | 3 << 4 | x))
     if kind == K.SF_FOUR:
         return Phrase({0: N_("4 to a straight flush (open), {high}"), 2: N_("4 to a straight flush (ace low)"),
                        3: N_("4 to a straight flush (gap inside), {high}")}[y], high=_hi(x))
@@ -355,6 +358,7 @@ def coarse_codes(codes: npt.ArrayLike) -> npt.NDArray[np.int64]:
     kind, x, y = (c >> 8) & 31, (c >> 4) & 0xF, c & 0xF
     plain = np.where(kind == K.CARD_PLUS_CARD, K.CARD_PLUS_LOW << 8 | x << 4 | (y & 1), c & ~JOKER_FLAG)
     plain = np.where(kind == K.SF_FOUR, K.SF_DRAW << 8 | 4 << 4 | (y > 0), plain)
+    plain = np.where(kind == K.SF_THREE, K.SF_DRAW << 8 | 3 << 4 | x, plain)
     plain = np.where(kind == K.ROYAL_DRAW, plain & ~0xF, plain)
     plain = np.where(kind == K.FLUSH_FOUR, K.FLUSH_DRAW << 8 | 4 << 4 | x, plain)
     return plain | (c & JOKER_FLAG)
@@ -365,6 +369,8 @@ def fine_codes(code: int) -> tuple[int, ...]:
     kind, x, y, flag = (code >> 8) & 31, (code >> 4) & 0xF, code & 0xF, code & JOKER_FLAG
     if kind == K.CARD_PLUS_LOW:
         return tuple(flag | K.CARD_PLUS_CARD << 8 | x << 4 | low << 1 | y for low in sorted(_lows(x)))
+    if kind == K.SF_DRAW and x == 3:
+        return tuple(flag | f for f in _sf_three_forms().get(y, ()))
     if kind == K.SF_DRAW and x == 4:     # the kinds and high cards that can occur
         forms = [(h, 0) for h in range(3)] if y == 0 else [(1, 2), *((h, 3) for h in range(4))]
         return tuple(flag | K.SF_FOUR << 8 | h << 4 | f for h, f in forms)
@@ -445,7 +451,9 @@ def _codes_for(r: npt.NDArray[np.int64], s: npt.NDArray[np.int64], strength: npt
     if k == 4:
         put(suited & straightish, K.SF_FOUR, high, np.where(has_ace, 2, np.where(gaps > 0, 3, 0)))
     else:
-        put(suited & straightish, K.SF_DRAW, 3, np.minimum(high, 3) << 2 | gaps)
+        low_end = has_ace | (low == 0)            # straights only upward (from the deuce or the ace low)
+        where = np.where(low_end, 1, np.where(top == TEN, 2, 0))
+        put(suited & straightish, K.SF_THREE, np.minimum(high, 3) << 2 | gaps, where)
     if k == 4:
         mid = ((r >= TEN - 2) & (r < HIGH)).any(axis=1).astype(np.int64)
         put(suited, K.FLUSH_FOUR, high, has_ace.astype(np.int64) << 1 | mid)
@@ -472,6 +480,22 @@ def _flush_four_label(high: int, aces: set[int], mids: set[int]) -> str:
     return text
 
 
+# Where three to a straight flush sits: in the middle, at the low end (from the deuce or the ace
+# low: straights only one way) or up to the ten (with no high card).
+_SF_ENDS = {0: N_("{hold}, in the middle"), 1: N_("{hold}, low end"), 2: N_("{hold}, ten high")}
+
+
+@functools.cache
+def _sf_three_forms() -> dict[int, tuple[int, ...]]:
+    """The fine codes of three to a straight flush that occur, by their coarse y (high << 2 | gaps)."""
+    ranks = combinations(13, 3).astype(np.int64)
+    codes = _codes_for(ranks, np.zeros_like(ranks), np.zeros(len(ranks), dtype=np.int64))
+    out: dict[int, set[int]] = {}
+    for c in codes[codes >> 8 == K.SF_THREE].tolist():
+        out.setdefault((c >> 4) & 0xF, set()).add(c)
+    return {y: tuple(sorted(v)) for y, v in out.items()}
+
+
 # Three to a royal flush: the 5-bit mask of its ranks (ten = bit 0 .. ace = bit 4) -> 1..10.
 _ROYAL_MASKS = tuple(sum(1 << b for b in c) for c in __import__("itertools").combinations(range(5), 3))
 _ROYAL_THREE = np.zeros(32, dtype=np.int64)
@@ -485,7 +509,8 @@ def kept_cards(code: int) -> int:
     kind, x = code >> 8, (code >> 4) & 0xF
     fixed: dict[int, int] = {K.DISCARD: 0, K.QUADS: 4, K.TRIPS: 3, K.TRIPS_K: 4, K.TWO_PAIR: 4, K.PAIR: 2,
                              K.PAIR_K: 3, K.PAIR_KK: 4, K.TWO_HIGH_SUITED: 2, K.TWO_HIGH_OFFSUIT: 2,
-                             K.CARD_PLUS_LOW: 2, K.CARD_PLUS_CARD: 2, K.FLUSH_FOUR: 4, K.SF_FOUR: 4, K.ONE_CARD: 1}
+                             K.CARD_PLUS_LOW: 2, K.CARD_PLUS_CARD: 2, K.FLUSH_FOUR: 4, K.SF_FOUR: 4, K.SF_THREE: 3,
+                             K.ONE_CARD: 1}
     if kind in fixed:
         return fixed[kind]
     if kind in (K.ROYAL_DRAW, K.SF_DRAW, K.FLUSH_DRAW, K.STRAIGHT_DRAW, K.UNRELATED):
@@ -660,7 +685,7 @@ def _hold_type_table() -> npt.NDArray[np.int64]:
     table[[K.PAIR_K, K.PAIR_KK]] = H.KICKER
     table[[K.FLUSH_DRAW, K.FLUSH_FOUR]] = H.FLUSH_DRAW
     table[K.STRAIGHT_DRAW] = H.STRAIGHT_DRAW
-    table[[K.SF_DRAW, K.SF_FOUR, K.ROYAL_DRAW]] = H.SF_DRAW
+    table[[K.SF_DRAW, K.SF_FOUR, K.SF_THREE, K.ROYAL_DRAW]] = H.SF_DRAW
     table[[K.TWO_HIGH_SUITED, K.TWO_HIGH_OFFSUIT, K.CARD_PLUS_LOW, K.CARD_PLUS_CARD]] = H.TWO_CARDS
     table[K.ONE_CARD] = H.ONE_CARD
     table[K.DISCARD] = H.DRAW_FIVE

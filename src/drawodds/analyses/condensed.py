@@ -639,6 +639,9 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
     fine_inst = _instances(table, fine)
     lines, core = _refined(table, inst, fine_inst, lines, bound)
     inst = fine_inst
+    # A line that decides no deal is dropped: every deal it could take was taken above it.
+    used = np.bincount(_play(table, inst, lines).line, minlength=len(lines) + 1)[:len(lines)] > 0
+    lines, core = [x for x, u in zip(lines, used, strict=True) if u], [c for c, u in zip(core, used, strict=True) if u]
     is_core = dict(zip(lines, core, strict=True))
     lines, mean = _ordered(table, inst, lines)
     core = [is_core[line] for line in lines]

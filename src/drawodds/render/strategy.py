@@ -67,7 +67,13 @@ def list_cost_sentences(plan: CondensedStrategy) -> list[str]:
             hand=pretty_cards(list(worst.hand)), list_keep=pretty_cards(list(worst.list_keep)) or _("nothing"),
             best_keep=pretty_cards(list(worst.best_keep)) or _("nothing")))
     extra = len(plan.lines) - plan.core_lines
-    if extra:
+    if extra and plan.max_regret > plan.bound:
+        out.append(ngettext("The line marked * is there so that rare hands lose less; no order of these patterns keeps "
+                            "every hand within {bound}. Without it the list is {core} lines long.",
+                            "The {n} lines marked * are there so that rare hands lose less; no order of these patterns "
+                            "keeps every hand within {bound}. Without them the list is {core} lines long.", extra).format(
+            n=extra, bound=amount(plan.bound, unit, 2), core=plan.core_lines))
+    elif extra:
         out.append(ngettext("The line marked * is there so that no hand loses more than {bound}; without it the list "
                             "is {core} lines long.",
                             "The {n} lines marked * are there so that no hand loses more than {bound}; without them "
