@@ -568,6 +568,12 @@ def _coarsened(codes: list[int]) -> tuple[list[int], list[int]]:
     return whole, [f for k, v in groups.items() if k not in whole for f in sorted(v)]
 
 
+def pattern_count(codes: list[int] | tuple[int, ...]) -> int:
+    """How many patterns a line names, a coarse pattern whose fine forms are all there counting once."""
+    whole, rest = _coarsened(list(codes))
+    return len(whole) + len(rest)
+
+
 def two_card_cells(codes: list[int] | tuple[int, ...]) -> set[tuple[int, int, int]]:
     """The (high rank, lower rank, suited) a line's 'card + a lower card' patterns hold."""
     cells = set()

@@ -57,6 +57,7 @@ from drawodds.patterns import (
     kept_cards,
     mergeable,
     merged_label,
+    pattern_count,
     split_line,
     two_card_cells,
 )
@@ -153,7 +154,8 @@ class CondensedStrategy(Result):
 
     def to_dict(self) -> dict[str, object]:
         return {"strategy": [line.to_dict() for line in self.lines], **super().to_dict(),
-                "strategy_value": self.optimum - self.loss, "strategy_patterns": len(self.patterns),
+                "strategy_value": self.optimum - self.loss,
+                "strategy_patterns": sum(pattern_count(codes) for codes in self.line_codes),
                 "worst_deal": self.worst.to_dict() if self.worst is not None else None,
                 "core_lines": self.core_lines}
 

@@ -71,8 +71,8 @@ def list_cost_sentences(plan: CondensedStrategy) -> list[str]:
         out.append(ngettext("The line marked * is there so that rare hands lose less; no order of these patterns keeps "
                             "every hand within {bound}. Without it the list is {core} lines long.",
                             "The {n} lines marked * are there so that rare hands lose less; no order of these patterns "
-                            "keeps every hand within {bound}. Without them the list is {core} lines long.", extra).format(
-            n=extra, bound=amount(plan.bound, unit, 2), core=plan.core_lines))
+                            "keeps every hand within {bound}. Without them the list is {core} lines long.",
+                            extra).format(n=extra, bound=amount(plan.bound, unit, 2), core=plan.core_lines))
     elif extra:
         out.append(ngettext("The line marked * is there so that no hand loses more than {bound}; without it the list "
                             "is {core} lines long.",
