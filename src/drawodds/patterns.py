@@ -20,6 +20,7 @@ Two different things are classified, so they carry different names:
 from __future__ import annotations
 
 import functools
+import itertools
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -497,7 +498,7 @@ def _sf_three_forms() -> dict[int, tuple[int, ...]]:
 
 
 # Three to a royal flush: the 5-bit mask of its ranks (ten = bit 0 .. ace = bit 4) -> 1..10.
-_ROYAL_MASKS = tuple(sum(1 << b for b in c) for c in __import__("itertools").combinations(range(5), 3))
+_ROYAL_MASKS = tuple(sum(1 << b for b in c) for c in itertools.combinations(range(5), 3))
 _ROYAL_THREE = np.zeros(32, dtype=np.int64)
 _ROYAL_THREE[list(_ROYAL_MASKS)] = np.arange(1, 11)
 

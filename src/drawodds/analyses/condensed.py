@@ -121,7 +121,7 @@ class CondensedStrategy(Result):
     The cost is that of the list as printed: the first line some legal hold matches, and among
     the holds matching that line the highest cards (then the lowest hold mask)."""
 
-    patterns: tuple[int, ...] = field(metadata=HIDDEN)        # pattern codes, line by line
+    patterns: tuple[int, ...] = field(metadata=HIDDEN, repr=False)   # pattern codes, line by line
     labels: tuple[str, ...] = field(metadata=HIDDEN)          # the printed text of each line
     loss: float = field(metadata=shown_as(name="strategy_loss"))   # value lost per deal vs the optimum
     optimum: float = field(metadata=HIDDEN)                   # the table's average value
