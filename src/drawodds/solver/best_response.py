@@ -29,6 +29,7 @@ import numpy.typing as npt
 from drawodds.evaluate import evaluate, jacks_or_better_floor
 from drawodds.results import Result, shown_as
 from drawodds.solver.abstraction import legal_hold_table
+from drawodds.solver.cfr import seat_payoffs
 from drawodds.solver.classes import class_hold_cards
 from drawodds.solver.expectations import (
     _levels,
@@ -37,7 +38,6 @@ from drawodds.solver.expectations import (
     hold_expectations,
     subset_tables,
 )
-from drawodds.solver.cfr import seat_payoffs
 from drawodds.solver.game import GameTree, TableGame, betting_round
 from drawodds.solver.hand_kinds import hand_kinds
 from drawodds.solver.playout import Deal, SolutionSeat, deal_block, play_block
@@ -329,14 +329,13 @@ class _Game:
                 return kids.max(axis=0)
             strat = sol.strategy[g.post_nodes[(grp.key, h)]]
             assert strat is not None
-            if expand is not None:
-                strat = strat[:, expand, :]
             out = np.zeros((len(stake), n))
             for k, act in enumerate(node.actions):
+                p = strat[:, :, k] if expand is None else np.take(strat[:, :, k], expand, axis=1)
                 if actor == seat:
-                    out = out + strat[:, :, k] * visit(h + act, reach)
+                    out += p * visit(h + act, reach)
                 else:
-                    out = out + visit(h + act, {**reach, actor: reach[actor] * strat[:, :, k]})
+                    out += visit(h + act, {**reach, actor: reach[actor] * p})
             return out
 
         return np.asarray(visit("", opp_reach))

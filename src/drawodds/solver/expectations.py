@@ -172,12 +172,7 @@ def group_spread(t: SubsetTables, groups: Ints, shares: Floats, n_groups: int, h
     coef: dict[int, Floats] = {}
     for m, size, sign in _terms(holds, d):
         ids = t.own[classes] if size == 5 else t.ids[classes, m].astype(np.int64)
-        if size == 4:                                   # 48 completions of each four-card pattern
-            index = t.four[ids].astype(np.int64) * n_groups + groups[:, None]
-            out += sign * np.bincount(index.ravel(), weights=np.repeat(shares, t.four.shape[1]),
-                                      minlength=N_STRENGTHS * n_groups).reshape(N_STRENGTHS, n_groups)
-            continue
-        n = N_STRENGTHS if size == 5 else len(t.dense[size])
+        n = N_STRENGTHS if size == 5 else len(t.dense[size]) if size < 4 else len(t.four)
         part = np.bincount(ids * n_groups + groups, weights=sign * shares, minlength=n * n_groups).reshape(n, n_groups)
         if size == 5:
             out += part
@@ -186,7 +181,13 @@ def group_spread(t: SubsetTables, groups: Ints, shares: Floats, n_groups: int, h
         else:
             coef[size] = part
     for size, c in coef.items():
-        out += t.dense[size].T @ c
+        if size < 4:
+            out += t.dense[size].T @ c
+            continue
+        pattern, group = np.nonzero(c)                  # the 48 completions of each four-card pattern
+        index = t.four[pattern].astype(np.int64) * n_groups + group[:, None]
+        out += np.bincount(index.ravel(), weights=np.repeat(c[pattern, group], t.four.shape[1]),
+                           minlength=N_STRENGTHS * n_groups).reshape(N_STRENGTHS, n_groups)
     out /= comb(N_CARDS - 5, d)
     return np.ascontiguousarray(out.T)
 
