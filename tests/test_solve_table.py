@@ -88,8 +88,9 @@ def test_cli_measures_each_seats_best_response_in_the_real_game(capsys, small_ab
     code, out, _ = run(capsys, *SMALL, "--iterations", "2", "--json")
     real = json.loads(out)["real_exploitability"]
     assert code == 0 and asked == [(3, "full")]
-    assert real["seat_gains"] == pytest.approx([0.005, 0.004, 0.0015]) and real["antes_per_deal"] == pytest.approx(0.005)
-    assert real["milli_antes"] == pytest.approx(5.0) and real["value"] == [-0.07, -0.01, 0.08] and real["seconds"] == 2.5
+    assert real["seat_gains"] == pytest.approx([0.005, 0.004, 0.0015])
+    assert real["antes_per_deal"] == pytest.approx(0.005) and real["milli_antes"] == pytest.approx(5.0)
+    assert real["value"] == [-0.07, -0.01, 0.08] and real["seconds"] == 2.5
     code, out, _ = run(capsys, *SMALL, "--iterations", "2")
     text = " ".join(out.split())
     assert code == 0 and "seat gains, real game" in text and "5, 4, 1.5 milli-antes per deal" in text

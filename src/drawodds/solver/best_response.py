@@ -349,7 +349,7 @@ class _Game:
         own choice among them. The holds that give it go to ``self.holds_of[k]`` (vectors, classes)."""
         a = self.a
         if self.free:
-            return self._hold_values(vectors, k, None, None)
+            return self._hold_values(vectors, k, None)
         columns = a.hold_columns(k)
         levels = None
         if self.res.classes:                     # the holds of one count share the sums over their draws

@@ -173,7 +173,8 @@ def group_spread(t: SubsetTables, groups: Ints, shares: Floats, n_groups: int, h
     for m, size, sign in _terms(holds, d):
         ids = t.own[classes] if size == 5 else t.ids[classes, m].astype(np.int64)
         n = N_STRENGTHS if size == 5 else len(t.dense[size]) if size < 4 else len(t.four)
-        part = np.bincount(ids * n_groups + groups, weights=sign * shares, minlength=n * n_groups).reshape(n, n_groups)
+        part = np.bincount(ids * n_groups + groups, weights=sign * shares,
+                           minlength=n * n_groups).astype(np.float64, copy=False).reshape(n, n_groups)
         if size == 5:
             out += part
         elif size in coef:
