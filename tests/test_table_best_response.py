@@ -80,6 +80,7 @@ def test_the_solution_is_zero_sum_in_the_real_game_and_knowing_more_only_gains(t
     seat = 0                                          # the first to draw: the fewest rows at its draw
     full, _ = _Game(table, RESOLUTIONS["full"]).seat_value(seat)
     assert full >= final.best_response[seat] - 1e-12
-    data = SeatGains("full", final.value, (*final.best_response[:seat], full), 1.0).to_dict()
+    best = tuple(full if i == seat else b for i, b in enumerate(final.best_response))
+    data = SeatGains("full", final.value, best, 1.0).to_dict()
     assert data["antes_per_deal"] == max(data["seat_gains"]) and data["milli_antes"] == 1000 * data["antes_per_deal"]
     assert data["seat_gains"][seat] == pytest.approx(full - final.value[seat])
