@@ -1,4 +1,5 @@
-"""Exact best responses to a solved heads-up strategy, in the abstract game or in the real one.
+"""Exact best responses to a solved strategy, heads-up or three-handed, in the abstract game or in
+the real one: one seat deviates, the others play the solution.
 
 The solution plays as it does at the table: its pre-draw bucket from the dealt hand, its bucket's
 hold for the draw count it picks (one of two, by its private choice, where it has two), its final
@@ -11,7 +12,8 @@ step by step (``RESOLUTIONS``):
 - ``class``: it also decides before and at the draw by its exact deal class.
 - ``full``: it also keeps any legal cards for the draw count it picks.
 
-As in the solver, the two hands are dealt independently (no card removal between them). Every
+As in the solver, the hands are dealt independently (no card removal between them), so the other
+seats' reaches stay separate factors and a showdown against them is linear in the strengths. Every
 expectation is exact (``expectations``: a value per final strength averaged over every draw of
 every hold of every deal class).
 """
