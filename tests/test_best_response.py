@@ -76,3 +76,32 @@ def test_the_solution_against_itself_is_zero_sum_in_the_real_game_and_its_best_r
     played = card_removal(small_solution, 0, 40_000, np.random.default_rng(5), shared_deck=False)
     assert abs(played.value - played.exact) < 4 * played.standard_error
     assert played.exact == pytest.approx(best_response(small_solution, "full").best_response[0], abs=1e-12)
+
+
+def test_the_heads_up_best_response_gives_the_numbers_it_gave_before_it_served_three_seats(small_solution) -> None:
+    """The one implementation for any number of seats reproduces the heads-up figures of the
+    two-seat code it replaced (computed by that code on the session's small solution)."""
+    assert best_response(small_solution, "abstract").best_response == pytest.approx(
+        (-0.078326719580369, 0.0886692070313731), abs=1e-12)
+    assert best_response(small_solution, "full").best_response == pytest.approx(
+        (-0.06766454591173049, 0.10251743627668541), abs=1e-12)
+
+
+def test_a_buckets_spread_is_its_classes_strength_spread(small_abstraction) -> None:
+    """``group_spread`` (one count per class) is ``strength_spread`` with a row per bucket."""
+    from drawodds.solver.expectations import group_spread
+
+    a, t = small_abstraction, subset_tables()
+    w = a.class_weights.astype(np.float64)
+    mass = np.bincount(a.class_bucket, weights=w)
+    for k in (1, 3):
+        holds = a.class_holds[:, k]
+        chosen = np.flatnonzero(np.isin(a.class_bucket, [3, 40, 77]) & (holds >= 0))
+        share = w[chosen] / mass[a.class_bucket[chosen]]
+        got = group_spread(t, a.class_bucket[chosen], share, a.pre_buckets, holds[chosen], a.options[k], chosen)
+        rows = np.zeros((3, len(chosen)))
+        for i, b in enumerate((3, 40, 77)):
+            rows[i] = np.where(a.class_bucket[chosen] == b, share, 0.0)
+        want = strength_spread(t, rows, holds[chosen], a.options[k], chosen)
+        assert got[[3, 40, 77]] == pytest.approx(want, abs=1e-15)
+        assert np.abs(np.delete(got, [3, 40, 77], axis=0)).max() == 0.0

@@ -193,6 +193,7 @@ def _report_samples() -> dict[str, Any]:
 
 
 def _solver_samples() -> dict[str, Any]:
+    from drawodds.solver.best_response import SeatGains
     from drawodds.solver.cfr import Checkpoint
     from drawodds.solver.table import MODEL, TableSolution
 
@@ -201,7 +202,8 @@ def _solver_samples() -> dict[str, Any]:
                           buckets, MODEL, 2, "dcfr", 6.0, (758572, 777760, 827944), False,
                           (Checkpoint(1, 0.5, 0.17, 4.7), Checkpoint(700, 300.0, -0.07, 0.001)),
                           None, None, ())     # type: ignore[arg-type]   # no game behind the figures
-    return {"TableSolution": table}
+    gains = SeatGains("full", (-0.0725, -0.0142, 0.0868), (-0.0665, -0.0091, 0.0928), 327.2)
+    return {"TableSolution": table, "SeatGains": gains}
 
 
 SAMPLES: tuple[Callable[[], dict[str, Any]], ...] = (

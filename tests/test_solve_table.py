@@ -64,16 +64,40 @@ def test_the_table_size_and_rules_are_checked_before_any_work():
 
 
 def test_cli_json_three_handed(capsys, small_abstraction):
-    code, out, _ = run(capsys, *SMALL, "--iterations", "2", "--json")
+    code, out, _ = run(capsys, *SMALL, "--iterations", "2", "--no-real", "--json")
     data = json.loads(out)
     assert code == 0 and data["players"] == 3 and data["iterations"] == 2 and data["raises"] == 2
     assert len(data["value"]) == 3 and sum(data["value"]) == pytest.approx(0.0, abs=1e-12)
     assert data["exploitability"] == max(data["seat_gains"]) and data["peak_memory_mb"] > 0
-    assert data["buckets"]["pre_draw"] == small_abstraction.pre_buckets
+    assert data["buckets"]["pre_draw"] == small_abstraction.pre_buckets and data["real_exploitability"] is None
+
+
+def test_cli_measures_each_seats_best_response_in_the_real_game(capsys, small_abstraction, monkeypatch):
+    """Without --no-real the command asks ``seat_gains`` for the real game's figures (stubbed
+    here: the measure itself is tested in test_table_best_response) and reports them."""
+    from drawodds.solver import best_response
+    from drawodds.solver.best_response import SeatGains
+
+    asked = []
+
+    def measured(solution, resolution="full"):
+        asked.append((solution.players, resolution))
+        return SeatGains(resolution, (-0.07, -0.01, 0.08), (-0.065, -0.006, 0.0815), 2.5)
+
+    monkeypatch.setattr(best_response, "seat_gains", measured)
+    code, out, _ = run(capsys, *SMALL, "--iterations", "2", "--json")
+    real = json.loads(out)["real_exploitability"]
+    assert code == 0 and asked == [(3, "full")]
+    assert real["seat_gains"] == pytest.approx([0.005, 0.004, 0.0015])
+    assert real["antes_per_deal"] == pytest.approx(0.005) and real["milli_antes"] == pytest.approx(5.0)
+    assert real["value"] == [-0.07, -0.01, 0.08] and real["seconds"] == 2.5
+    code, out, _ = run(capsys, *SMALL, "--iterations", "2")
+    text = " ".join(out.split())
+    assert code == 0 and "seat gains, real game" in text and "5, 4, 1.5 milli-antes per deal" in text
 
 
 def test_cli_text_labels_a_seat_gain_as_no_two_player_exploitability(capsys, small_abstraction):
-    code, out, _ = run(capsys, *SMALL, "--iterations", "2")
+    code, out, _ = run(capsys, *SMALL, "--iterations", "2", "--no-real")
     assert code == 0 and "Three-handed morkpoker" in out
     assert "gain of seat 2 (the dealer) deviating alone" in out and "largest seat gain" in out
     assert "not a two-player exploitability" in " ".join(out.split())

@@ -87,9 +87,8 @@ def solve_cmd(
         N_("Fixed-point passes of the field the holds are chosen against (three-handed: 1)"), 2))] = None,
     players: Annotated[int | None, typer.Option("--players", "-p", help=N_(
         "Players at the table: 2 (heads-up, the default) or 3. Three-handed, each seat's gain from "
-        "deviating alone is measured, in the abstract game, and with no limit given CFR stops at 2 or "
-        "after 30 minutes; --out, --chart, --tables, --leaks and the real game's measure are heads-up "
-        "only."))] = None,
+        "deviating alone is measured, in the abstract game and in the real game, and with no limit given "
+        "CFR stops at 2 or after 30 minutes; --out, --chart, --tables and --leaks are heads-up only."))] = None,
     schedule: Annotated[Schedule, typer.Option(
         "--schedule", help=N_("CFR variant: dcfr (discounted CFR, the default) or cfr+."))] = Schedule.DCFR,
     workers: Annotated[int | None, typer.Option("--workers", "-w", help=worded(N_(
@@ -105,7 +104,7 @@ def solve_cmd(
         "--tables", help=N_("Write the strategy tables as CSV files into this folder."))] = None,
     real: Annotated[bool, typer.Option("--real/--no-real", help=N_(
         "Measure the real game's exploitability: an exact best response that knows its exact hand and "
-        "keeps any cards (under a minute)."))] = True,
+        "keeps any cards (under a minute; three-handed, one for each seat)."))] = True,
     leaks: Annotated[bool, typer.Option("--leaks", help=N_(
         "Also show where a perfect exploiter in the real game gains most: by kind of hand and where it "
         "plays differently, in milli-antes per deal (a few minutes more)."))] = False,
@@ -126,7 +125,7 @@ def solve_cmd(
     if players == 3:
         _table(rule_set, iterations, exploitability, seconds, buckets, field_rounds, schedule, workers,
                scheduler(scheduler_address, dask), {"--out": out, "--chart": chart, "--tables": tables,
-                                                     "--leaks": leaks or None}, json_out)
+                                                     "--leaks": leaks or None}, real, json_out)
         return
     pre, final, rounds = abstraction_sizes(buckets, field_rounds, 2)
     cluster = scheduler(scheduler_address, dask)
@@ -183,9 +182,11 @@ def _measured(solution: Any, real: bool, leaks: bool, json_out: bool) -> None:
 
 def _table(rule_set: Any, iterations: int | None, exploitability: float | None, seconds: float | None,
            buckets: str | None, field_rounds: int | None, schedule: Schedule, workers: int | None,
-           cluster: str | None, heads_up_only: dict[str, object], json_out: bool) -> None:
-    """``--players 3``: the three-handed solve (``solver.table.solve_table``) and its report."""
+           cluster: str | None, heads_up_only: dict[str, object], real: bool, json_out: bool) -> None:
+    """``--players 3``: the three-handed solve (``solver.table.solve_table``), each seat's best
+    response in the real game (``best_response.seat_gains``) and the report."""
     from drawodds.render.solve import render_table, solve_progress, table_json
+    from drawodds.solver.best_response import seat_gains
     from drawodds.solver.table import (
         MAX_ITERATIONS,
         TABLE_SECONDS,
@@ -209,10 +210,19 @@ def _table(rule_set: Any, iterations: int | None, exploitability: float | None, 
                                scheduler=cluster)
     if store_table_equilibrium(solution) is not None and not json_out:
         note(_("kept as the cached three-handed solution of these rules"))
+    measured, stopped = None, False
+    try:
+        if real and not solution.interrupted:
+            with spinner(_("measuring each seat's best response in the real game..."), enabled=not json_out):
+                measured = seat_gains(solution, "full")
+    except KeyboardInterrupt:
+        stopped = True
     if json_out:
-        emit_json(table_json(solution))
+        emit_json(table_json(solution, measured))
     else:
-        render_table(solution)
+        render_table(solution, measured)
+    if stopped:
+        interrupted(_("the real game's seat gains were not measured"))
     if solution.interrupted:
         interrupted(_("the strategy is the average of the {n} iterations run").format(
             n=number(solution.iterations, grouped=True)))

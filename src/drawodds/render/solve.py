@@ -18,7 +18,7 @@ from rich.table import Table
 from drawodds.execution import Stage
 from drawodds.i18n import _, local_number, number
 from drawodds.render.console import folded, pulse, stderr_is_terminal, stdout
-from drawodds.solver.best_response import LEAK_STAGES, BestResponse
+from drawodds.solver.best_response import LEAK_STAGES, BestResponse, SeatGains
 from drawodds.solver.cfr import Checkpoint
 from drawodds.solver.solution import DrawSolution
 from drawodds.solver.summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
@@ -143,9 +143,11 @@ def render_solve(solution: DrawSolution, real: BestResponse | None = None, leaks
             n=number(solution.iterations, grouped=True)))
 
 
-def table_json(solution: TableSolution) -> dict[str, Any]:
-    """A three-handed solution's ``to_dict`` with the process's peak memory."""
-    return {**solution.to_dict(), "peak_memory_mb": round(peak_memory_bytes() / 2**20, 1)}
+def table_json(solution: TableSolution, real: SeatGains | None = None) -> dict[str, Any]:
+    """A three-handed solution's ``to_dict`` with each seat's gain in the real game (None when not
+    measured) and the process's peak memory."""
+    return {**solution.to_dict(), "real_exploitability": None if real is None else real.to_dict(),
+            "peak_memory_mb": round(peak_memory_bytes() / 2**20, 1)}
 
 
 def _seat_name(seat: int, players: int) -> str:
@@ -156,9 +158,10 @@ def _seat_name(seat: int, players: int) -> str:
     return _("seat {seat}").format(seat=seat)
 
 
-def render_table(solution: TableSolution) -> None:
-    """The figures of a three-handed solve: each seat's value and its gain from deviating alone,
-    labelled so that no seat's gain reads as a two-player exploitability."""
+def render_table(solution: TableSolution, real: SeatGains | None = None) -> None:
+    """The figures of a three-handed solve: each seat's value and its gain from deviating alone, in
+    the abstract game and (``real``) in the real game, labelled so that no seat's gain reads as a
+    two-player exploitability."""
     console = stdout()
     b = solution.buckets
     console.print(_("Three-handed {rules}, solved in the abstract game ({pre} pre-draw × {final} final buckets, "
@@ -176,6 +179,11 @@ def render_table(solution: TableSolution) -> None:
                       _("{value} milli-antes per deal").format(value=local_number(f"{1000 * g:.3g}")))
     facts.add_row(_("largest seat gain, abstract game"), _("{value} milli-antes per deal").format(
         value=local_number(f"{1000 * solution.exploitability:.3g}")))
+    if real is not None:
+        facts.add_row(_("seat gains, real game"), _(
+            "{values} milli-antes per deal (seats 0, 1, 2; {seconds} s)").format(
+            values=", ".join(local_number(f"{1000 * g:.3g}") for g in real.seat_gains),
+            seconds=number(real.seconds, 1)))
     schedule = SCHEDULE_NAMES.get(solution.schedule, solution.schedule)
     facts.add_row(_("iterations"), f"{number(solution.iterations, grouped=True)} ({schedule})")
     facts.add_row(_("time"), _("{seconds} s CFR (abstraction built in {built} s)").format(
@@ -188,7 +196,8 @@ def render_table(solution: TableSolution) -> None:
     console.print(_("[dim]A seat's gain is what it wins by changing its own play alone, the other two held fixed, "
                     "in the abstract game (knowing only buckets). It is not a two-player exploitability: two "
                     "seats changing together may gain more, and with three players CFR is not sure to reach an "
-                    "equilibrium. The real game's gains are measured heads-up only. See docs/solve.md.[/dim]"))
+                    "equilibrium. In the real game a seat knows its exact hand and keeps any cards; the hands are "
+                    "still dealt independently. See docs/solve.md.[/dim]"))
     if solution.interrupted:
         console.print(_("[yellow]Interrupted: the strategy of the {n} iterations run.[/yellow]").format(
             n=number(solution.iterations, grouped=True)))

@@ -1,4 +1,5 @@
-"""Exact best responses to a solved heads-up strategy, in the abstract game or in the real one.
+"""Exact best responses to a solved strategy, heads-up or three-handed, in the abstract game or in
+the real one: one seat deviates, the others play the solution.
 
 The solution plays as it does at the table: its pre-draw bucket from the dealt hand, its bucket's
 hold for the draw count it picks (one of two, by its private choice, where it has two), its final
@@ -11,25 +12,35 @@ step by step (``RESOLUTIONS``):
 - ``class``: it also decides before and at the draw by its exact deal class.
 - ``full``: it also keeps any legal cards for the draw count it picks.
 
-As in the solver, the two hands are dealt independently (no card removal between them). Every
+As in the solver, the hands are dealt independently (no card removal between them), so the other
+seats' reaches stay separate factors and a showdown against them is linear in the strengths. Every
 expectation is exact (``expectations``: a value per final strength averaged over every draw of
 every hold of every deal class).
 """
 
 from __future__ import annotations
 
+import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from drawodds.evaluate import evaluate, jacks_or_better_floor
+from drawodds.results import Result, shown_as
 from drawodds.solver.abstraction import legal_hold_table
+from drawodds.solver.cfr import seat_payoffs
 from drawodds.solver.classes import class_hold_cards
-from drawodds.solver.expectations import best_hold_expectations, hold_expectations, strength_spread, subset_tables
-from drawodds.solver.game import betting_round
+from drawodds.solver.expectations import (
+    _levels,
+    best_hold_expectations,
+    group_spread,
+    hold_expectations,
+    subset_tables,
+)
+from drawodds.solver.game import GameTree, TableGame, betting_round
 from drawodds.solver.hand_kinds import hand_kinds
 from drawodds.solver.playout import Deal, SolutionSeat, deal_block, play_block
 from drawodds.solver.subsets import N_STRENGTHS
@@ -38,6 +49,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from drawodds.solver.solution import DrawSolution
+    from drawodds.solver.table import TableSolution
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -101,22 +113,109 @@ def best_response(solution: DrawSolution, resolution: str = "full") -> BestRespo
     return BestResponse(resolution, solution.value[0], (values[0], values[1]), time.perf_counter() - start)
 
 
-class _Game:
-    """The pieces of one best-response computation: the solution, what the exploiter knows, and
-    the tables behind exact expectations."""
+@dataclass(frozen=True, repr=False)
+class SeatGains(Result):
+    """Each seat's best response at one resolution against the other seats held fixed (heads-up
+    or at a table): the solution's own value to each seat in the same model (the solution against
+    itself: in the real game showdowns go by exact hands), each seat's best-response value, and
+    their difference, the seat's gain; antes per deal. Its ``exploitability`` is the largest gain."""
 
-    def __init__(self, solution: DrawSolution, res: Resolution, play: tuple[bool, bool, bool] = (True, True, True),
-                 reach_cache: dict[tuple[int, int], Floats] | None = None) -> None:
+    resolution: str
+    value: tuple[float, ...]
+    best_response: tuple[float, ...]
+    seconds: float = field(metadata=shown_as(lambda s: round(s, 3)))
+
+    @property
+    def seat_gains(self) -> tuple[float, ...]:
+        """What each seat gains by deviating alone."""
+        return tuple(b - v for b, v in zip(self.best_response, self.value, strict=True))
+
+    @property
+    def exploitability(self) -> float:
+        """The largest seat gain (antes per deal)."""
+        return max(self.seat_gains)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"resolution": self.resolution, "antes_per_deal": self.exploitability,
+                "milli_antes": 1000 * self.exploitability, "seat_gains": list(self.seat_gains),
+                "value": list(self.value), "best_response": list(self.best_response),
+                "seconds": round(self.seconds, 3)}
+
+
+def seat_gains(solution: DrawSolution | TableSolution, resolution: str = "full") -> SeatGains:
+    """Each seat's exact gain from deviating alone to a best response at a resolution of
+    ``RESOLUTIONS`` (at ``full`` the real game's: its exact hand, any cards kept), against the
+    solution played by the other seats through its abstraction; three-handed as heads-up, each
+    seat's own draw from its own stub."""
+    if resolution not in RESOLUTIONS:
+        raise ValueError(f"resolution must be one of {', '.join(RESOLUTIONS)}, got {resolution!r}")
+    start = time.perf_counter()
+    res = RESOLUTIONS[resolution]
+    seats = range(solution.game.seats if isinstance(solution.game, TableGame) else 2)
+    cache = _Cache()
+    # The solution's own play needs no finer groups than buckets: its value in the same final states.
+    plain = RESOLUTIONS["final"] if res.strengths else res
+    value = tuple(_Game(solution, plain, (False, False, False), cache).seat_value(s)[0] for s in seats)
+    best = tuple(_Game(solution, res, (True, True, True), cache).seat_value(s)[0] for s in seats)
+    return SeatGains(resolution, value, best, time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Pre-draw lines that reach the draw with the same seats in and the same first to act after
+    it: the game's key of the group, the seats in, the first to act, the lines' histories and the
+    chips each seat has in on each (lines, seats)."""
+
+    key: int
+    active: tuple[int, ...]
+    first: int
+    histories: tuple[str, ...]
+    stakes: Floats
+
+
+def _groups(game: GameTree | TableGame) -> tuple[_Group, ...]:
+    """The groups of a heads-up game (keyed by who acts first after the draw) or of a table."""
+    if isinstance(game, TableGame):
+        return tuple(_Group(g, active, first, tuple(game.lines[m].history for m in members),
+                            np.array([game.lines[m].stake for m in members], dtype=np.float64))
+                     for g, (active, first, members) in enumerate(game.groups))
+    return tuple(_Group(q, (0, 1), q, tuple(game.lines[m].history for m in members),
+                        np.array([[game.lines[m].stake] * 2 for m in members], dtype=np.float64))
+                 for q, members in game.groups.items())
+
+
+@dataclass
+class _Cache:
+    """What passes with the same final states share: the opponents' reach at the first node after
+    the draw, by (opponent, group), and the buckets' moves over the draw, by (option, hold)."""
+
+    reach: dict[tuple[int, int], Floats] = field(default_factory=dict)
+    moves: dict[tuple[int, int], Floats] = field(default_factory=dict)
+
+
+class _Game:
+    """The pieces of one best-response computation: the solution (heads-up or at a table), what
+    the exploiter knows, and the tables behind exact expectations. One seat deviates, the others
+    play the solution; their private states are independent, so their reaches stay separate
+    factors and a showdown against them is linear in the states (``cfr.seat_payoffs``)."""
+
+    def __init__(self, solution: DrawSolution | TableSolution, res: Resolution,
+                 play: tuple[bool, bool, bool] = (True, True, True), cache: _Cache | None = None,
+                 record: bool = False) -> None:
         self.sol, self.res = solution, res
-        self.reach_cache = {} if reach_cache is None else reach_cache    # (opponent, group) -> post-draw reach
+        self.cache = _Cache() if cache is None else cache         # shared by passes of the same final states
         self.best_pre, self.best_draw, self.best_post = play      # False: the exploiter plays the solution there
+        self.record = record                                      # keep the exploiter's choices in ``policy``
         a = solution.abstraction
         self.a, self.g = a, solution.game
+        self.seats = solution.game.seats if isinstance(solution.game, TableGame) else 2
+        self.groups = _groups(solution.game)
         self.n_opt = len(a.options)
         self.w = a.class_weights.astype(np.float64)
         self.bucket_mass = np.bincount(a.class_bucket, weights=self.w, minlength=a.pre_buckets)
         self.t = subset_tables() if res.strengths else None
         self.expand = a.final_of_strength if res.strengths else None
+        self.n_states = N_STRENGTHS if res.strengths else a.final_buckets
         if res.classes:
             self.prior = self.w / self.w.sum()
             if solution.rules.opener == "jacks":
@@ -131,13 +230,13 @@ class _Game:
         self.holds_of: dict[int, Ints] = {}
         self.policy: dict[object, npt.NDArray] = {}      # the exploiter's choices (deal classes, strengths)
 
-    # the opponent's reach -------------------------------------------------------------------
+    # the opponents' reach -------------------------------------------------------------------
 
     def _predraw_reach(self, opp: int) -> dict[str, Floats]:
         """Chance and the opponent's own pre-draw choices: its reach per bucket at every history."""
         s, g = self.sol, self.g
         out: dict[str, Floats] = {}
-        round_ = betting_round(0, g.max_bets)
+        round_ = betting_round(0, g.max_bets, self.seats)
 
         def visit(h: str, reach: Floats) -> None:
             out[h] = reach
@@ -156,46 +255,47 @@ class _Game:
         visit("", self.a.prior.copy())
         return out
 
-    def _post_reach(self, opp: int, q: int, line_reach: list[Floats]) -> Floats:
-        """(rows, states) the opponent's reach at the first post-draw node of group ``q``, rows
-        ordered (seat 1's draw, seat 0's draw, line) as in the game tree."""
-        a, g, n_opt = self.a, self.g, self.n_opt
-        n = len(line_reach)
-        draw = self.sol.strategy[g.draw_nodes[(q, opp)]]
-        assert draw is not None
-        weights = np.zeros((n_opt, n_opt, n, a.pre_buckets))    # (o1, o0, line, bucket)
-        for o0 in range(n_opt):
-            for o1 in range(n_opt):
-                for ln in range(n):
-                    if opp == 0:
-                        weights[o1, o0, ln] = line_reach[ln] * draw[ln, :, o0]
-                    else:
-                        weights[o1, o0, ln] = line_reach[ln] * draw[o0 * n + ln, :, o1]
-        n_states = N_STRENGTHS if self.res.strengths else a.final_buckets
-        out = np.zeros((n_opt, n_opt, n, n_states))
+    @property
+    def _moves(self) -> dict[tuple[int, int], Floats]:
+        """(option, hold column) -> (pre-draw buckets, final states): where an opponent's bucket
+        ends after drawing to that hold (by final bucket, or by exact strength, each class of the
+        bucket in proportion to its deals)."""
+        a, out = self.a, self.cache.moves
+        if out:
+            return out
         for k, d in enumerate(a.options):
-            sel = weights[:, k] if opp == 0 else weights[k]           # rows where the opponent draws d
-            choice = self._choice(opp, q, k)
-            moved = np.zeros((n_opt * n, n_states))
-            columns = list(zip(a.hold_columns(k), a.hold_transitions(k), strict=True))
-            for v, (holds, matrix) in enumerate(columns if choice is not None else columns[:1]):
-                part = sel
-                if choice is not None:
-                    part = sel * (choice[None, :, :, v] if opp == 0 else choice[:, :, v].reshape(n_opt, n, -1))
-                flat = part.reshape(-1, a.pre_buckets)
-                if self.res.strengths:
-                    assert self.t is not None
-                    per_class = flat[:, a.class_bucket] * (self.w / self.bucket_mass[a.class_bucket])[None, :]
-                    ok = holds >= 0
-                    if ok.any():
-                        moved += strength_spread(self.t, per_class[:, ok], holds[ok], d, np.flatnonzero(ok))
-                else:
-                    moved += flat @ matrix
-            if opp == 0:
-                out[:, k] = moved.reshape(n_opt, n, n_states)
-            else:
-                out[k] = moved.reshape(n_opt, n, n_states)
-        return out.reshape(n_opt * n_opt * n, n_states)
+            for v, (holds, matrix) in enumerate(zip(a.hold_columns(k), a.hold_transitions(k), strict=True)):
+                if self.t is None:
+                    out[(k, v)] = matrix
+                    continue
+                ok = np.flatnonzero(holds >= 0)
+                moved = group_spread(self.t, a.class_bucket[ok], self.w[ok] / self.bucket_mass[a.class_bucket[ok]],
+                                     a.pre_buckets, holds[ok], d, ok)
+                out[(k, v)] = moved
+        return out
+
+    def _post_reach(self, opp: int, grp: _Group, line_reach: list[Floats]) -> Floats:
+        """(rows, states) the opponent's reach at the first post-draw node of ``grp``, rows ordered
+        as in the game tree (the last drawer's count slowest, then the earlier drawers', the line
+        fastest); an opponent out of the group (folded before the draw): its total, one column."""
+        n_opt, n = self.n_opt, len(grp.histories)
+        m = len(grp.active)
+        if opp not in grp.active:
+            return np.tile(np.array([r.sum() for r in line_reach]), n_opt ** m)[:, None]
+        j = grp.active.index(opp)
+        before = n_opt ** j                                      # the counts drawn before the opponent's
+        draw = self.sol.strategy[self.g.draw_nodes[(grp.key, opp)]]          # (before * n, buckets, options)
+        assert draw is not None
+        base = np.tile(np.stack(line_reach), (before, 1))
+        out = np.zeros((n_opt, before * n, self.n_states))
+        for k in range(n_opt):
+            sel = base * draw[:, :, k]
+            choice = self._choice(opp, grp.key, k)
+            for v in range(1 if choice is None else choice.shape[2]):
+                part = sel if choice is None else sel * choice[:, :, v]
+                out[k] += part @ self._moves[(k, v)]
+        after = n_opt ** (m - j - 1)                             # the counts drawn after it
+        return np.broadcast_to(out[None], (after, *out.shape)).reshape(-1, self.n_states)
 
     def _choice(self, seat: int, q: int, k: int) -> Floats | None:
         """(rows, buckets, holds) the solution's private choice of hold when ``seat`` draws option
@@ -209,40 +309,35 @@ class _Game:
 
     # after the draw ---------------------------------------------------------------------------
 
-    def _post_values(self, seat: int, q: int, opp_reach: Floats, stake: Floats) -> Floats:
-        """(rows, states) the exploiter's counterfactual value at the first post-draw node."""
+    def _post_values(self, seat: int, grp: _Group, opp_reach: dict[int, Floats], stake: Floats) -> Floats:
+        """(rows, states) the exploiter's counterfactual value at the first post-draw node;
+        ``stake`` (rows, seats) the chips in."""
         g, sol, expand = self.g, self.sol, self.expand
-        round_ = betting_round(q, g.max_bets)
-        sign = 1.0 if seat == 0 else -1.0
+        round_ = betting_round(grp.first, g.max_bets, self.seats, grp.active)
+        n = self.n_states
+        ranks = (None, slice(0, n), slice(1, n + 1))             # states are strengths in order on both sides
 
-        def visit(h: str, reach: Floats) -> Floats:
+        def visit(h: str, reach: dict[int, Floats]) -> Floats:
             node = round_[h]
-            if node.end == "fold":
-                folder = (q + len(h) - 1) % 2
-                loss = stake + node.put[folder] * g.big
-                pay0 = -loss if folder == 0 else loss
-                return np.broadcast_to((sign * pay0 * reach.sum(axis=1))[:, None], reach.shape)
             if node.end is not None:
-                cum = np.cumsum(reach, axis=1)
-                total = cum[:, -1:]
-                below = cum - reach
-                return (stake + node.put[0] * g.big)[:, None] * (below - (total - cum))
-            strat = sol.strategy[g.post_nodes[(q, h)]]
-            assert strat is not None
-            if expand is not None:
-                strat = strat[:, expand, :]
-            if node.actor == seat and self.best_post:
+                put = stake + np.array(node.put, dtype=np.float64)[None, :] * g.big
+                return seat_payoffs("showdown", put, node.active, seat, reach, n, lambda q: ranks)
+            actor = node.actor
+            assert actor is not None
+            if actor == seat and self.best_post:
                 kids = np.stack([visit(h + act, reach) for act in node.actions])
-                self.policy[("post", q, h)] = kids.argmax(axis=0)
+                if self.record:
+                    self.policy[("post", grp.key, h)] = kids.argmax(axis=0)
                 return kids.max(axis=0)
-            if node.actor == seat:
-                mixed = np.zeros(reach.shape)
-                for k, act in enumerate(node.actions):
-                    mixed = mixed + strat[:, :, k] * visit(h + act, reach)
-                return mixed
-            out = np.zeros(reach.shape)
+            strat = sol.strategy[g.post_nodes[(grp.key, h)]]
+            assert strat is not None
+            out = np.zeros((len(stake), n))
             for k, act in enumerate(node.actions):
-                out = out + visit(h + act, reach * strat[:, :, k])
+                p = strat[:, :, k] if expand is None else np.take(strat[:, :, k], expand, axis=1)
+                if actor == seat:
+                    out += p * visit(h + act, reach)
+                else:
+                    out += visit(h + act, {**reach, actor: reach[actor] * p})
             return out
 
         return np.asarray(visit("", opp_reach))
@@ -256,16 +351,20 @@ class _Game:
         own choice among them. The holds that give it go to ``self.holds_of[k]`` (vectors, classes)."""
         a = self.a
         if self.free:
-            return self._hold_values(vectors, k, None, None)
+            return self._hold_values(vectors, k, None)
         columns = a.hold_columns(k)
-        values = np.stack([self._hold_values(vectors, k, holds, matrix)
-                           for holds, matrix in zip(columns, a.hold_transitions(k), strict=True)])
+        levels = None
+        if self.res.classes:                     # the holds of one count share the sums over their draws
+            assert self.t is not None
+            levels = _levels(self.t, np.ascontiguousarray(vectors.T), set(range(5 - a.options[k], 5)))
+        values = np.stack([self._hold_values(vectors, k, holds, v, levels) for v, holds in enumerate(columns)])
         if len(columns) == 1:
-            self.holds_of[k] = np.broadcast_to(columns[0], (len(vectors), len(columns[0])))
+            if self.record:
+                self.holds_of[k] = np.broadcast_to(columns[0], (len(vectors), len(columns[0])))
             return values[0]
         if self.best_draw:
             pick = values.argmax(axis=0)
-            if self.res.classes:
+            if self.res.classes and self.record:
                 self.holds_of[k] = np.where(pick == 1, columns[1][None, :], columns[0][None, :])
             return values.max(axis=0)
         choice = self._choice(seat, q, k)
@@ -274,13 +373,15 @@ class _Game:
         return np.where(mix > 0, mix * np.where(np.isfinite(values), values, 0.0), 0.0).sum(axis=0) + \
             np.where(np.isfinite(values[0]), 0.0, -np.inf)
 
-    def _hold_values(self, vectors: Floats, k: int, holds: Ints | None, matrix: Floats | None) -> Floats:
-        """``_draw_values`` for one hold per class (``holds``, their bucket transitions ``matrix``),
-        or with None any hold (free holds)."""
+    def _hold_values(self, vectors: Floats, k: int, holds: Ints | None, v: int = 0,
+                     levels: dict[int, Floats] | None = None) -> Floats:
+        """``_draw_values`` for one hold per class (``holds``, column ``v`` of the option), or
+        with None any hold (free holds). By bucket it is the buckets' move over the draw
+        (``_moves``); by deal class an exact expectation per class (``levels``: the sums over the
+        draws, shared by the holds of one count)."""
         a, d = self.a, self.a.options[k]
-        if not self.res.strengths:
-            assert matrix is not None
-            out = vectors @ matrix.T
+        if not self.res.classes:
+            out = vectors @ self._moves[(k, v)].T
             out[:, ~a.legal_draws[:, k]] = -np.inf
             return out
         assert self.t is not None
@@ -288,74 +389,69 @@ class _Game:
         if holds is None:
             assert self._legal_holds is not None
             per_class, masks = best_hold_expectations(self.t, vt, d, self._legal_holds)
-            self.holds_of[k] = masks.T
+            if self.record:
+                self.holds_of[k] = masks.T
         else:
             ok = holds >= 0
             per_class = np.full((len(self.w), len(vectors)), -np.inf)
             if ok.any():
-                per_class[ok] = hold_expectations(self.t, vt, holds[ok], d, np.flatnonzero(ok))
-        if self.res.classes:
-            return np.ascontiguousarray(per_class.T)
-        legal = a.legal_draws[:, k]
-        filled = np.where(np.isfinite(per_class), per_class, 0.0) * (self.w / self.bucket_mass[a.class_bucket])[:, None]
-        out = np.stack([np.bincount(a.class_bucket, weights=filled[:, i], minlength=a.pre_buckets)
-                        for i in range(len(vectors))])
-        out[:, ~legal] = -np.inf
-        return out
+                per_class[ok] = hold_expectations(self.t, vt, holds[ok], d, np.flatnonzero(ok), levels)
+        return np.ascontiguousarray(per_class.T)
 
-    def _line_values(self, seat: int, q: int, post: Floats) -> Floats:
-        """(lines of group q, groups) the exploiter's value on reaching the draw after each line."""
-        n_opt = self.n_opt
-        n = post.shape[0] // (n_opt * n_opt)
-        v = post.reshape(n_opt, n_opt, n, -1)                 # (o1, o0, line, state)
-        if seat == 0:
-            summed = v.sum(axis=0)                            # seat 0 does not see seat 1's draw
-            values = np.stack([self._draw_values(summed[k], k, seat, q) for k in range(n_opt)])  # (option, line, group)
-        else:
-            values = np.stack([self._draw_values(v[k].reshape(n_opt * n, -1), k, seat, q) for k in range(n_opt)])
+    def _line_values(self, seat: int, grp: _Group, post: Floats) -> Floats:
+        """(lines of the group, groups) the exploiter's value on reaching the draw after each line.
+        It sees the counts drawn before its own, not those drawn after it."""
+        n_opt, n = self.n_opt, len(grp.histories)
+        j = grp.active.index(seat)
+        before = n_opt ** j
+        v = post.reshape(n_opt ** (len(grp.active) - j - 1), n_opt, before * n, -1).sum(axis=0)
+        values = np.stack([self._draw_values(v[k], k, seat, grp.key) for k in range(n_opt)])  # (option, rows, group)
         if self.best_draw:
             best = values.max(axis=0)
-            if self.res.classes and self.res.strengths:
+            if self.res.classes and self.res.strengths and self.record:
                 option = values.argmax(axis=0)                       # (rows, class)
                 holds = np.stack([self.holds_of[k] for k in range(n_opt)])
-                self.policy[("draw", q)] = option
-                self.policy[("hold", q)] = np.take_along_axis(holds, option[None], axis=0)[0]
+                self.policy[("draw", grp.key)] = option
+                self.policy[("hold", grp.key)] = np.take_along_axis(holds, option[None], axis=0)[0]
         else:
-            own = self.sol.strategy[self.g.draw_nodes[(q, seat)]]
+            own = self.sol.strategy[self.g.draw_nodes[(grp.key, seat)]]
             assert own is not None
             mix = np.moveaxis(own[:, self.own_bucket, :], 2, 0)          # (option, rows, group)
             best = np.where(mix > 0, mix * np.where(np.isfinite(values), values, 0.0), 0.0).sum(axis=0)
-        return best if seat == 0 else best.reshape(n_opt, n, -1).sum(axis=0)    # seat 1 sees seat 0's draw
+        return best.reshape(before, n, -1).sum(axis=0)
 
     # before the draw ------------------------------------------------------------------------
 
     def seat_value(self, seat: int) -> tuple[float, Floats]:
         """The exploiter's best-response value in ``seat`` and its value per group."""
-        g, opp = self.g, 1 - seat
-        reach = self._predraw_reach(opp)
-        at_draw: dict[str, Floats] = {}
-        for q, members in g.groups.items():
-            lines = [g.lines[m] for m in members]
-            n = len(lines)
-            if (opp, q) not in self.reach_cache:
-                self.reach_cache[(opp, q)] = self._post_reach(opp, q, [reach[ln.history] for ln in lines])
-            post_reach = self.reach_cache[(opp, q)]
-            stake = np.tile(np.array([ln.stake for ln in lines]), self.n_opt * self.n_opt)
-            post = self._post_values(seat, q, post_reach, stake)
-            values = self._line_values(seat, q, post)
-            for i in range(n):
-                at_draw[lines[i].history] = values[i]
-        round_ = betting_round(0, g.max_bets)
-        sign = 1.0 if seat == 0 else -1.0
+        g, n_opt = self.g, self.n_opt
+        others = [o for o in range(self.seats) if o != seat]
+        reach = {o: self._predraw_reach(o) for o in others}
         n_groups = len(self.prior)
+        at_draw: dict[str, Floats] = {}
+        for grp in self.groups:
+            if seat not in grp.active:                     # folded before the draw: its chips are lost
+                for i, h in enumerate(grp.histories):
+                    at_draw[h] = np.full(n_groups, -grp.stakes[i, seat] * math.prod(reach[o][h].sum() for o in others))
+                continue
+            opp_reach = {}
+            for o in others:
+                if (o, grp.key) not in self.cache.reach:
+                    self.cache.reach[(o, grp.key)] = self._post_reach(o, grp, [reach[o][h] for h in grp.histories])
+                opp_reach[o] = self.cache.reach[(o, grp.key)]
+            stake = np.tile(grp.stakes, (n_opt ** len(grp.active), 1))
+            values = self._line_values(seat, grp, self._post_values(seat, grp, opp_reach, stake))
+            for i, h in enumerate(grp.histories):
+                at_draw[h] = values[i]
+        round_ = betting_round(0, g.max_bets, self.seats)
         small = g.small
 
         def visit(h: str) -> Floats:
             node = round_[h]
             if node.end == "fold":
-                folder = (len(h) - 1) % 2
-                loss = 1 + node.put[folder] * small
-                return np.full(n_groups, sign * (-loss if folder == 0 else loss) * reach[h].sum())
+                stake = 1 + np.array(node.put, dtype=np.float64) * small
+                pay = (stake.sum() if node.active == (seat,) else 0.0) - stake[seat]
+                return np.full(n_groups, pay * math.prod(reach[o][h].sum() for o in others))
             if node.end is not None:
                 return at_draw.get(h, np.zeros(n_groups))         # a check-through redealt is a push
             kids = [visit(h + act) for act in node.actions]
@@ -369,12 +465,12 @@ class _Game:
                         ).sum(axis=0)
             if node.actions == ("x", "b") and not self.openers.all():
                 stacked[1, ~self.openers] = -np.inf
-            self.policy[("pre", h)] = stacked.argmax(axis=0)
+            if self.record:
+                self.policy[("pre", h)] = stacked.argmax(axis=0)
             return stacked.max(axis=0)
 
         root = visit("")
         return float(self.prior @ root), self.prior * root
-
 
 
 LEAK_STAGES = ("before the draw", "at the draw", "after the draw")
@@ -394,7 +490,7 @@ def leaks(solution: DrawSolution) -> pd.DataFrame:
     full = RESOLUTIONS["full"]
     kind = hand_kinds(a.classes, np.asarray(a.options)[a.class_natural])
     rows = []
-    cache: dict[tuple[int, int], Floats] = {}
+    cache = _Cache()
     for seat in (0, 1):
         steps = [_Game(solution, full, play, cache).seat_value(seat)[1]
                  for play in ((False, False, False), (False, False, True), (False, True, True), (True, True, True))]
@@ -436,7 +532,7 @@ def card_removal(solution: DrawSolution, seat: int, deals: int, rng: np.random.G
     """Play the full best response of ``seat`` against the solution with real cards: from one
     deck (the table: card removal counts) or, with ``shared_deck=False``, a deck for each seat
     (the exact best response's assumption, so the result must agree with it)."""
-    game = _Game(solution, RESOLUTIONS["full"])
+    game = _Game(solution, RESOLUTIONS["full"], record=True)
     exact, _ = game.seat_value(seat)
     total = total_sq = 0.0
     done = 0

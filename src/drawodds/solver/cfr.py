@@ -504,31 +504,42 @@ def _seat_terminal_values(c: _Compiled, i: int, nd: Terminal, player: int, reach
         out = np.einsum(spec, nd.matrix[player], *(reach[q][i] for q in others))
         out *= nd.stake[:, player, None]
         return out
-    contest = nd.contest or tuple(range(tree.players))
-    if nd.kind == "fixed" or player not in contest:
-        pay = nd.stake[:, player] if nd.kind == "fixed" else -nd.stake[:, player]
-        for q in others:
-            pay = pay * reach[q][i].sum(axis=1)
-        return np.broadcast_to(pay[:, None], (nd.rows, n_own))
+    own = int(tree.node_spaces[i, player])
+    return seat_payoffs(nd.kind, nd.stake, nd.contest or tuple(range(tree.players)), player,
+                        {q: reach[q][i] for q in others}, n_own,
+                        lambda q: c.showdown[(own, int(tree.node_spaces[i, q]))])
+
+
+def seat_payoffs(kind: str, stake: Array, contest: tuple[int, ...], player: int, others: dict[int, Array], n_own: int,
+                 index: Callable[[int], _ShowdownIndex]) -> Array:
+    """(rows, own states) counterfactual payoff of ``player`` at a per-seat ``fixed`` or
+    ``showdown`` end of play (``Terminal``), weighted by the other seats' reaches ``others``
+    (seat -> (rows, states); a seat out of the contest may give a single column, its total).
+    ``index(q)`` ranks rival q's states against the player's (``_showdown_index``)."""
+    rows = len(stake)
+    if kind == "fixed" or player not in contest:
+        pay = stake[:, player] if kind == "fixed" else -stake[:, player]
+        for r in others.values():
+            pay = pay * r.sum(axis=1)
+        return np.broadcast_to(pay[:, None], (rows, n_own))
     # The pot goes to the strongest seats in the contest: with rivals r independent, the chance of
     # tying exactly k of them and beating the rest is the coefficient of t^k in prod_r (W_r + t T_r),
     # and a k-way tie takes 1/(k + 1) of the pot.
-    own = int(tree.node_spaces[i, player])
-    pot = nd.stake.sum(axis=1)
-    folded = np.ones(nd.rows)                      # the folded seats' reach, a factor per row
-    for q in others:
+    pot = stake.sum(axis=1)
+    folded = np.ones(rows)                         # the folded seats' reach, a factor per row
+    for q, r in others.items():
         if q not in contest:
-            folded *= reach[q][i].sum(axis=1)
+            folded *= r.sum(axis=1)
     rivals = [q for q in contest if q != player]
     if not rivals:                                 # everybody else folded: the pot, unopposed
-        return np.broadcast_to(((pot - nd.stake[:, player]) * folded)[:, None], (nd.rows, n_own))
+        return np.broadcast_to(((pot - stake[:, player]) * folded)[:, None], (rows, n_own))
     ties: list[Array] = []                         # ties[k]: mass of beating all rivals but k tied ones
-    stays = nd.stake[:, player] * folded           # what the seat pays in, times the others' reach
+    stays = stake[:, player] * folded              # what the seat pays in, times the others' reach
     for q in rivals:
-        order, lo, hi = c.showdown[(own, int(tree.node_spaces[i, q]))]
-        r = reach[q][i]
+        order, lo, hi = index(q)
+        r = others[q]
         ranked = r if order is None else r[:, order]
-        cum = np.zeros((nd.rows, ranked.shape[1] + 1))
+        cum = np.zeros((rows, ranked.shape[1] + 1))
         np.cumsum(ranked, axis=1, out=cum[:, 1:])
         weaker, tied = cum[:, lo], cum[:, hi] - cum[:, lo]
         if ties:

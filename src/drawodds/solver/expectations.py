@@ -163,6 +163,36 @@ def strength_spread(t: SubsetTables, weights: Floats, holds: Ints, d: int, class
     return np.ascontiguousarray(out.T)
 
 
+def group_spread(t: SubsetTables, groups: Ints, shares: Floats, n_groups: int, holds: Ints, d: int,
+                 classes: Ints) -> Floats:
+    """(groups, strengths) ``strength_spread`` when each class of ``classes`` (keeping ``holds``,
+    drawing ``d``) weighs ``shares`` in one group of ``groups`` alone (a bucket, say): one count
+    per class and term instead of a row per group."""
+    out = np.zeros((N_STRENGTHS, n_groups))
+    coef: dict[int, Floats] = {}
+    for m, size, sign in _terms(holds, d):
+        ids = t.own[classes] if size == 5 else t.ids[classes, m].astype(np.int64)
+        n = N_STRENGTHS if size == 5 else len(t.dense[size]) if size < 4 else len(t.four)
+        part = np.bincount(ids * n_groups + groups, weights=sign * shares,
+                           minlength=n * n_groups).astype(np.float64, copy=False).reshape(n, n_groups)
+        if size == 5:
+            out += part
+        elif size in coef:
+            coef[size] += part
+        else:
+            coef[size] = part
+    for size, c in coef.items():
+        if size < 4:
+            out += t.dense[size].T @ c
+            continue
+        pattern, group = np.nonzero(c)                  # the 48 completions of each four-card pattern
+        index = t.four[pattern].astype(np.int64) * n_groups + group[:, None]
+        out += np.bincount(index.ravel(), weights=np.repeat(c[pattern, group], t.four.shape[1]),
+                           minlength=N_STRENGTHS * n_groups).reshape(N_STRENGTHS, n_groups)
+    out /= comb(N_CARDS - 5, d)
+    return np.ascontiguousarray(out.T)
+
+
 def _add_rows(target: Floats, index: Ints, rows: Floats, sign: float) -> None:
     """``target[index[i]] += sign * rows[i]`` for every i, repeated indices included."""
     order = np.argsort(index, kind="stable")
