@@ -25,6 +25,20 @@ from drawodds.solver.solution import DrawSolution, load_solution, save_solution
 MAX_ITERATIONS = 100_000      # the iteration limit when only an exploitability is given
 
 
+def check_solve_options(*, schedule: str, iterations: int | None, exploitability: float | None,
+                        seconds: float | None, pre_buckets: int, final_buckets: int, rounds: int) -> None:
+    """The checks every solve makes of its options, heads-up or at a table, before any work."""
+    if schedule not in cfr.SCHEDULES:
+        raise RequestError("{schedule} must be one of {choices}, got {value}", "schedule",
+                           choices=', '.join(cfr.SCHEDULES), value=repr(schedule))
+    SOLVE_ITERATIONS.check(iterations)
+    check_positive(exploitability, "exploitability")
+    check_positive(seconds, "seconds")
+    PRE_BUCKETS.check(pre_buckets)
+    FINAL_BUCKETS.check(final_buckets)
+    FIELD_ROUNDS.check(rounds)
+
+
 def solve(rules: RuleSet, *, pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
           final_buckets: int = DEFAULT_SETTINGS.final_buckets, iterations: int | None = None,
           exploitability: float | None = None, seconds: float | None = None, schedule: str = "dcfr",
@@ -43,15 +57,8 @@ def solve(rules: RuleSet, *, pre_buckets: int = DEFAULT_SETTINGS.pre_buckets,
     abstraction build, whose heavy passes run on ``workers`` (None: every core), ``scheduler`` or
     ``runner`` (``build_abstraction``; CFR runs here).
     """
-    if schedule not in cfr.SCHEDULES:
-        raise RequestError("{schedule} must be one of {choices}, got {value}", "schedule",
-                           choices=', '.join(cfr.SCHEDULES), value=repr(schedule))
-    SOLVE_ITERATIONS.check(iterations)
-    check_positive(exploitability, "exploitability")
-    check_positive(seconds, "seconds")
-    PRE_BUCKETS.check(pre_buckets)
-    FINAL_BUCKETS.check(final_buckets)
-    FIELD_ROUNDS.check(rounds)
+    check_solve_options(schedule=schedule, iterations=iterations, exploitability=exploitability, seconds=seconds,
+                        pre_buckets=pre_buckets, final_buckets=final_buckets, rounds=rounds)
     if iterations is None and exploitability is None:
         exploitability = DEFAULT_EXPLOITABILITY
     iterations = MAX_ITERATIONS if iterations is None else iterations

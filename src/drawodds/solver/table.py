@@ -16,13 +16,7 @@ from typing import Any
 
 from drawodds import paths
 from drawodds.errors import (
-    FIELD_ROUNDS,
-    FINAL_BUCKETS,
-    PRE_BUCKETS,
-    SOLVE_ITERATIONS,
     TABLE_PLAYERS,
-    RequestError,
-    check_positive,
 )
 from drawodds.execution import Runner, Stage
 from drawodds.i18n import N_
@@ -33,6 +27,7 @@ from drawodds.solver.abstraction import Abstraction, _no_stage, build_abstractio
 from drawodds.solver.cache import cache_directory, cached_abstraction, store_in_cache
 from drawodds.solver.game import TableGame, build_table_game
 from drawodds.solver.settings import SolverSettings, settings_key
+from drawodds.solver.solve import check_solve_options
 from drawodds.solver.subsets import Floats
 
 # The three-handed default: a coarse abstraction (2.8 million information sets per seat, under 3 GB)
@@ -115,15 +110,8 @@ def solve_table(rules: RuleSet, players: int = 3, *, pre_buckets: int = TABLE_SE
     minutes), or Ctrl-C (``interrupted``). The heads-up game is ``solve.solve``.
     """
     TABLE_PLAYERS.check(players)
-    if schedule not in cfr.SCHEDULES:
-        raise RequestError("{schedule} must be one of {choices}, got {value}", "schedule",
-                           choices=', '.join(cfr.SCHEDULES), value=repr(schedule))
-    SOLVE_ITERATIONS.check(iterations)
-    check_positive(exploitability, "exploitability")
-    check_positive(seconds, "seconds")
-    PRE_BUCKETS.check(pre_buckets)
-    FINAL_BUCKETS.check(final_buckets)
-    FIELD_ROUNDS.check(rounds)
+    check_solve_options(schedule=schedule, iterations=iterations, exploitability=exploitability, seconds=seconds,
+                        pre_buckets=pre_buckets, final_buckets=final_buckets, rounds=rounds)
     check_rules(rules)
     if iterations is None and exploitability is None and seconds is None:
         exploitability, seconds = TABLE_SETTINGS.exploitability, TABLE_SECONDS
