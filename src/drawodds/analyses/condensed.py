@@ -447,7 +447,7 @@ def _excess(table: StrategyTable, play: _Play, bound: float) -> float:
     return float((table.weights / table.deals * np.clip(play.regret - bound, 0.0, None)).sum())
 
 
-def _moved_down(table: StrategyTable, inst: _Instances, bound: float, lines: list[tuple[int, ...]],
+def _moved_down(table: StrategyTable, inst: _Instances, m: _Moves, bound: float, lines: list[tuple[int, ...]],
                 core: list[bool], play: _Play, at_most: int = 24) -> tuple[list[tuple[int, ...]], list[bool]] | None:
     """The other way to fix a deal over the bound: move the pattern the list keeps there down,
     just below the line of a hold within the bound (which splits a line such as 'pair of jacks
@@ -459,7 +459,7 @@ def _moved_down(table: StrategyTable, inst: _Instances, bound: float, lines: lis
     best_value = table.holds.best_value
     tried: set[tuple[int, int]] = set()
     for d in np.union1d(ranked[:16], ranked[::max(1, len(ranked) // 16)]):
-        rows = np.arange(inst.starts[d], inst.starts[d + 1] if d + 1 < len(inst.starts) else len(inst.deal))
+        rows = np.arange(inst.starts[d], m.ends[d])
         kept = rows[inst.hold[rows] == play.chosen[d]]
         if not len(kept):
             continue
@@ -510,7 +510,7 @@ def _bounded(table: StrategyTable, inst: _Instances, lines: list[tuple[int, ...]
             lines, core = _moved(*pair[1], pair[2][2], pair[2][3])
             play, reordered = _play(table, inst, lines), False
             continue
-        down = _moved_down(table, inst, bound, lines, core, play)
+        down = _moved_down(table, inst, m, bound, lines, core, play)
         if down is not None:
             lines, core = down
             play, reordered = _play(table, inst, lines), False
