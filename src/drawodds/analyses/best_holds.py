@@ -98,7 +98,8 @@ def dilemma_values(solvers: dict[int, Solver], *, trials: int = 0, seed: int = 1
                 v = np.full(32, np.nan)
                 rules = solvers[n].rules
                 result = hold_equities(deal, hold_masks(np.array(holds)), rules,
-                                       OpponentModel(opponents=n, policy=policy), trials=trials, seed=seed, workers=1)
+                                       OpponentModel(opponents=n, policy=policy), trials=trials, seed=seed,
+                                       workers=1).complete()
                 v[holds] = result.equity
                 values.append(v)
         else:

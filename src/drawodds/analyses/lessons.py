@@ -226,9 +226,7 @@ def standing_pat(*, deals: int = 20_000, seed: int = 1, rules: str | RuleSet = "
     hand = parse_hand(LESSON_HAND)
     masks = np.array([[True, True, True, True, False], [True] * 5])   # draw one (the 9), stand pat
     eq = hold_equities(hand, masks, rs, OpponentModel(opponents=1, draw_counts=(3,)),
-                       trials=equity_trials, seed=seed)
-    if eq.interrupted:
-        raise KeyboardInterrupt
+                       trials=equity_trials, seed=seed).complete()
     gap_se = float(eq.diff_se.max())   # the SE of the two holds' difference (0 for the best one)
 
     decks = _two_pair_decks(np.random.default_rng(seed), deals, rs.deck_size)

@@ -77,7 +77,7 @@ class ListAnswers:
         if model is not None and rules is not None and (close or chosen != best):
             holds = [best, *close, *([chosen] if chosen != best and chosen not in close else [])]
             sim = hold_equities(rep.astype(np.int8), hold_masks(np.array(holds)), rules, model,
-                                trials=HAND_TRIALS, seed=seed, workers=1)
+                                trials=HAND_TRIALS, seed=seed, workers=1).complete()
             mine = holds.index(chosen)
             return HandCheck(tuple(format_cards(cards)), self.labels[line], line + 1, kept(chosen),
                              kept(holds[sim.best]), float(sim.equity[mine]), float(sim.equity[sim.best]), self.unit,

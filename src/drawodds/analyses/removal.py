@@ -74,7 +74,8 @@ def keep_simulation(rules: RuleSet, model: OpponentModel, trials: int) -> Simula
     first hold's, and that difference's standard error."""
     def run(deal: npt.NDArray[np.int8], holds: list[int], seed: int
             ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        result = hold_equities(deal, hold_masks(np.array(holds)), rules, model, trials=trials, seed=seed, workers=1)
+        result = hold_equities(deal, hold_masks(np.array(holds)), rules, model, trials=trials, seed=seed,
+                               workers=1).complete()
         return result.equity - result.equity[0], _diff_se_to_first(result)
     return run
 

@@ -63,6 +63,13 @@ class EquityResult(Result):
     workers: int
     interrupted: bool = False        # stopped by Ctrl-C: the figures cover the trials run so far
 
+    def complete(self) -> EquityResult:
+        """This result, for a caller that needs every trial it asked for: Ctrl-C goes on up
+        (``KeyboardInterrupt``) instead of a figure from the trials run so far."""
+        if self.interrupted:
+            raise KeyboardInterrupt
+        return self
+
 
 def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, trials: int,
           rng: np.random.Generator) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.int8]]:
