@@ -55,9 +55,17 @@ def test_fine_patterns_in_words():
     assert _label("As Ks Qs 4d 2c", "As Ks Qs") == "AKQ suited"
     assert _label("Ts Js Qs Ks 2c", "Ts Js Qs Ks") == "4 to a royal flush (open)"
     assert _label("Ts Js Qs As 2c", "Ts Js Qs As") == "4 to a royal flush (inside)"
-    assert _label("2d 3d 4d 6d Ac", "2d 3d 4d 6d") == "4 to a straight flush (gap inside), 0 high cards"
-    assert _label("Ad 2d 3d 4d Kc", "Ad 2d 3d 4d") == "4 to a straight flush (ace low)"
-    assert _label("Ac Kc Tc 2c 2d", "Ac Kc Tc 2c") == ("4 to a flush, 2 high cards, ace among them, "
+    assert _label("2d 3d 4d 6d Ac", "2d 3d 4d 6d") == ("4 to a straight flush (gap inside), 0 high cards, "
+                                                       "the fifth card an ace")
+    assert _label("2d 3d 4d 6d Kc", "2d 3d 4d 6d") == ("4 to a straight flush (gap inside), 0 high cards, "
+                                                       "the fifth card not an ace")
+    assert _label("Ad 2d 3d 4d Kc", "Ad 2d 3d 4d") == "4 to a straight flush (ace low), the fifth card not an ace"
+    assert _label("Ac Kc Tc 2c 2d", "Ac Kc Tc 2c") == ("4 to a flush, 2 high cards, ace and king among them, "
+                                                       "with a ten, nine or eight")
+    assert _label("Ac Jc 8c 2c 2d", "Ac Jc 8c 2c") == ("4 to a flush, 2 high cards, ace among them, no king, "
+                                                       "with a ten, nine or eight")
+    assert _label("Kc Jc 8c 2c 2d", "Kc Jc 8c 2c") == "4 to a flush, 2 high cards, no ace, with a ten, nine or eight"
+    assert _label("Ac Kc Qc 9c 2d", "Ac Kc Qc 9c") == ("4 to a flush, 3 high cards, ace and king among them, "
                                                        "with a ten, nine or eight")
     assert _label("8c 9c Tc 4d 5d", "8c 9c Tc") == "3 to a straight flush, 0 high cards, 0 gaps, ten high"
     assert _label("2c 3c 4c 9d Td", "2c 3c 4c") == "3 to a straight flush, 0 high cards, 0 gaps, low end"
@@ -75,5 +83,14 @@ def test_a_split_line_names_what_it_still_covers():
     assert not mergeable(without)
     assert [merged_label(line) for line in split_line(without)] == ["ace + deuce to eight",
                                                                     "queen or king + a lower card"]
+    # a four-straight-flush either side of the card it throws away is named without it
+    gap = [f for f in fine_codes(K.SF_DRAW << 8 | 4 << 4 | 1) if (f >> 4) & 0xF == 0 and f & 3 == 3]
+    assert len(gap) == 2 and merged_label(gap) == "4 to a straight flush (gap inside), 0 high cards"
+    # four to a flush: the king beside the ace is said only when one way
+    two = fine_codes(K.FLUSH_DRAW << 8 | 4 << 4 | 2)
+    aces = [f for f in two if f >> 1 & 1]
+    assert merged_label(aces) == "4 to a flush, 2 high cards, ace among them"
+    assert merged_label([f for f in aces if f & 4]) == "4 to a flush, 2 high cards, ace and king among them"
+    assert not mergeable([f for f in two if not f >> 1 & 1 or f & 4])     # no ace, or the ace with a king
     # coarse patterns split into coarse lines, fine into fine ones
     assert all(code in tops for line in split_line([tops[0], tops[2]]) for code in line)

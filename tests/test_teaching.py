@@ -25,7 +25,7 @@ from drawodds.analyses.strategy import (
 from drawodds.cards import parse_hand
 from drawodds.evaluate import STRAIGHT, category_of, evaluate
 from drawodds.holds import HOLD_POSITIONS, N_HOLDS
-from drawodds.patterns import HoldKind, hold_pattern_codes
+from drawodds.patterns import HoldKind, hold_pattern_codes, mergeable
 from drawodds.rules import preset
 from drawodds.sim.equity import OpponentModel, hold_equities
 
@@ -46,10 +46,10 @@ def plans(nine_six_plan) -> dict[str, tuple[StrategyTable, CondensedStrategy]]:
 @pytest.fixture(scope="module")
 def played(plans) -> dict[str, np.ndarray]:
     """The hold a reader of each printed list keeps in each class (found once, checked twice)."""
-    return {name: _played_as_printed(*plans[name]) for name in (*OBJECTIVES, "jacks")}
+    return {name: _played_as_printed(plans[name][0], plans[name][1].line_codes) for name in (*OBJECTIVES, "jacks")}
 
 
-def _played_as_printed(table: StrategyTable, plan: CondensedStrategy) -> np.ndarray:
+def _played_as_printed(table: StrategyTable, lines) -> np.ndarray:
     """The hold a player reading the printed list keeps in each class, found line by line: the
     first line some legal hold matches, and among its holds the highest cards, then the lowest mask."""
     h = table.holds
@@ -63,7 +63,7 @@ def _played_as_printed(table: StrategyTable, plan: CondensedStrategy) -> np.ndar
             key[:, m] += (kept[:, j] + 1) * 16 ** (4 - j)
     chosen = np.full(len(ranks), -1)
     order = key * 64 - np.arange(N_HOLDS)
-    for line in plan.line_codes:
+    for line in lines:
         match = np.isin(codes, line) & h.legal & (chosen[:, None] < 0)
         score = np.where(match, order, -1)
         pick = score.argmax(axis=1)
@@ -154,6 +154,19 @@ def test_the_jacks_list_keeps_made_hands_on_a_tie(plans, played):
     labels = " | ".join(plan.labels)
     for made in ("four of a kind", "full house", "flush (stand pat)", "straight (stand pat)"):
         assert made in labels
+
+
+@pytest.mark.parametrize("name", BOUNDED)
+def test_two_neighbouring_lines_are_one_where_one_line_says_both(plans, played, name):
+    """Where one printed line could name two neighbours ("4 to a straight flush (open)" for its forms
+    with and without an ace beside it), they are joined unless that would change some deal's hold."""
+    table, plan = plans[name]
+    lines = list(plan.line_codes)
+    for i in range(len(lines) - 1):
+        joined = lines[i] + lines[i + 1]
+        if mergeable(joined):
+            trial = [*lines[:i], joined, *lines[i + 2:]]
+            assert not np.array_equal(_played_as_printed(table, trial), played[name]), plan.labels[i]
 
 
 @pytest.mark.parametrize("name", OBJECTIVES)

@@ -79,13 +79,16 @@ class HoldKind(IntEnum):
     ONE_CARD = 25
     JOKER_PAT = 26
     CARD_PLUS_CARD = 27      # fine form of CARD_PLUS_LOW: y = the lower card's rank << 1 | suited
-    FLUSH_FOUR = 28          # fine form of 4 to a flush: x = high cards, y = ace << 1 | a ten, nine or eight
-    SF_FOUR = 29             # fine form of 4 to a straight flush: x = high cards, y = 0 open, 2 ace low, 3 gap
+    FLUSH_FOUR = 28          # fine form of 4 to a flush: x = high cards, y = king beside the ace << 2 | ace << 1
+                             # | a ten, nine or eight (``_FLUSH_FORMS``)
+    SF_FOUR = 29             # fine form of 4 to a straight flush: x = high cards, y = 0 open, 2 ace low, 3 gap,
+                             # + 4 when the fifth card (thrown away) is an ace
     SF_THREE = 30            # fine form of 3 to a straight flush: x = high cards << 2 | gaps, y = where (_SF_ENDS)
 
 
 K = HoldKind
 JOKER_FLAG = 1 << 13
+_BESIDE_ACE = 4     # y bit of ``SF_FOUR``: the card thrown away is an ace
 N_CODES = 1 << 14
 
 
@@ -301,12 +304,11 @@ def hold_pattern_label(code: int) -> str:
     if kind == K.FLUSH_DRAW:
         return Phrase(N_("{n} to a flush, {high}"), n=x, high=_hi(y))
     if kind == K.FLUSH_FOUR:
-        return _flush_four_label(x, {y >> 1}, {y & 1})
+        return _flush_four_label(x, {(y >> 1) & 1}, {y & 1}, {y >> 2})
     if kind == K.SF_THREE:
         return Phrase(_SF_ENDS[y], hold=hold_pattern_label(K.SF_DRAW << 8 | 3 << 4 | x))
     if kind == K.SF_FOUR:
-        return Phrase({0: N_("4 to a straight flush (open), {high}"), 2: N_("4 to a straight flush (ace low)"),
-                       3: N_("4 to a straight flush (gap inside), {high}")}[y], high=_hi(x))
+        return _sf_four_label(x, y & 3, {y & _BESIDE_ACE > 0})
     if kind == K.STRAIGHT_DRAW:
         if x == 4:
             return (Phrase(N_("4 to an open straight, {high}"), high=_hi(y & 7)) if y >> 3 == 0
@@ -333,7 +335,8 @@ def hold_pattern_codes(deals: npt.NDArray[np.integer], joker: bool = False, fine
 
     ``fine``: name the lower card of a high card and a lower card ('ten + nine', not 'ten + a lower
     card'), and say whether a four-straight-flush needing one rank has a gap or the ace low; the
-    printed lists split a coarse pattern into these only where a hand would lose much otherwise."""
+    printed lists split a coarse pattern into these only where a hand would lose much otherwise.
+    A four-straight-flush also says whether the card it throws away is an ace."""
     d = np.asarray(deals, dtype=np.int64)
     n = len(d)
     rank, suit = d // 4, d % 4
@@ -343,6 +346,9 @@ def hold_pattern_codes(deals: npt.NDArray[np.integer], joker: bool = False, fine
     for m in range(N_HOLDS):
         pos = list(HOLD_POSITIONS[m])
         out[:, m] = _codes_for(rank[:, pos], suit[:, pos], strength)
+        if len(pos) == 4:    # a four-straight-flush thrown beside an ace: the ace may be the better keep
+            ace = rank[:, next(i for i in range(5) if i not in pos)] == 12
+            out[:, m] |= np.where((out[:, m] >> 8 == K.SF_FOUR) & ace, _BESIDE_ACE, 0)
     if joker and has_joker.any():
         # The joker sits last in a sorted deal: a hold with it is "joker + the rest".
         for m in range(16, N_HOLDS):
@@ -358,7 +364,7 @@ def coarse_codes(codes: npt.ArrayLike) -> npt.NDArray[np.int64]:
     c = np.asarray(codes, dtype=np.int64)
     kind, x, y = (c >> 8) & 31, (c >> 4) & 0xF, c & 0xF
     plain = np.where(kind == K.CARD_PLUS_CARD, K.CARD_PLUS_LOW << 8 | x << 4 | (y & 1), c & ~JOKER_FLAG)
-    plain = np.where(kind == K.SF_FOUR, K.SF_DRAW << 8 | 4 << 4 | (y > 0), plain)
+    plain = np.where(kind == K.SF_FOUR, K.SF_DRAW << 8 | 4 << 4 | ((y & 3) > 0), plain)
     plain = np.where(kind == K.SF_THREE, K.SF_DRAW << 8 | 3 << 4 | x, plain)
     plain = np.where(kind == K.ROYAL_DRAW, plain & ~0xF, plain)
     plain = np.where(kind == K.FLUSH_FOUR, K.FLUSH_DRAW << 8 | 4 << 4 | x, plain)
@@ -374,11 +380,12 @@ def fine_codes(code: int) -> tuple[int, ...]:
         return tuple(flag | f for f in _sf_three_forms().get(y, ()))
     if kind == K.SF_DRAW and x == 4:     # the kinds and high cards that can occur
         forms = [(h, 0) for h in range(3)] if y == 0 else [(1, 2), *((h, 3) for h in range(4))]
-        return tuple(flag | K.SF_FOUR << 8 | h << 4 | f for h, f in forms)
+        return tuple(flag | K.SF_FOUR << 8 | h << 4 | f | ace for h, f in forms for ace in (0, _BESIDE_ACE))
     if kind == K.ROYAL_DRAW and y == 0:
         return tuple(flag | K.ROYAL_DRAW << 8 | x << 4 | i for i in (range(1, 11) if x == 3 else (1, 2)))
     if kind == K.FLUSH_DRAW and x == 4:
-        return tuple(flag | K.FLUSH_FOUR << 8 | y << 4 | ace << 1 | mid for ace, mid in _FLUSH_FORMS[y])
+        return tuple(flag | K.FLUSH_FOUR << 8 | y << 4 | king << 2 | ace << 1 | mid
+                     for ace, mid, king in _FLUSH_FORMS[y])
     return (code,)
 
 
@@ -457,7 +464,8 @@ def _codes_for(r: npt.NDArray[np.int64], s: npt.NDArray[np.int64], strength: npt
         put(suited & straightish, K.SF_THREE, np.minimum(high, 3) << 2 | gaps, where)
     if k == 4:
         mid = ((r >= TEN - 2) & (r < HIGH)).any(axis=1).astype(np.int64)
-        put(suited, K.FLUSH_FOUR, high, has_ace.astype(np.int64) << 1 | mid)
+        king = has_ace & ((high == 2) | (high == 3)) & (r == 11).any(axis=1)
+        put(suited, K.FLUSH_FOUR, high, king.astype(np.int64) << 2 | has_ace.astype(np.int64) << 1 | mid)
     put(suited, K.FLUSH_DRAW, k, high)
     open_ = (gaps == 0) & ~has_ace
     put(straightish, K.STRAIGHT_DRAW, k, np.where(open_, 0, 1) << 3 | high if k == 4 else high)
@@ -466,19 +474,45 @@ def _codes_for(r: npt.NDArray[np.int64], s: npt.NDArray[np.int64], strength: npt
 
 
 # Four to a flush by its high cards: the (ace, a ten, nine or eight) that can go with them.
-_FLUSH_FORMS = {0: ((0, 0), (0, 1)), **{h: ((0, 0), (0, 1), (1, 0), (1, 1)) for h in (1, 2, 3)}, 4: ((1, 0),)}
+# Four to a flush by its high cards: the (ace, a ten, nine or eight, a king beside the ace) that
+# can go with them. The king is told only where it may or may not sit beside the ace (two or three
+# high cards): ace-king-ten to a flush is a better draw than ace-jack-eight.
+_FLUSH_FORMS = {0: ((0, 0, 0), (0, 1, 0)), 1: ((0, 0, 0), (0, 1, 0), (1, 0, 0), (1, 1, 0)),
+                **{h: ((0, 0, 0), (0, 1, 0), (1, 0, 0), (1, 1, 0), (1, 0, 1), (1, 1, 1)) for h in (2, 3)},
+                4: ((1, 0, 0),)}
 
 
-def _flush_four_label(high: int, aces: set[int], mids: set[int]) -> str:
+def _flush_four_label(high: int, aces: set[int], mids: set[int], kings: set[int]) -> str:
     """Four to a flush with ``high`` high cards, the ace among them or not (``aces``), a ten,
-    nine or eight among the others or not (``mids``); a side both ways goes unsaid."""
+    nine or eight among the others or not (``mids``), a king beside the ace or not (``kings``,
+    read only where the ace is); a side both ways goes unsaid."""
     text = Phrase(N_("{n} to a flush, {high}"), n=4, high=_hi(high))
-    if len(aces) == 1 and len(_FLUSH_FORMS[high]) > 2:
+    if aces == {1} and len(kings) == 1 and high in (2, 3):
+        text = Phrase(N_("{hold}, ace and king among them") if 1 in kings else N_("{hold}, ace among them, no king"),
+                      hold=text)
+    elif len(aces) == 1 and len(_FLUSH_FORMS[high]) > 2:
         text = Phrase(N_("{hold}, ace among them") if 1 in aces else N_("{hold}, no ace"), hold=text)
     if len(mids) == 1 and high < 4:
         text = Phrase(N_("{hold}, with a ten, nine or eight") if 1 in mids else N_("{hold}, no ten, nine or eight"),
                       hold=text)
     return text
+
+
+def _sf_four_label(high: int, form: int, aces: set[bool]) -> str:
+    """Four to a straight flush of a ``form`` (0 open, 2 ace low, 3 gap) with ``high`` high cards,
+    the card thrown away an ace or not (``aces``); both ways goes unsaid."""
+    text = Phrase({0: N_("4 to a straight flush (open), {high}"), 2: N_("4 to a straight flush (ace low)"),
+                   3: N_("4 to a straight flush (gap inside), {high}")}[form], high=_hi(high))
+    if len(aces) == 1:
+        text = Phrase(N_("{hold}, the fifth card an ace") if True in aces else N_("{hold}, the fifth card not an ace"),
+                      hold=text)
+    return text
+
+
+def _sf_four_both(fine: list[int]) -> bool:
+    """Fine four-straight-flush codes of one form, whatever the card thrown away."""
+    return (len(fine) == 2 and all(f >> 8 == K.SF_FOUR for f in fine)
+            and {f & ~_BESIDE_ACE for f in fine} == {fine[0] & ~_BESIDE_ACE} and fine[0] != fine[1])
 
 
 # Where three to a straight flush sits: in the middle, at the low end (from the deuce or the ace
@@ -591,14 +625,20 @@ def _one_card_run(fine: list[int]) -> bool:
             and len({f & 1 for f in fine}) == 1)
 
 
-def _flush_product(fine: list[int]) -> tuple[int, set[int], set[int]] | None:
-    """Fine four-to-a-flush codes of one high-card count that are every pairing of some aces
-    and some middle cards (so one phrase names them): (high cards, aces, middles), else None."""
+def _flush_product(fine: list[int]) -> tuple[int, set[int], set[int], set[int]] | None:
+    """Fine four-to-a-flush codes of one high-card count that are every form with some aces,
+    some middle cards and (beside an ace only) some kings (so one phrase names them): (high cards,
+    aces, middles, kings), else None."""
     if any(f >> 8 != K.FLUSH_FOUR for f in fine) or len({(f >> 4) & 0xF for f in fine}) > 1:
         return None
-    forms = {((f & 0xF) >> 1, f & 1) for f in fine}
-    aces, mids = {a for a, _ in forms}, {m for _, m in forms}
-    return ((fine[0] >> 4) & 0xF, aces, mids) if forms == {(a, m) for a in aces for m in mids} else None
+    high = (fine[0] >> 4) & 0xF
+    forms = {((f >> 1) & 1, f & 1, (f >> 2) & 1) for f in fine}
+    aces, mids = {a for a, _, _ in forms}, {m for _, m, _ in forms}
+    kings = {k for a, _, k in forms if a} or {0, 1}
+    if len(aces) == 2 and {k for a, _, k in _FLUSH_FORMS[high] if a} - kings:
+        return None     # "no ace, or the ace with a king" has no short phrase
+    named = {f for f in _FLUSH_FORMS[high] if f[0] in aces and f[1] in mids and (not f[0] or f[2] in kings)}
+    return (high, aces, mids, kings) if forms == named else None
 
 
 def mergeable(codes: list[int] | tuple[int, ...]) -> bool:
@@ -608,7 +648,8 @@ def mergeable(codes: list[int] | tuple[int, ...]) -> bool:
     card with some lower cards ('ten + six to nine')."""
     whole, rest = _coarsened(list(codes))
     if rest:
-        return not whole and (len(rest) == 1 or _one_card_run(rest) or _flush_product(rest) is not None)
+        return not whole and (len(rest) == 1 or _one_card_run(rest) or _flush_product(rest) is not None
+                              or _sf_four_both(rest))
     if len(whole) == 1:
         return True
     if any(c & JOKER_FLAG for c in whole) or len({c >> 8 for c in whole}) > 1:
@@ -653,6 +694,8 @@ def merged_label(codes: list[int] | tuple[int, ...]) -> str:
             return hold_pattern_label(rest[0])
         if (product := _flush_product(rest)) is not None:
             return _flush_four_label(*product)
+        if _sf_four_both(rest):
+            return _sf_four_label((rest[0] >> 4) & 0xF, rest[0] & 3, {False, True})
         top, suited = (rest[0] >> 4) & 0xF, rest[0] & 1
         return Phrase(N_("{rank} + {low} of its suit") if suited else N_("{rank} + {low}"), rank=NAME[top],
                       low=_rank_list([(f & 0xF) >> 1 for f in rest], NAME))

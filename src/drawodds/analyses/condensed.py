@@ -645,6 +645,9 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
     used = np.bincount(_play(table, inst, lines).line, minlength=len(lines) + 1)[:len(lines)] > 0
     lines, core = [x for x, u in zip(lines, used, strict=True) if u], [c for c, u in zip(core, used, strict=True) if u]
     is_core = dict(zip(lines, core, strict=True))
+    lines, _ = _ordered(table, inst, lines)
+    lines, core = _joined(table, inst, lines, [is_core[line] for line in lines])
+    is_core = dict(zip(lines, core, strict=True))
     lines, mean = _ordered(table, inst, lines)
     core = [is_core[line] for line in lines]
     play = _play(table, inst, lines)
@@ -653,6 +656,34 @@ def condense(table: StrategyTable, *, tolerance: float = 2e-5, max_lines: int = 
                              play.loss, table.value, tuple(float(u) for u in shares), tuple(lines),
                              tuple(float(m) for m in mean), float(play.regret.max()),
                              _worst_deal(table, play), tuple(core), bound, table.objective.unit)
+
+
+def _joined(table: StrategyTable, inst: _Instances, lines: list[tuple[int, ...]], core: list[bool]
+            ) -> tuple[list[tuple[int, ...]], list[bool]]:
+    """Lines said more simply where that plays every deal as before: a line takes the fine forms
+    of its patterns that no line names (so "4 to a straight flush (ace low)", not "..., the fifth
+    card not an ace", where the other form never decides a deal), and neighbouring lines that one
+    printed line names together (``mergeable``) are joined; a joined line is core if either was."""
+    chosen = _play(table, inst, lines).chosen
+    named = {c for line in lines for c in line}
+    for i in range(len(lines)):
+        for f in dict.fromkeys(f for c in lines[i] for f in fine_codes(int(coarse_codes(c)))):
+            wider = (*lines[i], f)
+            if f in named or not mergeable(wider):
+                continue
+            trial = [*lines[:i], wider, *lines[i + 1:]]
+            if np.array_equal(_play(table, inst, trial).chosen, chosen):
+                lines = trial
+                named.add(f)
+    i = 0
+    while i + 1 < len(lines):
+        joined = lines[i] + lines[i + 1]
+        trial = [*lines[:i], joined, *lines[i + 2:]]
+        if mergeable(joined) and np.array_equal(_play(table, inst, trial).chosen, chosen):
+            lines, core = trial, [*core[:i], core[i] or core[i + 1], *core[i + 2:]]
+        else:
+            i += 1
+    return lines, core
 
 
 def _refined(table: StrategyTable, coarse: _Instances, fine: _Instances, lines: list[tuple[int, ...]],

@@ -39,7 +39,7 @@ from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
 from drawodds.solver.cache import store_in_cache
 
-FORMAT = 2          # bump when the stored arrays or the lists change: older files are then built again
+FORMAT = 3          # bump when the stored arrays or the lists change: older files are then built again
 ARRAYS = ("deals", "line", "chosen", "best", "list_value", "best_value", "values")
 HAND_TRIALS = 40_000    # simulated deals deciding between a hand's close holds (equity), as keep deals them
 
