@@ -40,7 +40,8 @@ def test_json_has_the_contract_fields(capsys, tmp_path, small_abstraction, small
 def test_the_real_games_exploitability_is_measured_by_default(capsys, small_abstraction):
     code, out, _ = run(capsys, *SMALL[:-1], "--iterations", "30", "--json")
     real = json.loads(out)["real_exploitability"]
-    assert code == 0 and set(real) == {"antes_per_deal", "milli_antes", "best_response", "seconds"}
+    assert code == 0 and set(real) == {"antes_per_deal", "milli_antes", "best_response", "seconds", "model"}
+    assert "dealt independently" in real["model"]             # the one-deck check stands beside it
     assert real["milli_antes"] == pytest.approx(1000 * real["antes_per_deal"])
     assert sum(real["best_response"]) / 2 == pytest.approx(real["antes_per_deal"])
     assert real["antes_per_deal"] > 0

@@ -96,6 +96,25 @@ def test_cli_measures_each_seats_best_response_in_the_real_game(capsys, small_ab
     assert code == 0 and "seat gains, real game" in text and "5, 4, 1.5 milli-antes per deal" in text
 
 
+def test_cli_plays_the_solution_out_with_one_deck(capsys, small_abstraction):
+    """The one-deck check: every seat's result from one deck and from a deck each, with standard
+    errors, the same for the same seed; 0 leaves it out."""
+    args = (*SMALL, "--iterations", "2", "--no-real", "--one-deck", "20000", "--seed", "3", "--json")
+    code, out, _ = run(capsys, *args)
+    check = json.loads(out)["one_deck"]
+    assert code == 0 and check["deals"] == 20000 and check["seed"] == 3
+    assert len(check["value"]) == len(check["own_decks"]) == len(check["model_value"]) == 3
+    assert sum(check["value"]) == pytest.approx(0.0, abs=1e-9) and min(check["standard_error"]) > 0
+    model = zip(check["value"], check["model_value"], strict=True)
+    assert check["difference"] == pytest.approx([v - m for v, m in model])
+    assert "one deck" in check["model"]
+    assert json.loads(run(capsys, *args)[1])["one_deck"] == check
+    assert json.loads(run(capsys, *SMALL, "--iterations", "2", "--no-real", "--one-deck", "0", "--json")[1])[
+        "one_deck"] is None
+    code, out, _ = run(capsys, *SMALL, "--iterations", "2", "--no-real", "--one-deck", "20000")
+    assert code == 0 and "one deck, as at the table" in out and "a deck for each seat" in out
+
+
 def test_cli_text_labels_a_seat_gain_as_no_two_player_exploitability(capsys, small_abstraction):
     code, out, _ = run(capsys, *SMALL, "--iterations", "2", "--no-real")
     assert code == 0 and "Three-handed morkpoker" in out
@@ -112,6 +131,9 @@ def test_cli_text_labels_a_seat_gain_as_no_two_player_exploitability(capsys, sma
     (["--players", "3", "--leaks"], "--leaks is for the heads-up solve"),
     (["--players", "3", "--out", "x.parquet"], "--out is for the heads-up solve"),
     (["--players", "3", "--exploitability", "0"], "--exploitability must be a positive number"),
+    (["--players", "3", "--one-deck", "1"], "--one-deck must be at least 2"),
+    (["--one-deck", "-5"], "--one-deck must be at least 2"),
+    (["--seed", "-1"], "--seed must be 0 or more"),
 ])
 def test_bad_players_and_options_are_one_line_exit_2(capsys, args, fragment):
     code, out, err = run(capsys, "solve", *args)
@@ -125,7 +147,7 @@ def test_heads_up_is_unchanged(capsys, small_abstraction):
     plain = json.loads(out)
     code2, out2, _ = run(capsys, *args, "--players", "2")
     two = json.loads(out2)
-    assert code == code2 == 0 and set(plain) == set(two) == HEADS_UP_FIELDS
+    assert code == code2 == 0 and set(plain) == set(two) == HEADS_UP_FIELDS | {"one_deck"}
     assert plain["value"] == two["value"] and plain["value"][0] == -plain["value"][1]
     assert plain["exploitability"] == two["exploitability"] and "players" not in plain
 

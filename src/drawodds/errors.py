@@ -171,5 +171,6 @@ FINAL_BUCKETS = Bound("final_buckets", 1, 2048)
 FIELD_ROUNDS = Bound("rounds", 1, 5)
 SOLVE_PLAYERS = Bound("players", 2, 3)     # solve: heads-up or three at the table
 TABLE_PLAYERS = Bound("players", 3, 3)     # the table solve (heads-up is solve.solve)
+ONE_DECK = Bound("one_deck", 2, 10_000_000, standard_error=True)     # deals of a solution's one-deck check
 TRAIN_TRIALS = Bound("trials", 2, 1_000_000, standard_error=True)
 TRAIN_HANDS = Bound("hands", 1, 100_000)     # questions in one session (None: until the answers end)

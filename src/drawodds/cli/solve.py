@@ -11,11 +11,22 @@ import typer
 from drawodds.cards import shown
 from drawodds.cli.errors import interrupted, refuse, scheduler, writable_file, writable_folder
 from drawodds.cli.language import worded
-from drawodds.cli.options import DaskOpt, DrawsOpt, JokerOpt, JsonOpt, MaxDrawOpt, SchedulerOpt, bounded, build_rules
-from drawodds.errors import FIELD_ROUNDS, SOLVE_PLAYERS, check_positive
+from drawodds.cli.options import (
+    DaskOpt,
+    DrawsOpt,
+    JokerOpt,
+    JsonOpt,
+    MaxDrawOpt,
+    SchedulerOpt,
+    SeedOpt,
+    bounded,
+    build_rules,
+)
+from drawodds.errors import FIELD_ROUNDS, ONE_DECK, SOLVE_PLAYERS, check_positive, check_seed
 from drawodds.execution import available_cores
 from drawodds.i18n import N_, _, number
 from drawodds.render.console import emit_json, note, spinner
+from drawodds.solver.settings import ONE_DECK_DEALS
 
 
 class Schedule(StrEnum):
@@ -108,6 +119,11 @@ def solve_cmd(
     leaks: Annotated[bool, typer.Option("--leaks", help=N_(
         "Also show where a perfect exploiter in the real game gains most: by kind of hand and where it "
         "plays differently, in milli-antes per deal (a few minutes more)."))] = False,
+    one_deck: Annotated[int, typer.Option("--one-deck", help=N_(
+        "Deals of the one-deck check: the solution plays itself with real cards from one deck, as at the "
+        "table, and from a deck for each seat, as the model deals them (a few seconds; 0 leaves it out)."))
+    ] = ONE_DECK_DEALS,
+    seed: SeedOpt = 1,
     json_out: JsonOpt = False,
 ) -> None:
     """Solve heads-up limit draw: an approximate equilibrium and what it plays, in plain words."""
@@ -122,10 +138,14 @@ def solve_cmd(
     SOLVE_PLAYERS.check(players)
     check_rules(rule_set)
     check_positive(exploitability, "exploitability")      # milli-antes here, antes in the library
+    if one_deck:
+        ONE_DECK.check(one_deck)
+    check_seed(seed)
+    check = (one_deck, seed)
     if players == 3:
         _table(rule_set, iterations, exploitability, seconds, buckets, field_rounds, schedule, workers,
                scheduler(scheduler_address, dask), {"--out": out, "--chart": chart, "--tables": tables,
-                                                     "--leaks": leaks or None}, real, json_out)
+                                                     "--leaks": leaks or None}, real, check, json_out)
         return
     pre, final, rounds = abstraction_sizes(buckets, field_rounds, 2)
     cluster = scheduler(scheduler_address, dask)
@@ -149,32 +169,45 @@ def solve_cmd(
         plot_exploitability(solution, chart)
     if tables is not None:
         write_tables(solution, tables)
-    _measured(solution, real, leaks, json_out)
+    _measured(solution, real, leaks, (one_deck, seed), json_out)
 
 
-def _measured(solution: Any, real: bool, leaks: bool, json_out: bool) -> None:
-    """The real game's exploitability and the leaks (each stopped by Ctrl-C), then the report."""
+def _one_deck(solution: Any, check: tuple[int, int], json_out: bool) -> Any:
+    """The one-deck check of a solution (``playout.one_deck``), or None when left out."""
+    from drawodds.solver.playout import one_deck
+
+    deals, seed = check
+    if not deals or solution.interrupted:
+        return None
+    with spinner(_("playing the solution out with one deck..."), enabled=not json_out):
+        return one_deck(solution, deals, seed)
+
+
+def _measured(solution: Any, real: bool, leaks: bool, check: tuple[int, int], json_out: bool) -> None:
+    """The real game's exploitability, the one-deck check and the leaks (each stopped by Ctrl-C),
+    then the report."""
     from drawodds.render.solve import render_solve, solve_json
     from drawodds.solver.best_response import best_response
     from drawodds.solver.best_response import leaks as leak_table
 
-    measured, table, stopped = None, None, False
+    measured, dealt, table, stopped = None, None, None, False
     try:
         if real and not solution.interrupted:
             with spinner(_("measuring the real game's exploitability (an exact best response)..."),
                          enabled=not json_out):
                 measured = best_response(solution, "full")
+        dealt = _one_deck(solution, check, json_out)
         if leaks and not solution.interrupted:
             with spinner(_("finding the leaks (four exact passes per seat)..."), enabled=not json_out):
                 table = leak_table(solution)
     except KeyboardInterrupt:
         stopped = True
     if json_out:
-        emit_json(solve_json(solution, measured, table))
+        emit_json(solve_json(solution, measured, table, dealt))
     else:
-        render_solve(solution, measured, table)
+        render_solve(solution, measured, table, dealt)
     if stopped:
-        interrupted(_("the real game's exploitability or the leaks were not measured"))
+        interrupted(_("the real game's exploitability, the one-deck check or the leaks were not measured"))
     if solution.interrupted:
         interrupted(_("the strategy is the average of the {n} iterations run").format(
             n=number(solution.iterations, grouped=True)))
@@ -182,7 +215,8 @@ def _measured(solution: Any, real: bool, leaks: bool, json_out: bool) -> None:
 
 def _table(rule_set: Any, iterations: int | None, exploitability: float | None, seconds: float | None,
            buckets: str | None, field_rounds: int | None, schedule: Schedule, workers: int | None,
-           cluster: str | None, heads_up_only: dict[str, object], real: bool, json_out: bool) -> None:
+           cluster: str | None, heads_up_only: dict[str, object], real: bool, check: tuple[int, int],
+           json_out: bool) -> None:
     """``--players 3``: the three-handed solve (``solver.table.solve_table``), each seat's best
     response in the real game (``best_response.seat_gains``) and the report."""
     from drawodds.render.solve import render_table, solve_progress, table_json
@@ -210,19 +244,20 @@ def _table(rule_set: Any, iterations: int | None, exploitability: float | None, 
                                scheduler=cluster)
     if store_table_equilibrium(solution) is not None and not json_out:
         note(_("kept as the cached three-handed solution of these rules"))
-    measured, stopped = None, False
+    measured, dealt, stopped = None, None, False
     try:
         if real and not solution.interrupted:
             with spinner(_("measuring each seat's best response in the real game..."), enabled=not json_out):
                 measured = seat_gains(solution, "full")
+        dealt = _one_deck(solution, check, json_out)
     except KeyboardInterrupt:
         stopped = True
     if json_out:
-        emit_json(table_json(solution, measured))
+        emit_json(table_json(solution, measured, dealt))
     else:
-        render_table(solution, measured)
+        render_table(solution, measured, dealt)
     if stopped:
-        interrupted(_("the real game's seat gains were not measured"))
+        interrupted(_("the real game's seat gains or the one-deck check were not measured"))
     if solution.interrupted:
         interrupted(_("the strategy is the average of the {n} iterations run").format(
             n=number(solution.iterations, grouped=True)))

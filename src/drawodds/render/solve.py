@@ -16,10 +16,11 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from drawodds.execution import Stage
-from drawodds.i18n import _, local_number, number
+from drawodds.i18n import N_, _, local_number, number
 from drawodds.render.console import folded, pulse, stderr_is_terminal, stdout
 from drawodds.solver.best_response import LEAK_STAGES, BestResponse, SeatGains
 from drawodds.solver.cfr import Checkpoint
+from drawodds.solver.playout import OneDeck
 from drawodds.solver.solution import DrawSolution
 from drawodds.solver.summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
 from drawodds.solver.table import TableSolution
@@ -33,11 +34,12 @@ def peak_memory_bytes() -> int:
     return int(peak if sys.platform == "darwin" else peak * 1024)
 
 
-def solve_json(solution: DrawSolution, real: BestResponse | None = None, leaks: pd.DataFrame | None = None
-               ) -> dict[str, Any]:
-    """The solution's ``to_dict`` with the real game's exploitability (None when not measured),
-    the leaks (with ``--leaks``) and the process's peak memory."""
-    out = {**solution.to_dict(), "real_exploitability": None if real is None else real_json(real)}
+def solve_json(solution: DrawSolution, real: BestResponse | None = None, leaks: pd.DataFrame | None = None,
+               dealt: OneDeck | None = None) -> dict[str, Any]:
+    """The solution's ``to_dict`` with the real game's exploitability and the one-deck check (None
+    when not measured), the leaks (with ``--leaks``) and the process's peak memory."""
+    out = {**solution.to_dict(), "real_exploitability": None if real is None else real_json(real),
+           "one_deck": None if dealt is None else dealt.to_dict()}
     if leaks is not None:
         out["leaks"] = leaks.to_dict(orient="records")
     return {**out, "peak_memory_mb": round(peak_memory_bytes() / 2**20, 1)}
@@ -47,7 +49,27 @@ def real_json(real: BestResponse) -> dict[str, Any]:
     """A full-resolution best response in JSON: antes and milli-antes per deal, each seat's
     best-response value, seconds."""
     return {"antes_per_deal": real.exploitability, "milli_antes": 1000 * real.exploitability,
-            "best_response": list(real.best_response), "seconds": round(real.seconds, 3)}
+            "best_response": list(real.best_response), "seconds": round(real.seconds, 3),
+            "model": HANDS_APART}
+
+
+HANDS_APART = N_("Hands dealt independently: each seat from its own deck, as the solver's model deals them.")
+
+
+def _one_deck_rows(facts: Table, dealt: OneDeck | None) -> None:
+    """The one-deck check as two rows of figures: every seat's result with one deck and with a deck each."""
+    if dealt is None:
+        return
+
+    def seats(values: tuple[float, ...], errors: tuple[float, ...]) -> str:
+        return ", ".join(_("seat {seat} {value} ± {se}").format(seat=k, value=number(v, 4, signed=True),
+                                                               se=number(e, 4))
+                         for k, (v, e) in enumerate(zip(values, errors, strict=True)))
+
+    facts.add_row(_("one deck, as at the table"), _("{seats} antes per deal ({deals} deals, seed {seed})").format(
+        seats=seats(dealt.value, dealt.standard_error), deals=number(dealt.deals, grouped=True), seed=dealt.seed))
+    facts.add_row(_("a deck for each seat"), _("{seats} antes per deal").format(
+        seats=seats(dealt.own_decks, dealt.own_decks_standard_error)))
 
 
 def share(p: float) -> str:
@@ -98,8 +120,8 @@ def _hand(name: object) -> str:
     return _(str(name))
 
 
-def render_solve(solution: DrawSolution, real: BestResponse | None = None, leaks: pd.DataFrame | None = None
-                 ) -> None:
+def render_solve(solution: DrawSolution, real: BestResponse | None = None, leaks: pd.DataFrame | None = None,
+                 dealt: OneDeck | None = None) -> None:
     """The figures of the solve (with the real game's exploitability when measured), then the
     strategy before, at and after the draw, and the leaks when measured."""
     console = stdout()
@@ -119,10 +141,12 @@ def render_solve(solution: DrawSolution, real: BestResponse | None = None, leaks
         value=local_number(f"{1000 * solution.exploitability:.3g}")))
     if real is not None:
         b0, b1 = real.best_response
-        facts.add_row(_("exploitability, real game"), _("{value} milli-antes per deal (exact, {seconds} s)").format(
+        facts.add_row(_("exploitability, real game"), _("{value} milli-antes per deal (exact, {seconds} s; hands "
+                                                        "dealt independently)").format(
             value=local_number(f"{1000 * real.exploitability:.3g}"), seconds=number(real.seconds)))
         facts.add_row(_("best responses, real game"), _("seat 0 {first}, seat 1 {second} antes per deal").format(
             first=number(b0, 4, signed=True), second=number(b1, 4, signed=True)))
+    _one_deck_rows(facts, dealt)
     facts.add_row(_("iterations"), f"{number(solution.iterations, grouped=True)} ({schedule})")
     facts.add_row(_("time"), _("{seconds} s CFR (abstraction built in {built} s)").format(
         seconds=number(solution.seconds, 1), built=number(solution.abstraction_seconds)))
@@ -143,10 +167,12 @@ def render_solve(solution: DrawSolution, real: BestResponse | None = None, leaks
             n=number(solution.iterations, grouped=True)))
 
 
-def table_json(solution: TableSolution, real: SeatGains | None = None) -> dict[str, Any]:
-    """A three-handed solution's ``to_dict`` with each seat's gain in the real game (None when not
-    measured) and the process's peak memory."""
+def table_json(solution: TableSolution, real: SeatGains | None = None, dealt: OneDeck | None = None
+               ) -> dict[str, Any]:
+    """A three-handed solution's ``to_dict`` with each seat's gain in the real game and the one-deck
+    check (None when not measured) and the process's peak memory."""
     return {**solution.to_dict(), "real_exploitability": None if real is None else real.to_dict(),
+            "one_deck": None if dealt is None else dealt.to_dict(),
             "peak_memory_mb": round(peak_memory_bytes() / 2**20, 1)}
 
 
@@ -158,7 +184,7 @@ def _seat_name(seat: int, players: int) -> str:
     return _("seat {seat}").format(seat=seat)
 
 
-def render_table(solution: TableSolution, real: SeatGains | None = None) -> None:
+def render_table(solution: TableSolution, real: SeatGains | None = None, dealt: OneDeck | None = None) -> None:
     """The figures of a three-handed solve: each seat's value and its gain from deviating alone, in
     the abstract game and (``real``) in the real game, labelled so that no seat's gain reads as a
     two-player exploitability."""
@@ -184,6 +210,7 @@ def render_table(solution: TableSolution, real: SeatGains | None = None) -> None
             "{values} milli-antes per deal (seats 0, 1, 2; {seconds} s)").format(
             values=", ".join(local_number(f"{1000 * g:.3g}") for g in real.seat_gains),
             seconds=number(real.seconds, 1)))
+    _one_deck_rows(facts, dealt)
     schedule = SCHEDULE_NAMES.get(solution.schedule, solution.schedule)
     facts.add_row(_("iterations"), f"{number(solution.iterations, grouped=True)} ({schedule})")
     facts.add_row(_("time"), _("{seconds} s CFR (abstraction built in {built} s)").format(

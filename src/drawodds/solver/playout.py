@@ -7,17 +7,22 @@ exploiter plays its own choices), so the play-out and the best response at the t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from drawodds.errors import ONE_DECK, check_seed
 from drawodds.evaluate import evaluate
+from drawodds.i18n import N_
+from drawodds.results import Result
 from drawodds.solver.abstraction import hand_keep
 from drawodds.solver.classes import class_hold_cards, classify
 from drawodds.solver.game import betting_round
+from drawodds.solver.settings import ONE_DECK_DEALS
 from drawodds.solver.solution import DrawSolution
 from drawodds.solver.subsets import N_CARDS, Floats, Ints
+from drawodds.solver.table import TableSolution
 
 
 def _draw(hands: Ints, keep: npt.NDArray[np.bool_], stub: Ints, start: Ints) -> tuple[Ints, Ints]:
@@ -35,8 +40,8 @@ def _sample(probs: Floats, u: Floats) -> Ints:
     return np.minimum((np.cumsum(probs, axis=1) < u[:, None]).sum(axis=1), probs.shape[1] - 1)
 
 
-def solution_keep(sol: DrawSolution, hands: Ints, q: int, seat: int, row: Ints, bucket: Ints, option: Ints,
-                  rng: np.random.Generator) -> npt.NDArray[np.bool_]:
+def solution_keep(sol: DrawSolution | TableSolution, hands: Ints, q: int, seat: int, row: Ints, bucket: Ints,
+                  option: Ints, rng: np.random.Generator) -> npt.NDArray[np.bool_]:
     """(N, 5) the cards the solution keeps in ``seat`` when it draws ``option`` after lines of group
     ``q`` (rows as at its draw node): its bucket's hold, or where the draw count offers two, one
     picked by its private choice."""
@@ -110,10 +115,10 @@ class Deal:
     """A block of deals: each seat's sorted hand, the stub it draws from (one deck shared, or a
     deck each), its deal class and pre-draw bucket."""
 
-    hands: tuple[Ints, Ints]
-    stubs: tuple[Ints, Ints]
-    classes: tuple[Ints, Ints]
-    buckets: tuple[Ints, Ints]
+    hands: tuple[Ints, ...]
+    stubs: tuple[Ints, ...]
+    classes: tuple[Ints, ...]
+    buckets: tuple[Ints, ...]
 
 
 class Seat(Protocol):
@@ -242,3 +247,212 @@ def play_block(sol: DrawSolution, deal: Deal, seats: tuple[Seat, Seat], shared: 
             for k, x in enumerate(node.actions):
                 where[at[act == k]] = index[h + x]
     return pay
+
+
+# --- three or more seats -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TablePlayout:
+    """A table solution played by every seat with real cards, by Monte Carlo: each seat's result
+    in antes per deal (standard errors), next to its value in the abstract game."""
+
+    deals: int
+    shared_deck: bool
+    by_bucket: bool
+    value: tuple[float, ...]
+    standard_error: tuple[float, ...]
+    abstract_value: tuple[float, ...]
+
+    @property
+    def difference(self) -> tuple[float, ...]:
+        """Each seat's real-card value minus its abstract value."""
+        return tuple(v - a for v, a in zip(self.value, self.abstract_value, strict=True))
+
+    def to_dict(self) -> dict[str, object]:
+        return {"deals": self.deals, "shared_deck": self.shared_deck, "by_bucket": self.by_bucket,
+                "value": list(self.value), "standard_error": list(self.standard_error),
+                "abstract_value": list(self.abstract_value), "difference": list(self.difference)}
+
+
+def deal_table(sol: TableSolution, n: int, rng: np.random.Generator, shared: bool) -> Deal:
+    """``n`` deals for every seat of a table: from one deck (seat after seat, all drawing from the
+    one stub) or from a deck each."""
+    seats = sol.players
+    count = 1 if shared else seats
+    decks = [rng.permuted(np.tile(np.arange(N_CARDS, dtype=np.int64), (n, 1)), axis=1) for _ in range(count)]
+    start = [5 * s if shared else 0 for s in range(seats)]
+    hands = tuple(np.sort(decks[s % count][:, start[s]:start[s] + 5], axis=1) for s in range(seats))
+    stubs = tuple(decks[s % count][:, (5 * seats if shared else 5):] for s in range(seats))
+    classes = tuple(classify(h)[0] for h in hands)
+    return Deal(hands, stubs, classes, tuple(sol.abstraction.class_bucket[c] for c in classes))
+
+
+def _pot_to_best(put: Floats, contest: tuple[int, ...], shown: list[Ints]) -> Floats:
+    """(rows, seats) payoffs when the seats in ``contest`` show down (alone: it takes the pot):
+    the strongest take the pot in equal shares, every seat loses what it put in."""
+    if len(contest) == 1:
+        best = np.ones((len(put), 1), dtype=bool)
+    else:
+        strength = np.stack([shown[s] for s in contest], axis=1).astype(np.int64)
+        best = strength == strength.max(axis=1, keepdims=True)
+    pay = -np.array(put, dtype=np.float64)
+    pay[:, list(contest)] += put.sum(axis=1, keepdims=True) * best / best.sum(axis=1, keepdims=True)
+    return pay
+
+
+def play_table_block(sol: TableSolution, deal: Deal, rng: np.random.Generator, shared: bool,
+                     by_bucket: bool = False) -> Floats:
+    """(n, seats) payoffs (antes) of a block of deals played through a table solution's tree, every
+    seat sampling the solution: the pre-draw round, the draws in seat order, the round after the
+    draw and a showdown by true strength (or, ``by_bucket``, by final bucket, equal ones split)."""
+    a, g, seats = sol.abstraction, sol.game, sol.players
+    n = len(deal.hands[0])
+    pay = np.zeros((n, seats))
+    line_of = np.full(n, -1, dtype=np.int64)
+    pre = betting_round(0, g.max_bets, seats)
+    names = list(pre)
+    index = {h: k for k, h in enumerate(names)}
+    line_index = {ln.history: k for k, ln in enumerate(g.lines)}
+    where = np.zeros(n, dtype=np.int64)
+    for h in names:
+        node = pre[h]
+        sel = np.flatnonzero(where == index[h])
+        if len(sel) == 0:
+            continue
+        if node.end is not None:
+            if h in line_index:
+                line_of[sel] = line_index[h]
+            elif node.end == "fold":
+                put = np.array([1 + p * g.small for p in node.put])
+                pay[sel] = _pot_to_best(np.broadcast_to(put, (len(sel), seats)), node.active, [])
+            continue                                      # all check and redealt: a push
+        assert node.actor is not None
+        s = sol.strategy[g.pre_nodes[h]]
+        assert s is not None
+        act = _sample(s[0, deal.buckets[node.actor][sel]], rng.random(len(sel)))
+        for k, x in enumerate(node.actions):
+            where[sel[act == k]] = index[h + x]
+    n_opt = len(a.options)
+    for q, (active, first, members) in enumerate(g.groups):
+        sel = np.flatnonzero(np.isin(line_of, members))
+        if len(sel) == 0:
+            continue
+        pos = np.zeros(len(g.lines), dtype=np.int64)
+        pos[list(members)] = np.arange(len(members))
+        row = pos[line_of[sel]]
+        stride = len(members)
+        finals: dict[int, Ints] = {}
+        stub_ptr = np.zeros(len(sel), dtype=np.int64)
+        for seat in active:                               # the draws in seat order
+            s = sol.strategy[g.draw_nodes[(q, seat)]]
+            assert s is not None
+            bucket = deal.buckets[seat][sel]
+            option = _sample(s[row, bucket], rng.random(len(sel)))
+            keep = solution_keep(sol, deal.hands[seat][sel], q, seat, row, bucket, option, rng)
+            start = stub_ptr if shared else np.zeros(len(sel), dtype=np.int64)
+            final, end = _draw(deal.hands[seat][sel], keep, deal.stubs[seat][sel], start)
+            if shared:
+                stub_ptr = end
+            finals[seat] = evaluate(final).astype(np.int64)
+            row = row + stride * option
+            stride *= n_opt
+        zero = np.zeros(len(sel), dtype=np.int64)        # a folded seat's cards are never shown
+        shown = [(a.final_of_strength[finals[s]] if by_bucket else finals[s]) if s in finals else zero
+                 for s in range(seats)]
+        stake = np.array([g.lines[m].stake for m in range(len(g.lines))])[line_of[sel]]
+        post = betting_round(first, g.max_bets, seats, active)
+        names = list(post)
+        index = {h: k for k, h in enumerate(names)}
+        where = np.zeros(len(sel), dtype=np.int64)
+        for h in names:
+            node = post[h]
+            at = np.flatnonzero(where == index[h])
+            if len(at) == 0:
+                continue
+            if node.end is not None:
+                put = stake[at] + np.array(node.put, dtype=np.float64)[None, :] * g.big
+                pay[sel[at]] = _pot_to_best(put, node.active, [x[at] for x in shown])
+                continue
+            assert node.actor is not None
+            s = sol.strategy[g.post_nodes[(q, h)]]
+            assert s is not None
+            act = _sample(s[row[at], a.final_of_strength[finals[node.actor][at]]], rng.random(len(at)))
+            for k, x in enumerate(node.actions):
+                where[at[act == k]] = index[h + x]
+    return pay
+
+
+def play_table_out(solution: TableSolution, deals: int, rng: np.random.Generator, *, shared_deck: bool = True,
+                   by_bucket: bool = False, block: int = 50_000) -> TablePlayout:
+    """Deal real cards and let every seat of a table play the solution (``play_table_block``):
+    with ``shared_deck`` from one deck as at the table, else a deck each as the abstract game
+    assumes; with a deck each and ``by_bucket`` it reproduces the abstract values, a check on the
+    whole chain."""
+    seats = solution.players
+    total, total_sq = np.zeros(seats), np.zeros(seats)
+    done = 0
+    while done < deals:
+        n = min(block, deals - done)
+        pay = play_table_block(solution, deal_table(solution, n, rng, shared_deck), rng, shared_deck, by_bucket)
+        total += pay.sum(axis=0)
+        total_sq += (pay * pay).sum(axis=0)
+        done += n
+    mean = total / deals
+    se = np.sqrt(np.maximum(total_sq / deals - mean * mean, 0.0) / deals)
+    return TablePlayout(deals, shared_deck, by_bucket, tuple(mean.tolist()), tuple(se.tolist()),
+                        tuple(solution.value))
+
+
+# --- the one-deck check ----------------------------------------------------------------------------
+
+ONE_DECK_MODEL = N_("The solution played by every seat with real cards and the showdown by true strength: the "
+                    "hands and the draws from one deck, as at the table, and beside it from a deck for each seat, "
+                    "as the solver's model deals them. The difference between the two is what card removal between "
+                    "the seats does.")
+
+
+@dataclass(frozen=True, repr=False)
+class OneDeck(Result):
+    """Every seat's result, in antes per deal with its standard error, when the solution plays
+    itself with one deck (``value``) and with a deck each (``own_decks``), beside the model's
+    exact values; Monte Carlo over ``deals`` deals from ``seed``."""
+
+    deals: int
+    seed: int
+    value: tuple[float, ...]
+    standard_error: tuple[float, ...]
+    own_decks: tuple[float, ...]
+    own_decks_standard_error: tuple[float, ...]
+    model_value: tuple[float, ...]
+    model: str
+
+    @property
+    def difference(self) -> tuple[float, ...]:
+        """One deck minus the model's value, per seat."""
+        return tuple(v - m for v, m in zip(self.value, self.model_value, strict=True))
+
+    @property
+    def card_removal(self) -> tuple[float, ...]:
+        """One deck minus a deck each, per seat (two independent runs: the difference's standard
+        error is both runs' together)."""
+        return tuple(v - o for v, o in zip(self.value, self.own_decks, strict=True))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "difference": list(self.difference), "card_removal": list(self.card_removal)}
+
+
+def one_deck(solution: DrawSolution | TableSolution, deals: int = ONE_DECK_DEALS, seed: int = 1) -> OneDeck:
+    """The one-deck check of a heads-up or table solution: it plays itself with real cards from one
+    deck and from a deck each (``play_out``, ``play_table_out``), ``deals`` deals each."""
+    ONE_DECK.check(deals)
+    check_seed(seed)
+    runs = []
+    for shared in (True, False):
+        rng = np.random.default_rng([seed, int(shared)])
+        if isinstance(solution, TableSolution):
+            t = play_table_out(solution, deals, rng, shared_deck=shared)
+            runs.append((t.value, t.standard_error))
+        else:
+            h = play_out(solution, deals, rng, shared_deck=shared)
+            runs.append(((h.value, -h.value), (h.standard_error, h.standard_error)))
+    return OneDeck(deals, seed, *runs[0], *runs[1], tuple(solution.value), ONE_DECK_MODEL)

@@ -1,0 +1,69 @@
+"""A three-handed solution played out with real cards (``playout.play_table_out``): with a deck
+for each seat and the showdown by final bucket it is the abstract game, so it gives back the
+solver's value of every seat; every deal's chips add up to zero; a pot goes to the strongest
+hand shown, ties split. On the small abstraction of the session, one raise a round."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from drawodds.solver import cfr
+from drawodds.solver.playout import _pot_to_best, deal_table, play_table_block, play_table_out
+from drawodds.solver.table import solve_table
+
+
+@pytest.fixture(scope="module")
+def table(small_abstraction):
+    return solve_table(small_abstraction.rules, abstraction=small_abstraction, iterations=30, raises=1)
+
+
+def test_separate_decks_and_buckets_give_back_the_abstract_values(table):
+    run = play_table_out(table, 150_000, np.random.default_rng(3), shared_deck=False, by_bucket=True)
+    assert run.deals == 150_000 and not run.shared_deck
+    for diff, se in zip(run.difference, run.standard_error, strict=True):
+        assert abs(diff) < 4 * se + 1e-3
+    assert sum(run.value) == pytest.approx(0.0, abs=1e-9)
+    data = run.to_dict()
+    assert len(data["value"]) == 3 and data["abstract_value"] == list(table.value)
+
+
+def test_a_profile_that_hangs_on_every_row_is_played_as_the_tree_says(table):
+    """Random, lopsided choices at every row of every node (each seat's draws, who is in, the
+    line before the draw): a row read wrongly anywhere in the play loop moves the result far
+    beyond its error; the exact values come from cfr's evaluation of the same profile."""
+    rng = np.random.default_rng(5)
+    weights = [None if s is None else rng.random(s.shape) ** 6 for s in table.strategy]
+    strategy = tuple(cfr.normalize(table.game.tree, weights))
+    values = cfr.evaluate_profile(table.game.tree, strategy).values
+    profile = dataclasses.replace(table, strategy=strategy, value=values)
+    run = play_table_out(profile, 150_000, np.random.default_rng(6), shared_deck=False, by_bucket=True)
+    for diff, se in zip(run.difference, run.standard_error, strict=True):
+        assert abs(diff) < 4 * se + 1e-3
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_every_deal_is_zero_sum_and_a_seat_never_loses_more_than_it_can_put_in(table, shared):
+    rng = np.random.default_rng(4)
+    deal = deal_table(table, 20_000, rng, shared)
+    if shared:            # one deck: fifteen different cards dealt
+        cards = np.concatenate(deal.hands, axis=1)
+        assert (np.sort(cards, axis=1)[:, 1:] != np.sort(cards, axis=1)[:, :-1]).all()
+    pay = play_table_block(table, deal, rng, shared)
+    np.testing.assert_allclose(pay.sum(axis=1), 0.0, atol=1e-12)
+    most = 1 + table.game.max_bets * (table.game.small + table.game.big)       # ante and every bet
+    assert pay.min() >= -most - 1e-12
+    assert (pay != 0).any(axis=0).all()                                        # every seat wins and loses
+
+
+def test_the_pot_goes_to_the_strongest_hand_shown_ties_split():
+    put = np.array([[1.0, 3.0, 3.0], [1.0, 3.0, 3.0], [2.0, 2.0, 2.0]])
+    shown = [np.array([9, 9, 9]), np.array([5, 7, 4]), np.array([4, 7, 6])]
+    pay = _pot_to_best(put, (1, 2), shown)         # seat 0 folded: its cards do not count
+    np.testing.assert_allclose(pay, [[-1, 4, -3], [-1, 0.5, 0.5], [-2, -2, 4]])
+    three = _pot_to_best(put, (0, 1, 2), [np.array([7, 7, 1]), np.array([5, 7, 4]), np.array([4, 7, 6])])
+    np.testing.assert_allclose(three, [[6, -3, -3], [-1 + 7 / 3, -3 + 7 / 3, -3 + 7 / 3], [-2, -2, 4]])
+    alone = _pot_to_best(put[:1], (2,), [])
+    np.testing.assert_allclose(alone, [[-1, -3, 4]])
