@@ -4,9 +4,11 @@
     python scripts/check_strategy_lists.py --lists         # the lists only
     python scripts/check_strategy_lists.py --dilemmas      # the hands only (reads the lists' cache)
     python scripts/check_strategy_lists.py --dilemmas --opponents 1 2   # at some table sizes
+    python scripts/check_strategy_lists.py --lists --opponents 6 7      # the equity lists at 6 and 7 only
 
 Lists: for every objective ``strategy`` prints (9/6 and 8/5 video poker, jacks, points,
-flush-or-better, equity at 1 to 5 opponents with and without card removal) the list is built as
+flush-or-better, equity at 1 to 7 opponents without card removal and at 1 to 5 with it: one deck cannot
+deal six opponents who may draw three) the list is built as
 ``strategy`` builds it, then replayed here over every deal class by its printed rule alone (the
 first line some legal hold matches, the highest cards among that line's holds, then the lowest
 mask), independently of the library's own replay: the average and the worst deal's loss must
@@ -39,7 +41,7 @@ from drawodds.solver.cache import store_in_cache  # noqa: E402
 
 LISTS = [("vp96", None, True), ("vp:800/50/25/8/5/4/3/2/1", None, True), ("jacks", None, True),
          ("points", None, True), ("at_least:flush", None, True),
-         *(("equity", n, removal) for removal in (False, True) for n in range(1, 6))]
+         *(("equity", n, removal) for removal in (False, True) for n in range(1, 8) if n <= 5 or not removal)]
 DILEMMAS = ("2s 7h 8h 9h Th", "2h 7d 8d 9d Td", "2s 8h 9h Th Jh", "Ah Qh Jh Th 3c", "4c 5c 6c 7c Kd",
             "7s 7h 8s 9s Ts", "As Ad Kh Qc 4s", "3c 3d 3h Ad Kd",
             # beyond the ones above: royal draw or flush draw, pair or three to a royal, pair or
@@ -69,12 +71,14 @@ def replay(report: StrategyReport) -> np.ndarray:
     return chosen
 
 
-def check_lists() -> bool:
+def check_lists(sizes: list[int]) -> bool:
     print("| list | lines (short list) | average cost | worst deal's cost | bound | replayed: average, worst "
           "| worst deal |")
     print("|---|---|---|---|---|---|---|")
     fine = True
     for objective, opponents, removal in LISTS:
+        if opponents is not None and opponents not in sizes:
+            continue
         start = time.perf_counter()
         report = strategy_report(objective, opponents=opponents, card_removal=removal)
         plan, table = report.condensed, report.table
@@ -127,15 +131,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lists", action="store_true")
     parser.add_argument("--dilemmas", action="store_true")
-    parser.add_argument("--opponents", type=int, nargs="+", default=[1, 2, 3, 4, 5],
-                        help="the table sizes of the dilemmas (opponents)")
+    parser.add_argument("--opponents", type=int, nargs="+",
+                        help="the table sizes (opponents) of the equity lists (default 1 to 7) and of the dilemmas "
+                             "(default 1 to 5)")
     args = parser.parse_args()
     both = not (args.lists or args.dilemmas)
     ok = True
     if args.lists or both:
-        ok &= check_lists()
+        ok &= check_lists(args.opponents or list(range(1, 8)))
     if args.dilemmas or both:
-        ok &= check_dilemmas(args.opponents)
+        ok &= check_dilemmas(args.opponents or [1, 2, 3, 4, 5])
     return 0 if ok else 1
 
 

@@ -313,6 +313,9 @@ def test_strategy_cli_json_contract_and_table(capsys, tmp_path):
     (["--objective", "equity", "--opponents", "9"], "opponents"),
     (["--objective", "equity", "--policy", "wild"], "unknown draw policy"),
     (["--objective", "jacks", "--check-removal", "5"], "--objective equity"),
+    (["--objective", "equity", "--opponents", "6"], "at most 5 opponents, or for the list without card removal "
+                                                     "(--no-card-removal)"),
+    (["--objective", "equity", "--opponents", "7", "--hand", "As Ks Qs Js 2d"], "need 59"),
 ])
 def test_strategy_cli_errors_are_one_line(capsys, args, fragment):
     code, _, err = run_cli(capsys, "strategy", *args)

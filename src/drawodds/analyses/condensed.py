@@ -62,8 +62,9 @@ from drawodds.patterns import (
     two_card_cells,
 )
 from drawodds.results import HIDDEN, Result, shown_as
-from drawodds.rules import RuleSet, preset
+from drawodds.rules import RuleError, RuleSet, preset
 from drawodds.sim.equity import OpponentModel
+from drawodds.sim.sampler import layout_for
 
 
 @dataclass(frozen=True, repr=False)
@@ -814,6 +815,14 @@ def strategy_report(objective: str | None = None, rules: RuleSet | str | None = 
         raise RequestError("{out} must end in .parquet or .csv, got {value}", "out", value=repr(out))
     opponents = opponents or default_opponents(rules)
     equity = objective.strip().lower() == "equity"
+    if equity and card_removal:
+        try:
+            layout_for(rules, opponents, rules.deck_size - 5)
+        except RuleError as exc:
+            raise RequestError("card removal deals {count} opponents from the {left} cards we do not hold, and "
+                               "drawing up to {max_draw} cards they need {need}: ask for at most {most} opponents, or "
+                               "for the list without card removal ({card_removal})", "card_removal", count=opponents,
+                               **{k: exc.values[k] for k in ("left", "max_draw", "need", "most")}) from None
     progress(_("field distribution") if equity else _("objective"), 0.0)
     obj = parse_objective(objective, rules, opponents=opponents, policy=policy)
     table = solve(obj, rules, progress=lambda stage, f: progress(stage, 0.5 * f))

@@ -85,7 +85,8 @@ def strategy_cmd(
 
         return equity_table_cmd(objective, rules_name, overrides, opponents, policy, mc, out_path, resume, memory,
                                 limit, workers, scheduler(scheduler_address, dask), seed, json_out)
-    flag_names(keep=f"`drawodds keep HAND --rules {rules_name}`")     # a points game has no strategy table
+    flag_names(keep=f"`drawodds keep HAND --rules {rules_name}`",     # a points game has no strategy table
+               card_removal="--no-card-removal")
     if resume or limit is not None:
         raise refuse(N_("--resume and --limit go with --mc (the Monte Carlo table)"))
     writable_file(out_path, "--out", endings=(".parquet", ".csv"))
