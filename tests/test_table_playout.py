@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from drawodds.solver import cfr
-from drawodds.solver.playout import _pot_to_best, deal_table, play_table_block, play_table_out
+from drawodds.solver.best_response import card_removal, seat_gains
+from drawodds.solver.playout import SolutionSeat, _pot_to_best, deal_table, play_table_block, play_table_out
 from drawodds.solver.table import solve_table
 
 
@@ -51,7 +52,8 @@ def test_every_deal_is_zero_sum_and_a_seat_never_loses_more_than_it_can_put_in(t
     if shared:            # one deck: fifteen different cards dealt
         cards = np.concatenate(deal.hands, axis=1)
         assert (np.sort(cards, axis=1)[:, 1:] != np.sort(cards, axis=1)[:, :-1]).all()
-    pay = play_table_block(table, deal, rng, shared)
+    seats = [SolutionSeat(table, s, deal, rng) for s in range(3)]
+    pay = play_table_block(table, deal, seats, shared)
     np.testing.assert_allclose(pay.sum(axis=1), 0.0, atol=1e-12)
     most = 1 + table.game.max_bets * (table.game.small + table.game.big)       # ante and every bet
     assert pay.min() >= -most - 1e-12
@@ -67,3 +69,13 @@ def test_the_pot_goes_to_the_strongest_hand_shown_ties_split():
     np.testing.assert_allclose(three, [[6, -3, -3], [-1 + 7 / 3, -3 + 7 / 3, -3 + 7 / 3], [-2, -2, 4]])
     alone = _pot_to_best(put[:1], (2,), [])
     np.testing.assert_allclose(alone, [[-1, -3, 4]])
+
+
+@pytest.mark.parametrize("seat", [0, 2])
+def test_each_seats_full_best_response_plays_out_as_computed(table, seat):
+    """The exploiter's recorded choices (its deal class, its cards, its exact final hand), played
+    with real cards from a deck for each seat against the other two sampling the solution, win
+    what the exact best response computes for that seat (within four standard errors)."""
+    played = card_removal(table, seat, 60_000, np.random.default_rng(7 + seat), shared_deck=False)
+    assert abs(played.value - played.exact) < 4 * played.standard_error
+    assert played.exact == pytest.approx(seat_gains(table, "full").best_response[seat], abs=1e-12)

@@ -42,7 +42,15 @@ from drawodds.solver.expectations import (
 )
 from drawodds.solver.game import GameTree, TableGame, betting_round
 from drawodds.solver.hand_kinds import hand_kinds
-from drawodds.solver.playout import Deal, SolutionSeat, deal_block, play_block
+from drawodds.solver.playout import (
+    Deal,
+    SolutionSeat,
+    deal_block,
+    deal_table,
+    monte_carlo,
+    play_block,
+    play_table_block,
+)
 from drawodds.solver.subsets import N_STRENGTHS
 
 if TYPE_CHECKING:
@@ -527,27 +535,27 @@ class CardRemoval:
                 "standard_error": self.standard_error, "exact": self.exact, "difference": self.difference}
 
 
-def card_removal(solution: DrawSolution, seat: int, deals: int, rng: np.random.Generator, *,
+def card_removal(solution: DrawSolution | TableSolution, seat: int, deals: int, rng: np.random.Generator, *,
                  shared_deck: bool = True, block: int = 50_000) -> CardRemoval:
-    """Play the full best response of ``seat`` against the solution with real cards: from one
-    deck (the table: card removal counts) or, with ``shared_deck=False``, a deck for each seat
-    (the exact best response's assumption, so the result must agree with it)."""
+    """Play the full best response of ``seat`` against the solution (heads-up or at a table) with
+    real cards: from one deck (the table: card removal counts) or, with ``shared_deck=False``, a
+    deck for each seat (the exact best response's assumption, so the result must agree with it)."""
     game = _Game(solution, RESOLUTIONS["full"], record=True)
     exact, _ = game.seat_value(seat)
-    total = total_sq = 0.0
-    done = 0
-    while done < deals:
-        n = min(block, deals - done)
+
+    def block_pay(n: int) -> Floats:
+        if isinstance(solution.game, TableGame):
+            deal = deal_table(solution, n, rng, shared_deck)
+            seats = [_PolicySeat(game.policy, deal, s) if s == seat else SolutionSeat(solution, s, deal, rng)
+                     for s in range(solution.game.seats)]
+            return play_table_block(solution, deal, seats, shared_deck)[:, seat]
         deal = deal_block(solution, n, rng, shared_deck)
-        seats = tuple(_PolicySeat(game.policy, deal, s) if s == seat else SolutionSeat(solution, s, deal, rng)
-                      for s in (0, 1))
-        pay = play_block(solution, deal, (seats[0], seats[1]), shared_deck) * (1.0 if seat == 0 else -1.0)
-        total += float(pay.sum())
-        total_sq += float((pay * pay).sum())
-        done += n
-    mean = total / deals
-    se = float(np.sqrt(max(total_sq / deals - mean * mean, 0.0) / deals))
-    return CardRemoval(seat, deals, shared_deck, mean, se, exact)
+        pair = tuple(_PolicySeat(game.policy, deal, s) if s == seat else SolutionSeat(solution, s, deal, rng)
+                     for s in (0, 1))
+        return play_block(solution, deal, (pair[0], pair[1]), shared_deck) * (1.0 if seat == 0 else -1.0)
+
+    mean, se = monte_carlo(block_pay, deals, block)
+    return CardRemoval(seat, deals, shared_deck, float(mean[0]), float(se[0]), exact)
 
 
 class _PolicySeat:

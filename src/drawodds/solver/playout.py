@@ -6,6 +6,7 @@ exploiter plays its own choices), so the play-out and the best response at the t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -95,19 +96,27 @@ def play_out(solution: DrawSolution, deals: int, rng: np.random.Generator, *, sh
     ``by_bucket`` the showdown compares final buckets (equal buckets split), as the abstract game
     does: with separate decks that reproduces the abstract value, a check on the whole chain.
     """
-    total = total_sq = 0.0
+    def block_pay(n: int) -> Floats:
+        deal = deal_block(solution, n, rng, shared_deck)
+        seats = (SolutionSeat(solution, 0, deal, rng), SolutionSeat(solution, 1, deal, rng))
+        return play_block(solution, deal, seats, shared_deck, by_bucket)
+
+    mean, se = monte_carlo(block_pay, deals, block)
+    return Playout(deals, shared_deck, float(mean[0]), float(se[0]), solution.value[0])
+
+
+def monte_carlo(block_pay: Callable[[int], Floats], deals: int, block: int) -> tuple[Floats, Floats]:
+    """Mean payoff and its standard error (per seat, for (n, seats) payoffs) over ``deals`` deals
+    played ``block`` at a time by ``block_pay(n)``."""
+    total = total_sq = np.zeros(1)
     done = 0
     while done < deals:
         n = min(block, deals - done)
-        deal = deal_block(solution, n, rng, shared_deck)
-        seats = (SolutionSeat(solution, 0, deal, rng), SolutionSeat(solution, 1, deal, rng))
-        pay = play_block(solution, deal, seats, shared_deck, by_bucket)
-        total += float(pay.sum())
-        total_sq += float((pay * pay).sum())
+        pay = np.asarray(block_pay(n), dtype=np.float64).reshape(n, -1)
+        total, total_sq = total + pay.sum(axis=0), total_sq + (pay * pay).sum(axis=0)
         done += n
     mean = total / deals
-    se = float(np.sqrt(max(total_sq / deals - mean * mean, 0.0) / deals))
-    return Playout(deals, shared_deck, mean, se, solution.value[0])
+    return mean, np.sqrt(np.maximum(total_sq / deals - mean * mean, 0.0) / deals)
 
 
 @dataclass(frozen=True)
@@ -136,7 +145,7 @@ class SolutionSeat:
     """A seat that plays the solution: its bucket's probabilities at every decision, sampled with
     the block's generator, and its bucket's hold (or its private choice of two)."""
 
-    def __init__(self, sol: DrawSolution, seat: int, deal: Deal, rng: np.random.Generator) -> None:
+    def __init__(self, sol: DrawSolution | TableSolution, seat: int, deal: Deal, rng: np.random.Generator) -> None:
         self.sol, self.seat, self.rng = sol, seat, rng
         self.hands, self.buckets = deal.hands[seat], deal.buckets[seat]
 
@@ -300,16 +309,17 @@ def _pot_to_best(put: Floats, contest: tuple[int, ...], shown: list[Ints]) -> Fl
     return pay
 
 
-def play_table_block(sol: TableSolution, deal: Deal, rng: np.random.Generator, shared: bool,
+def play_table_block(sol: TableSolution, deal: Deal, seats: Sequence[Seat], shared: bool,
                      by_bucket: bool = False) -> Floats:
-    """(n, seats) payoffs (antes) of a block of deals played through a table solution's tree, every
-    seat sampling the solution: the pre-draw round, the draws in seat order, the round after the
-    draw and a showdown by true strength (or, ``by_bucket``, by final bucket, equal ones split)."""
-    a, g, seats = sol.abstraction, sol.game, sol.players
+    """(n, seats) payoffs (antes) of a block of deals played through a table solution's tree, each
+    seat deciding as its ``Seat`` does (``SolutionSeat`` samples the solution): the pre-draw round,
+    the draws in seat order, the round after the draw and a showdown by true strength (or,
+    ``by_bucket``, by final bucket, equal ones split). The table's form of ``play_block``."""
+    a, g, players = sol.abstraction, sol.game, sol.players
     n = len(deal.hands[0])
-    pay = np.zeros((n, seats))
+    pay = np.zeros((n, players))
     line_of = np.full(n, -1, dtype=np.int64)
-    pre = betting_round(0, g.max_bets, seats)
+    pre = betting_round(0, g.max_bets, players)
     names = list(pre)
     index = {h: k for k, h in enumerate(names)}
     line_index = {ln.history: k for k, ln in enumerate(g.lines)}
@@ -324,12 +334,10 @@ def play_table_block(sol: TableSolution, deal: Deal, rng: np.random.Generator, s
                 line_of[sel] = line_index[h]
             elif node.end == "fold":
                 put = np.array([1 + p * g.small for p in node.put])
-                pay[sel] = _pot_to_best(np.broadcast_to(put, (len(sel), seats)), node.active, [])
+                pay[sel] = _pot_to_best(np.broadcast_to(put, (len(sel), players)), node.active, [])
             continue                                      # all check and redealt: a push
         assert node.actor is not None
-        s = sol.strategy[g.pre_nodes[h]]
-        assert s is not None
-        act = _sample(s[0, deal.buckets[node.actor][sel]], rng.random(len(sel)))
+        act = seats[node.actor].pre(h, sel)
         for k, x in enumerate(node.actions):
             where[sel[act == k]] = index[h + x]
     n_opt = len(a.options)
@@ -344,11 +352,7 @@ def play_table_block(sol: TableSolution, deal: Deal, rng: np.random.Generator, s
         finals: dict[int, Ints] = {}
         stub_ptr = np.zeros(len(sel), dtype=np.int64)
         for seat in active:                               # the draws in seat order
-            s = sol.strategy[g.draw_nodes[(q, seat)]]
-            assert s is not None
-            bucket = deal.buckets[seat][sel]
-            option = _sample(s[row, bucket], rng.random(len(sel)))
-            keep = solution_keep(sol, deal.hands[seat][sel], q, seat, row, bucket, option, rng)
+            option, keep = seats[seat].draw(q, row, sel)
             start = stub_ptr if shared else np.zeros(len(sel), dtype=np.int64)
             final, end = _draw(deal.hands[seat][sel], keep, deal.stubs[seat][sel], start)
             if shared:
@@ -358,9 +362,9 @@ def play_table_block(sol: TableSolution, deal: Deal, rng: np.random.Generator, s
             stride *= n_opt
         zero = np.zeros(len(sel), dtype=np.int64)        # a folded seat's cards are never shown
         shown = [(a.final_of_strength[finals[s]] if by_bucket else finals[s]) if s in finals else zero
-                 for s in range(seats)]
+                 for s in range(players)]
         stake = np.array([g.lines[m].stake for m in range(len(g.lines))])[line_of[sel]]
-        post = betting_round(first, g.max_bets, seats, active)
+        post = betting_round(first, g.max_bets, players, active)
         names = list(post)
         index = {h: k for k, h in enumerate(names)}
         where = np.zeros(len(sel), dtype=np.int64)
@@ -374,9 +378,7 @@ def play_table_block(sol: TableSolution, deal: Deal, rng: np.random.Generator, s
                 pay[sel[at]] = _pot_to_best(put, node.active, [x[at] for x in shown])
                 continue
             assert node.actor is not None
-            s = sol.strategy[g.post_nodes[(q, h)]]
-            assert s is not None
-            act = _sample(s[row[at], a.final_of_strength[finals[node.actor][at]]], rng.random(len(at)))
+            act = seats[node.actor].post(q, h, row[at], finals[node.actor][at])
             for k, x in enumerate(node.actions):
                 where[at[act == k]] = index[h + x]
     return pay
@@ -388,17 +390,12 @@ def play_table_out(solution: TableSolution, deals: int, rng: np.random.Generator
     with ``shared_deck`` from one deck as at the table, else a deck each as the abstract game
     assumes; with a deck each and ``by_bucket`` it reproduces the abstract values, a check on the
     whole chain."""
-    seats = solution.players
-    total, total_sq = np.zeros(seats), np.zeros(seats)
-    done = 0
-    while done < deals:
-        n = min(block, deals - done)
-        pay = play_table_block(solution, deal_table(solution, n, rng, shared_deck), rng, shared_deck, by_bucket)
-        total += pay.sum(axis=0)
-        total_sq += (pay * pay).sum(axis=0)
-        done += n
-    mean = total / deals
-    se = np.sqrt(np.maximum(total_sq / deals - mean * mean, 0.0) / deals)
+    def block_pay(n: int) -> Floats:
+        deal = deal_table(solution, n, rng, shared_deck)
+        seats = [SolutionSeat(solution, s, deal, rng) for s in range(solution.players)]
+        return play_table_block(solution, deal, seats, shared_deck, by_bucket)
+
+    mean, se = monte_carlo(block_pay, deals, block)
     return TablePlayout(deals, shared_deck, by_bucket, tuple(mean.tolist()), tuple(se.tolist()),
                         tuple(solution.value))
 
