@@ -115,6 +115,27 @@ def test_cli_plays_the_solution_out_with_one_deck(capsys, small_abstraction):
     assert code == 0 and "one deck, as at the table" in out and "a deck for each seat" in out
 
 
+def test_cli_shows_each_seats_leaks(capsys, small_abstraction, monkeypatch):
+    """--leaks at a table asks ``best_response.leaks`` (stubbed here: the measure is tested in
+    test_table_best_response) and shows a column per seat that sums to the seat's gain."""
+    import pandas as pd
+
+    from drawodds.solver import best_response
+
+    rows = [{"seat": s, "hand": h, "stage": "after the draw", "milli_antes": m}
+            for s, h, m in ((0, "two pair", 1.5), (0, "trips", 0.5), (1, "two pair", 2.0), (1, "trips", 0.0),
+                            (2, "two pair", 0.25), (2, "trips", 0.75))]
+    asked = []
+    monkeypatch.setattr(best_response, "leaks", lambda solution: asked.append(solution.players) or pd.DataFrame(rows))
+    args = (*SMALL, "--iterations", "2", "--no-real", "--one-deck", "0", "--leaks")
+    code, out, _ = run(capsys, *args, "--json")
+    assert code == 0 and asked == [3] and json.loads(out)["leaks"] == rows
+    code, out, _ = run(capsys, *args)
+    text = " ".join(out.split())
+    assert code == 0 and "Leaks: what each seat gains by deviating alone" in text
+    assert "all hands 2.000 2.000 1.000" in text
+
+
 def test_cli_text_labels_a_seat_gain_as_no_two_player_exploitability(capsys, small_abstraction):
     code, out, _ = run(capsys, *SMALL, "--iterations", "2", "--no-real")
     assert code == 0 and "Three-handed morkpoker" in out
@@ -128,7 +149,6 @@ def test_cli_text_labels_a_seat_gain_as_no_two_player_exploitability(capsys, sma
     (["--players", "8"], "--players can be at most 3, got 8"),
     (["--players", "3", "--rules", "poengpoker"], "draw game"),
     (["--players", "3", "--draws", "2"], "one draw"),
-    (["--players", "3", "--leaks"], "--leaks is for the heads-up solve"),
     (["--players", "3", "--out", "x.parquet"], "--out is for the heads-up solve"),
     (["--players", "3", "--exploitability", "0"], "--exploitability must be a positive number"),
     (["--players", "3", "--one-deck", "1"], "--one-deck must be at least 2"),

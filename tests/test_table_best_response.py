@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from drawodds.solver import cfr
-from drawodds.solver.best_response import RESOLUTIONS, SeatGains, _Game, seat_gains
+from drawodds.solver.best_response import LEAK_STAGES, RESOLUTIONS, SeatGains, _Game, leaks, seat_gains
 from drawodds.solver.subsets import N_STRENGTHS
 from drawodds.solver.table import solve_table
 
@@ -84,3 +84,13 @@ def test_the_solution_is_zero_sum_in_the_real_game_and_knowing_more_only_gains(t
     data = SeatGains("full", final.value, best, 1.0).to_dict()
     assert data["antes_per_deal"] == max(data["seat_gains"]) and data["milli_antes"] == 1000 * data["antes_per_deal"]
     assert data["seat_gains"][seat] == pytest.approx(full - final.value[seat])
+
+
+def test_the_leaks_of_each_seat_sum_to_its_gain_in_the_real_game(table):
+    """Where each seat's exploiter gains, by kind of hand and stage: the stages telescope from the
+    solution's own play to the full best response, so a seat's rows sum to its real-game gain."""
+    found = leaks(table)
+    gains = seat_gains(table, "full")
+    assert set(found["seat"]) == {0, 1, 2} and set(found["stage"]) == set(LEAK_STAGES)
+    per_seat = found.groupby("seat")["milli_antes"].sum()
+    assert per_seat.tolist() == pytest.approx([1000 * g for g in gains.seat_gains], abs=1e-9)

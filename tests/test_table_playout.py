@@ -71,11 +71,12 @@ def test_the_pot_goes_to_the_strongest_hand_shown_ties_split():
     np.testing.assert_allclose(alone, [[-1, -3, 4]])
 
 
-@pytest.mark.parametrize("seat", [0, 2])
-def test_each_seats_full_best_response_plays_out_as_computed(table, seat):
+def test_a_seats_full_best_response_plays_out_as_computed(table):
     """The exploiter's recorded choices (its deal class, its cards, its exact final hand), played
     with real cards from a deck for each seat against the other two sampling the solution, win
-    what the exact best response computes for that seat (within four standard errors)."""
-    played = card_removal(table, seat, 60_000, np.random.default_rng(7 + seat), shared_deck=False)
+    what the exact best response computes for that seat (within four standard errors). The
+    dealer: the last to act before the draw and the last to draw, its rows the longest."""
+    seat = 2
+    played = card_removal(table, seat, 60_000, np.random.default_rng(9), shared_deck=False)
     assert abs(played.value - played.exact) < 4 * played.standard_error
     assert played.exact == pytest.approx(seat_gains(table, "full").best_response[seat], abs=1e-12)

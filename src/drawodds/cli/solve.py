@@ -99,7 +99,7 @@ def solve_cmd(
     players: Annotated[int | None, typer.Option("--players", "-p", help=N_(
         "Players at the table: 2 (heads-up, the default) or 3. Three-handed, each seat's gain from "
         "deviating alone is measured, in the abstract game and in the real game, and with no limit given "
-        "CFR stops at 2 or after 30 minutes; --out, --chart, --tables and --leaks are heads-up only."))] = None,
+        "CFR stops at 2 or after 30 minutes; --out, --chart and --tables are heads-up only."))] = None,
     schedule: Annotated[Schedule, typer.Option(
         "--schedule", help=N_("CFR variant: dcfr (discounted CFR, the default) or cfr+."))] = Schedule.DCFR,
     workers: Annotated[int | None, typer.Option("--workers", "-w", help=worded(N_(
@@ -144,8 +144,8 @@ def solve_cmd(
     check = (one_deck, seed)
     if players == 3:
         _table(rule_set, iterations, exploitability, seconds, buckets, field_rounds, schedule, workers,
-               scheduler(scheduler_address, dask), {"--out": out, "--chart": chart, "--tables": tables,
-                                                     "--leaks": leaks or None}, real, check, json_out)
+               scheduler(scheduler_address, dask), {"--out": out, "--chart": chart, "--tables": tables},
+               real, leaks, check, json_out)
         return
     pre, final, rounds = abstraction_sizes(buckets, field_rounds, 2)
     cluster = scheduler(scheduler_address, dask)
@@ -215,11 +215,13 @@ def _measured(solution: Any, real: bool, leaks: bool, check: tuple[int, int], js
 
 def _table(rule_set: Any, iterations: int | None, exploitability: float | None, seconds: float | None,
            buckets: str | None, field_rounds: int | None, schedule: Schedule, workers: int | None,
-           cluster: str | None, heads_up_only: dict[str, object], real: bool, check: tuple[int, int],
-           json_out: bool) -> None:
+           cluster: str | None, heads_up_only: dict[str, object], real: bool, leaks: bool,
+           check: tuple[int, int], json_out: bool) -> None:
     """``--players 3``: the three-handed solve (``solver.table.solve_table``), each seat's best
-    response in the real game (``best_response.seat_gains``) and the report."""
+    response in the real game (``best_response.seat_gains``), the one-deck check, the leaks and
+    the report."""
     from drawodds.render.solve import render_table, solve_progress, table_json
+    from drawodds.solver.best_response import leaks as leak_table
     from drawodds.solver.best_response import seat_gains
     from drawodds.solver.table import (
         MAX_ITERATIONS,
@@ -244,20 +246,23 @@ def _table(rule_set: Any, iterations: int | None, exploitability: float | None, 
                                scheduler=cluster)
     if store_table_equilibrium(solution) is not None and not json_out:
         note(_("kept as the cached three-handed solution of these rules"))
-    measured, dealt, stopped = None, None, False
+    measured, dealt, table, stopped = None, None, None, False
     try:
         if real and not solution.interrupted:
             with spinner(_("measuring each seat's best response in the real game..."), enabled=not json_out):
                 measured = seat_gains(solution, "full")
         dealt = _one_deck(solution, check, json_out)
+        if leaks and not solution.interrupted:
+            with spinner(_("finding the leaks (four exact passes per seat)..."), enabled=not json_out):
+                table = leak_table(solution)
     except KeyboardInterrupt:
         stopped = True
     if json_out:
-        emit_json(table_json(solution, measured, dealt))
+        emit_json(table_json(solution, measured, dealt, table))
     else:
-        render_table(solution, measured, dealt)
+        render_table(solution, measured, dealt, table)
     if stopped:
-        interrupted(_("the real game's seat gains or the one-deck check were not measured"))
+        interrupted(_("the real game's seat gains, the one-deck check or the leaks were not measured"))
     if solution.interrupted:
         interrupted(_("the strategy is the average of the {n} iterations run").format(
             n=number(solution.iterations, grouped=True)))

@@ -167,13 +167,15 @@ def render_solve(solution: DrawSolution, real: BestResponse | None = None, leaks
             n=number(solution.iterations, grouped=True)))
 
 
-def table_json(solution: TableSolution, real: SeatGains | None = None, dealt: OneDeck | None = None
-               ) -> dict[str, Any]:
+def table_json(solution: TableSolution, real: SeatGains | None = None, dealt: OneDeck | None = None,
+               leaks: pd.DataFrame | None = None) -> dict[str, Any]:
     """A three-handed solution's ``to_dict`` with each seat's gain in the real game and the one-deck
-    check (None when not measured) and the process's peak memory."""
-    return {**solution.to_dict(), "real_exploitability": None if real is None else real.to_dict(),
-            "one_deck": None if dealt is None else dealt.to_dict(),
-            "peak_memory_mb": round(peak_memory_bytes() / 2**20, 1)}
+    check (None when not measured), the leaks (with ``--leaks``) and the process's peak memory."""
+    out = {**solution.to_dict(), "real_exploitability": None if real is None else real.to_dict(),
+           "one_deck": None if dealt is None else dealt.to_dict()}
+    if leaks is not None:
+        out["leaks"] = leaks.to_dict(orient="records")
+    return {**out, "peak_memory_mb": round(peak_memory_bytes() / 2**20, 1)}
 
 
 def _seat_name(seat: int, players: int) -> str:
@@ -184,7 +186,8 @@ def _seat_name(seat: int, players: int) -> str:
     return _("seat {seat}").format(seat=seat)
 
 
-def render_table(solution: TableSolution, real: SeatGains | None = None, dealt: OneDeck | None = None) -> None:
+def render_table(solution: TableSolution, real: SeatGains | None = None, dealt: OneDeck | None = None,
+                 leaks: pd.DataFrame | None = None) -> None:
     """The figures of a three-handed solve: each seat's value and its gain from deviating alone, in
     the abstract game and (``real``) in the real game, labelled so that no seat's gain reads as a
     two-player exploitability."""
@@ -225,6 +228,8 @@ def render_table(solution: TableSolution, real: SeatGains | None = None, dealt: 
                     "seats changing together may gain more, and with three players CFR is not sure to reach an "
                     "equilibrium. In the real game a seat knows its exact hand and keeps any cards; the hands are "
                     "still dealt independently. See docs/solve.md.[/dim]"))
+    if leaks is not None:
+        _seat_leaks(console, leaks, solution.players)
     if solution.interrupted:
         console.print(_("[yellow]Interrupted: the strategy of the {n} iterations run.[/yellow]").format(
             n=number(solution.iterations, grouped=True)))
@@ -282,6 +287,21 @@ def _leaks(console: Console, leaks: pd.DataFrame) -> None:
     console.print(_("Both seats; the total is the real game's exploitability. Where the exploiter plays "
                     "differently from the solution: its betting before the draw, its draw (count and cards), "
                     "its betting after it."), style="dim")
+
+
+def _seat_leaks(console: Console, leaks: pd.DataFrame, players: int) -> None:
+    """The leaks at a table: what each seat's exploiter gains by kind of dealt hand (all stages),
+    a column per seat, each column summing to that seat's gain in the real game."""
+    grid = leaks.groupby(["hand", "seat"], sort=False)["milli_antes"].sum().unstack()[list(range(players))]
+    grid = grid.loc[grid.sum(axis=1).sort_values(ascending=False).index]
+    sums = grid.sum()
+    rows = [[_hand(hand), *[number(r[s], 3) for s in range(players)]] for hand, r in grid.iterrows()]
+    rows.append([_("all hands"), *[number(sums[s], 3) for s in range(players)]])
+    print_folded(console, _("Leaks: what each seat gains by deviating alone, milli-antes per deal"), _("hand dealt"),
+                 [_("seat {seat}").format(seat=s) for s in range(players)], rows)
+    console.print(_("A column is one seat deviating alone, the other two playing the solution; it sums to that "
+                    "seat's gain in the real game. The JSON splits each by where the seat plays differently."),
+                  style="dim")
 
 
 def _fcr(row: pd.Series | None) -> str:

@@ -484,26 +484,29 @@ class _Game:
 LEAK_STAGES = ("before the draw", "at the draw", "after the draw")
 
 
-def leaks(solution: DrawSolution) -> pd.DataFrame:
+def leaks(solution: DrawSolution | TableSolution) -> pd.DataFrame:
     """Where a perfect exploiter in the real game gains against ``solution``: by seat, kind of
     dealt hand and where it plays differently (its betting before the draw; its draw count and
-    the cards it keeps; its betting after the draw), in milli-antes per deal. Each row is a share
-    of the real exploitability (the mean over the seats): the column sums to it.
+    the cards it keeps; its betting after the draw), in milli-antes per deal. Heads-up each row is
+    a share of the real exploitability (the mean over the seats): the column sums to it. At a
+    table each seat's rows sum to that seat's gain from deviating alone in the real game.
 
     The stages telescope: the solution's own play in the real game; the exploiter's play after
-    the draw only; from the draw on; everywhere (``best_response(..., "full")``)."""
+    the draw only; from the draw on; everywhere (``seat_gains(..., "full")``)."""
     import pandas as pd
 
     a = solution.abstraction
     full = RESOLUTIONS["full"]
     kind = hand_kinds(a.classes, np.asarray(a.options)[a.class_natural])
+    seats = solution.game.seats if isinstance(solution.game, TableGame) else 2
+    scale = 500 if seats == 2 else 1000          # heads-up: half, a share of the mean over the seats; in mA
     rows = []
     cache = _Cache()
-    for seat in (0, 1):
+    for seat in range(seats):
         steps = [_Game(solution, full, play, cache).seat_value(seat)[1]
                  for play in ((False, False, False), (False, False, True), (False, True, True), (True, True, True))]
         for stage, lo, hi in zip(reversed(LEAK_STAGES), steps[:-1], steps[1:], strict=True):
-            gain = 500 * (hi - lo)                       # half: a share of the mean over the seats, in mA
+            gain = scale * (hi - lo)
             for name in dict.fromkeys(kind):
                 rows.append({"seat": seat, "hand": name, "stage": stage,
                              "milli_antes": float(gain[kind == name].sum())})
