@@ -10,10 +10,13 @@ import dataclasses
 import numpy as np
 import pytest
 
+from drawodds.errors import RequestError
+from drawodds.rules import preset
 from drawodds.solver import cfr
-from drawodds.solver.best_response import card_removal, seat_gains
+from drawodds.solver.best_response import card_removal
 from drawodds.solver.playout import SolutionSeat, _pot_to_best, deal_table, play_table_block, play_table_out
 from drawodds.solver.table import solve_table
+from drawodds.solver.table_player import check_table_seats, play_in_engine
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +77,26 @@ def test_the_pot_goes_to_the_strongest_hand_shown_ties_split():
 def test_a_seats_full_best_response_plays_out_as_computed(table):
     """The exploiter's recorded choices (its deal class, its cards, its exact final hand), played
     with real cards from a deck for each seat against the other two sampling the solution, win
-    what the exact best response computes for that seat (within four standard errors). The
-    dealer: the last to act before the draw and the last to draw, its rows the longest."""
-    seat = 2
+    what the exact best response computes for that seat (within four standard errors). Seat 0:
+    the first to act, whose draw comes before the others' (the heads-up test covers the dealer's
+    rows; the table's rows are the play loop's, tested above)."""
+    seat = 0
     played = card_removal(table, seat, 60_000, np.random.default_rng(9), shared_deck=False)
     assert abs(played.value - played.exact) < 4 * played.standard_error
-    assert played.exact == pytest.approx(seat_gains(table, "full").best_response[seat], abs=1e-12)
+
+
+def test_three_table_players_in_the_engine_play_as_the_vectorised_play_out(table):
+    """The solution seated as three players in the rules engine (one deck, the dealer last, a deal
+    everybody checks scored as a push) gives every seat what the vectorised one-deck play-out
+    gives, within four standard errors; no decision falls outside the solution's tree (it would
+    raise)."""
+    engine = play_in_engine(table, 20_000, seed=4)
+    fast = play_table_out(table, 200_000, np.random.default_rng(8))
+    for e, f, se_e, se_f in zip(engine.value, fast.value, engine.standard_error, fast.standard_error, strict=True):
+        assert abs(e - f) < 4 * np.hypot(se_e, se_f)
+    assert sum(engine.value) == pytest.approx(0.0, abs=1e-9) and engine.shared_deck
+
+
+def test_the_table_player_sits_at_three_only():
+    with pytest.raises(RequestError, match="three players, not 2"):
+        check_table_seats(preset("morkpoker", players=2))

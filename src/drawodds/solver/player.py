@@ -29,7 +29,7 @@ from drawodds.errors import RequestError
 from drawodds.evaluate import jacks_or_better_floor
 from drawodds.execution import Stage
 from drawodds.rules import RuleSet
-from drawodds.solver.abstraction import check_rules
+from drawodds.solver.abstraction import Abstraction, check_rules
 from drawodds.solver.cache import equilibrium_path
 from drawodds.solver.cfr import Checkpoint
 from drawodds.solver.classes import class_keys
@@ -103,6 +103,13 @@ class EquilibriumTables:
             assert s is not None and node.actor is not None
             self.post[(q, h)] = (node.actor, "".join(node.actions), _cumulative(s))
         self.final = a.final_of_strength.tolist()
+        self.hand = HandLookup(a)
+
+
+class HandLookup:
+    """A hand's pre-draw bucket and its holds under an abstraction, one hand at a time."""
+
+    def __init__(self, a: Abstraction) -> None:
         # Deal classes by the key of their suit masks (largest first), with their bucket and holds.
         keys, classes = class_keys()
         self._class_of = dict(zip(keys.tolist(), classes.tolist(), strict=True))
@@ -111,7 +118,7 @@ class EquilibriumTables:
         # each class's holds per option, then its second holds (where a draw count offers a choice)
         self._holds = a.class_holds if a.alt_holds is None else np.concatenate([a.class_holds, a.alt_holds], axis=1)
 
-    def hand(self, cards: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+    def __call__(self, cards: Sequence[int]) -> tuple[int, tuple[int, ...]]:
         """Pre-draw bucket of a hand (sorted ascending), and for each draw option the hold it
         keeps as a bit mask over those cards (bit i keeps the i-th; ``NO_HOLD`` if illegal), then
         (when the abstraction offers them) each option's second hold.
