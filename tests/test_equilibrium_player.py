@@ -226,6 +226,6 @@ def test_the_command_line_seats_it_heads_up_from_a_solution_file(small_solution,
     assert code == 0 and result["players"] == 2
     assert [p["policy"] for p in result["policies"]] == ["equilibrium", "trips"]
     code, out = run("--policy", "equilibrium,rule,rule", "--players", "3", "--solution", str(path))
-    assert code == 2 and "heads-up" in out.err and len(out.err.strip().splitlines()) == 1
+    assert code == 2 and "not a solution for three players" in out.err and len(out.err.strip().splitlines()) == 1
     code, out = run("--policy", "equilibrium,rule", "--solution", str(tmp_path / "none.parquet"))
     assert code == 2 and "no such solution file" in out.err

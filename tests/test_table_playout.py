@@ -100,3 +100,30 @@ def test_three_table_players_in_the_engine_play_as_the_vectorised_play_out(table
 def test_the_table_player_sits_at_three_only():
     with pytest.raises(RequestError, match="three players, not 2"):
         check_table_seats(preset("morkpoker", players=2))
+
+
+def test_simulate_seats_the_three_handed_solution_from_its_file(table, tmp_path, capsys):
+    """At a table of three, --policy equilibrium seats the three-handed solution (here from a file
+    of the small one): deals play with equilibrium seats beside the rule players, the chips add up;
+    a heads-up file is refused in one line."""
+    import json
+
+    from drawodds.cli import main
+    from drawodds.solver.table import save_table_solution
+
+    path = save_table_solution(table, tmp_path / "table.parquet")
+
+    def run(*args):
+        with pytest.raises(SystemExit) as exc:
+            main(["simulate", *args])
+        return exc.value.code, capsys.readouterr()
+
+    code, out = run("--policy", "equilibrium,equilibrium,rule", "--players", "3", "--solution", str(path),
+                    "--deals", "300", "--workers", "1", "--json")
+    result = json.loads(out.out)
+    assert code == 0 and result["players"] == 3
+    assert [(p["policy"], p["seats"]) for p in result["policies"]] == [("equilibrium", 2), ("rule", 1)]
+    assert [s["policy"] for s in result["seats"]] == ["equilibrium", "equilibrium", "rule"]
+    assert sum(s["net"] for s in result["seats"]) == 0
+    code, out = run("--policy", "equilibrium,rule", "--players", "3", "--solution", str(path), "--deals", "10")
+    assert code == 2 and len(out.err.strip().splitlines()) == 1

@@ -23,7 +23,7 @@ from drawodds.cli.options import (
     bounded,
     build_rules,
 )
-from drawodds.cli.solved import equilibrium
+from drawodds.cli.solved import equilibrium, table_equilibrium_cli
 from drawodds.errors import DEALS, GAMES
 from drawodds.i18n import N_, _, number
 from drawodds.render.console import emit_json, progress_bar, show, stage_bar
@@ -51,11 +51,11 @@ def simulate_cmd(
     seed: SeedOpt = 1,
     policy: Annotated[str | None, typer.Option(
         "--policy", "-p", help=N_("Betting policy per seat, comma-separated (rule, reader, pat, station, "
-        "random, raiser, snower, trips; heads-up also equilibrium), or one for every seat; in Poengpoker "
-        "and Chicago a player such as sensible or tight:random."))] = None,
+        "random, raiser, snower, trips; heads-up and three-handed also equilibrium), or one for every seat; in "
+        "Poengpoker and Chicago a player such as sensible or tight:random."))] = None,
     solution: Annotated[str | None, typer.Option(
         "--solution", help=N_("The equilibrium player's strategy: a file written by drawodds solve --out "
-        "(default: the cached equilibrium of the rules, solved on first use)."))] = None,
+        "(default: the cached equilibrium of the rules, heads-up or three-handed, solved on first use)."))] = None,
     history: Annotated[str | None, typer.Option(
         "--history", help=N_("Write every deal: JSON lines for .jsonl, else a readable text log."))] = None,
     joker: JokerOpt = None,
@@ -71,7 +71,7 @@ def simulate_cmd(
     seats = names(policy, "--policy")
     solved = bool(seats) and "equilibrium" in [n.lower() for n in seats or ()]
     if players is None and solved:
-        players = 2   # the equilibrium player is heads-up
+        players = 3 if len(seats or ()) == 3 else 2     # three seats named: the three-handed solution
     rule_set = build_rules(rules, players=players, joker=joker, max_draw=max_draw, draws=draws,
                            joker_is_ace_for_draw=joker_ace)
     cluster = scheduler(scheduler_address, dask)
@@ -94,10 +94,15 @@ def simulate_cmd(
     factories: dict[str, Any] = {}
     if solution is not None or solved:
         from drawodds.solver.player import check_table, equilibrium_factories
+        from drawodds.solver.table_player import check_table_seats
 
         if solution is None:      # solved (with a note and progress) or healed here, then read by the player
-            check_table(rule_set)
-            equilibrium(rule_set, json_out)
+            if rule_set.players == 3:
+                check_table_seats(rule_set)
+                table_equilibrium_cli(rule_set, json_out)
+            else:
+                check_table(rule_set)
+                equilibrium(rule_set, json_out)
         with stage_bar(enabled=not json_out) as stage:
             factories = equilibrium_factories(rule_set, seats or [], solution=solution, stage=stage)
     with progress_bar(_("playing"), _("deals"), enabled=not json_out) as update:

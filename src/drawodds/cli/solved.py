@@ -68,3 +68,21 @@ def equilibrium(rules: RuleSet, quiet: bool, stopped: str = NOT_SOLVED) -> Any:
     if solved.interrupted:
         interrupted(_(stopped))
     return solved
+
+
+def table_equilibrium_cli(rules: RuleSet, quiet: bool, stopped: str = NOT_SOLVED) -> Any:
+    """The cached three-handed solution of ``rules``; the first time, solved with a note and progress
+    (Ctrl-C then ends the command with ``stopped``)."""
+    from drawodds.render.solve import solve_progress
+    from drawodds.solver.table import TABLE_SETTINGS, table_equilibrium, table_path
+
+    if table_path(rules).exists():
+        with spinner(_("loading the three-handed solution..."), enabled=not quiet):
+            return table_equilibrium(rules)
+    note(_("solving the three-handed {rules} game once (five to ten minutes on two cores, more on a busy "
+           "machine; kept for next time, and drawodds solve --players 3 can do it ahead)").format(rules=rules.name))
+    with solve_progress(100_000, TABLE_SETTINGS.exploitability, enabled=not quiet) as (stage, checkpoint):
+        solved = table_equilibrium(rules, progress=checkpoint, stage=stage or (lambda s, f: None))
+    if solved.interrupted:
+        interrupted(_(stopped))
+    return solved

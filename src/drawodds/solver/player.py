@@ -20,6 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -332,9 +333,10 @@ NAME = "equilibrium"      # the player's name in simulate's --policy
 
 
 def equilibrium_factories(rules: RuleSet, names: Sequence[str], *, solution: str | Path | None = None,
-                          stage: Stage | None = None) -> dict[str, SolutionFile]:
+                          stage: Stage | None = None) -> dict[str, Any]:
     """The factory that seats ``equilibrium`` for ``simulate(factories=...)`` when ``names`` ask
-    for it ({} otherwise), checked against the table before any play.
+    for it ({} otherwise), checked against the table before any play: heads-up the heads-up
+    solution's, at a table of three the three-handed one's (``table_player.table_factories``).
 
     The solution comes from the file ``solution`` (written by ``DrawSolution.save``), else from
     ``equilibrium_solution(rules)``: solved once and kept in the cache (``stage(text, fraction)``
@@ -345,8 +347,11 @@ def equilibrium_factories(rules: RuleSet, names: Sequence[str], *, solution: str
             raise RequestError("a solution file is only used by the {player} player; add it to the policies",
                                player=NAME)
         return {}
-    check_table(rules)
     report = stage or (lambda text, done: None)
+    if rules.players == 3:
+        from drawodds.solver.table_player import table_factories
+        return table_factories(rules, solution=solution, stage=report)
+    check_table(rules)
     if solution is None:
         path = equilibrium_path(rules)
         if not path.exists():

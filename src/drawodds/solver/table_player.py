@@ -12,7 +12,7 @@ the solver values it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,10 +24,10 @@ from drawodds.evaluate import jacks_or_better_floor
 from drawodds.rules import RuleSet
 from drawodds.solver.abstraction import check_rules
 from drawodds.solver.game import betting_round
-from drawodds.solver.player import LETTERS, NO_HOLD, EquilibriumPlayer, HandLookup, _cumulative, _pick
+from drawodds.solver.player import LETTERS, NO_HOLD, EquilibriumPlayer, HandLookup, _cumulative, _pick, check_same_game
 from drawodds.solver.playout import TablePlayout, monte_carlo
 from drawodds.solver.subsets import Floats
-from drawodds.solver.table import TableSolution, load_table_solution
+from drawodds.solver.table import TableSolution, load_table_solution, table_equilibrium, table_path
 
 
 def check_table_seats(rules: RuleSet) -> None:
@@ -206,9 +206,29 @@ class TableSolutionFile:
 
     def check(self, rules: RuleSet) -> None:
         check_table_seats(rules)
+        check_same_game(_file_tables(self.path).rules, rules)
 
     def __call__(self, rules: RuleSet, rng: np.random.Generator) -> TablePlayer:
         return TablePlayer(_file_tables(self.path), rules, rng)
+
+
+def table_factories(rules: RuleSet, *, solution: str | Path | None = None,
+                    stage: Callable[[str, float], None] | None = None) -> dict[str, TableSolutionFile]:
+    """The factory that seats the three-handed solution as ``equilibrium`` at a table of three:
+    from the file ``solution`` (``save_table_solution``), else the cached one of ``rules``
+    (``table_equilibrium``: solved once the first time, ``stage`` following it)."""
+    check_table_seats(rules)
+    report = stage or (lambda text, done: None)
+    if solution is None:
+        path = table_path(rules)
+        if not path.exists():
+            report("solving the three-handed game (first run only)", 0.0)
+            table_equilibrium(rules)
+        solution = path
+    report("loading the solution", 0.0)
+    factory = TableSolutionFile(str(solution))
+    factory.check(rules)
+    return {"equilibrium": factory}
 
 
 STACK = 1_000_000     # chips behind each seat: no deal runs a seat short
