@@ -195,6 +195,7 @@ def _report_samples() -> dict[str, Any]:
 def _solver_samples() -> dict[str, Any]:
     from drawodds.solver.best_response import SeatGains
     from drawodds.solver.cfr import Checkpoint
+    from drawodds.solver.playout import ONE_DECK_MODEL, OneDeck
     from drawodds.solver.table import MODEL, TableSolution
 
     buckets = {"pre_draw": 164, "final": 20, "pre_draw_asked": 24, "final_asked": 12, "field_rounds": 1}
@@ -203,7 +204,9 @@ def _solver_samples() -> dict[str, Any]:
                           (Checkpoint(1, 0.5, 0.17, 4.7), Checkpoint(700, 300.0, -0.07, 0.001)),
                           None, None, ())     # type: ignore[arg-type]   # no game behind the figures
     gains = SeatGains("full", (-0.0725, -0.0142, 0.0868), (-0.0665, -0.0091, 0.0928), 327.2)
-    return {"TableSolution": table, "SeatGains": gains}
+    one_deck = OneDeck(200_000, 1, (-0.0700, -0.0175, 0.0875), (0.0016, 0.0016, 0.0016), (-0.0716, -0.0128, 0.0844),
+                       (0.0016, 0.0016, 0.0016), (-0.0724, -0.0141, 0.0865), ONE_DECK_MODEL)
+    return {"TableSolution": table, "SeatGains": gains, "OneDeck": one_deck}
 
 
 SAMPLES: tuple[Callable[[], dict[str, Any]], ...] = (
