@@ -16,7 +16,7 @@ from drawodds.solver import cfr
 from drawodds.solver.best_response import card_removal
 from drawodds.solver.playout import SolutionSeat, _pot_to_best, deal_table, play_table_block, play_table_out
 from drawodds.solver.table import solve_table
-from drawodds.solver.table_player import check_table_seats, play_in_engine
+from drawodds.solver.table_player import TablePlayer, TableTables, check_table_seats, play_in_engine
 
 
 @pytest.fixture(scope="module")
@@ -127,3 +127,26 @@ def test_simulate_seats_the_three_handed_solution_from_its_file(table, tmp_path,
     assert sum(s["net"] for s in result["seats"]) == 0
     code, out = run("--policy", "equilibrium,rule", "--players", "3", "--solution", str(path), "--deals", "10")
     assert code == 2 and len(out.err.strip().splitlines()) == 1
+
+
+def test_only_legal_actions_beside_other_players_and_short_stacks(table):
+    """Beside players who raise past the model's two raises, short stacks and a seat sitting out,
+    the table player answers every decision with a legal action (the engine's invariants hold);
+    what the solution's tree does not hold it checks or calls, or draws by the nearest line."""
+    import random
+
+    from drawodds.engine.deal import play
+    from drawodds.engine.invariants import random_deal, violations
+    from drawodds.engine.players import make_player
+
+    rules = table.rules.replace(players=3)
+    tables = TableTables(table)
+    mine = [TablePlayer(tables, rules, np.random.default_rng(s)) for s in range(3)]
+    others = [make_player(n, rules, np.random.default_rng(14)) for n in ("raiser", "random", "snower")]
+    rng = random.Random(11)
+    for d in range(300):
+        state = random_deal(rules, rng, deal_id=d)
+        seats = [mine[0], others[d % 3], mine[1]] if d % 2 else list(mine)
+        play(state, seats)
+        assert violations(state) == []
+    assert mine[0].unmapped > 0                  # the raisers took it off the tree, and it played on

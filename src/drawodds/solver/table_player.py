@@ -57,10 +57,12 @@ class TableTables:
             assert s is not None and node.actor is not None
             self.pre[h] = (node.actor, "".join(node.actions), _cumulative(s[0]).tolist())
         self.lines: dict[str, tuple[int, int, int, tuple[int, ...]]] = {}
+        self.nearest: dict[tuple[int, ...], str] = {}     # seats in -> a line that reaches the draw with them
         self.post: dict[tuple[int, str], tuple[int, str, Floats]] = {}
         for q, (active, first, members) in enumerate(g.groups):
             for pos, m in enumerate(members):
                 self.lines[g.lines[m].history] = (q, pos, len(members), active)
+                self.nearest.setdefault(active, g.lines[m].history)
             post = betting_round(first, g.max_bets, g.seats, active)
             for h, node in post.items():
                 if (q, h) in g.post_nodes:
@@ -86,7 +88,7 @@ class TablePlayer:
     """Plays one seat of a three-handed deal by the table solution's probabilities (see the module
     docstring). ``unmapped`` counts decisions whose history the solution's tree does not hold
     (another player's raise past the model's cap, a short stack); the player then checks or calls,
-    and draws as its bucket's hold for the count it is most likely to draw."""
+    and at the draw plays the first line that reaches it with the same seats in."""
 
     name = "equilibrium"
     always_shows = True
@@ -136,9 +138,12 @@ class TablePlayer:
         found = t.lines.get("".join(before))
         counts = obs.draw_counts[0] if obs.draw_counts else ()
         if found is None:
-            if phase == "draw":
-                return self._unmapped_draw(obs)
-            return self._unmapped(obs)
+            if phase != "draw":
+                return self._unmapped(obs)
+            self.unmapped += 1
+            seats_in = tuple(k for k, s in enumerate(obs.seats) if not obs.folded[s])
+            line = t.nearest.get(seats_in) or next(h for h, f in t.lines.items() if seat in f[3])
+            found = t.lines[line]
         q, pos, n, active = found
         if phase == "draw":
             row = t.draw_row(pos, n, active, [counts[obs.seats[s]] for s in active if s < seat])
@@ -166,10 +171,6 @@ class TablePlayer:
         self.unmapped += 1
         return EquilibriumPlayer._act("c" if obs.to_call > 0 else "x", obs, False)
 
-    def _unmapped_draw(self, obs: Observation) -> Action:
-        self.unmapped += 1
-        legal = [k for k, m in enumerate(self._holds[:self.t.n_opt]) if m != NO_HOLD]
-        return self._discard(legal[-1] if legal else 0, obs)
 
 
 @dataclass(frozen=True)
