@@ -13,7 +13,7 @@ from drawodds.cli import run as cli_run
 from drawodds.solver.solution import load_solution
 from drawodds.solver.solve import solve
 
-SMALL = ("solve", "--buckets", "24,12", "--field-rounds", "1", "--no-real")
+SMALL = ("solve", "--buckets", "24,12", "--field-rounds", "1", "--one-deck", "0", "--no-real")   # one deck: apart
 
 
 def run(capsys, *args):

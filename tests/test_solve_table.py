@@ -14,7 +14,7 @@ from drawodds.errors import RequestError
 from drawodds.rules import preset
 from drawodds.solver.table import solve_table
 
-SMALL = ("solve", "--players", "3", "--buckets", "24,12", "--field-rounds", "1")
+SMALL = ("solve", "--players", "3", "--buckets", "24,12", "--field-rounds", "1", "--one-deck", "0")
 HEADS_UP_FIELDS = {"rules", "value", "exploitability", "exploitability_milli_antes", "nash_conv", "iterations",
                    "seconds", "infosets", "infosets_per_seat", "abstraction_seconds", "schedule", "raises",
                    "interrupted", "abstraction", "curve", "real_exploitability", "peak_memory_mb"}

@@ -34,7 +34,7 @@ def solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: s
     """The equilibrium's player as a range: from a saved solution, or the cached equilibrium
     (solved, with a note and progress, the first time)."""
     from drawodds.solver.abstraction import check_rules
-    from drawodds.solver.player import check_same_game
+    from drawodds.solver.seat_play import check_same_game
     from drawodds.solver.solution import load_solution
     from drawodds.solver.solved_range import solved_range as range_of
 

@@ -25,23 +25,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.engine.deal import BET, CALL, CHECK, FOLD, RAISE, SHOW, Action, Observation
+from drawodds.engine.deal import CALL, CHECK, SHOW, Action, Observation
 from drawodds.errors import RequestError
 from drawodds.evaluate import jacks_or_better_floor
 from drawodds.execution import Stage
 from drawodds.rules import RuleSet
-from drawodds.solver.abstraction import Abstraction, check_rules
+from drawodds.solver.abstraction import check_rules
 from drawodds.solver.cache import equilibrium_path
 from drawodds.solver.cfr import Checkpoint
-from drawodds.solver.classes import class_keys
 from drawodds.solver.game import betting_round
-from drawodds.solver.settings import DEFAULT_EXPLOITABILITY, GAME_OPTIONS
+from drawodds.solver.seat_play import LETTERS, NO_HOLD, HandLookup, check_same_game, cumulative, engine_action, pick
+from drawodds.solver.settings import DEFAULT_EXPLOITABILITY
 from drawodds.solver.solution import DrawSolution, load_solution
 from drawodds.solver.solve import equilibrium_solution
-
-LETTERS = {"check": "x", "bet": "b", "raise": "r", "call": "c", "fold": "f"}
-ACTIONS = {"x": CHECK, "b": BET, "r": RAISE, "c": CALL, "f": FOLD}
-NO_HOLD = 255                 # a draw count the hand may not make
+from drawodds.solver.table_player import table_factories
 
 Floats = npt.NDArray[np.float64]
 
@@ -55,14 +52,6 @@ def check_table(rules: RuleSet) -> None:
                            players=rules.players)
     if rules.open_with_raise:
         raise RequestError("the equilibrium player does not cover opening with a raise")
-
-
-def check_same_game(solved: RuleSet, rules: RuleSet) -> None:
-    """Refuse rules whose game differs from the one the solution was solved for (the table size,
-    stacks and session length may differ)."""
-    differ = [k for k in GAME_OPTIONS if getattr(rules, k) != getattr(solved, k)]
-    if differ:
-        raise RequestError("the solution was solved for other rules ({choices} differ)", choices=', '.join(differ))
 
 
 class EquilibriumTables:
@@ -83,7 +72,7 @@ class EquilibriumTables:
         for h, i in g.pre_nodes.items():
             node, s = pre[h], solution.strategy[i]
             assert s is not None and node.actor is not None
-            self.pre[h] = (node.actor, "".join(node.actions), _cumulative(s[0]).tolist())
+            self.pre[h] = (node.actor, "".join(node.actions), cumulative(s[0]).tolist())
         self.lines = {ln.history: (ln.first_after, g.groups[ln.first_after].index(k), len(g.groups[ln.first_after]))
                       for k, ln in enumerate(g.lines)}
         self.default_line = g.lines[0].history
@@ -91,63 +80,20 @@ class EquilibriumTables:
         for key, i in g.draw_nodes.items():
             s = solution.strategy[i]
             assert s is not None
-            self.draw[key] = _cumulative(s)
+            self.draw[key] = cumulative(s)
         self.hold: dict[tuple[int, int, int], Floats] = {}     # (group, seat, option) -> second-hold choice
         for key3, i in g.hold_nodes.items():
             s = solution.strategy[i]
             assert s is not None
-            self.hold[key3] = _cumulative(s)
+            self.hold[key3] = cumulative(s)
         self.post: dict[tuple[int, str], tuple[int, str, Floats]] = {}
         rounds = {q: betting_round(q, g.max_bets) for q in g.groups}
         for (q, h), i in g.post_nodes.items():
             node, s = rounds[q][h], solution.strategy[i]
             assert s is not None and node.actor is not None
-            self.post[(q, h)] = (node.actor, "".join(node.actions), _cumulative(s))
+            self.post[(q, h)] = (node.actor, "".join(node.actions), cumulative(s))
         self.final = a.final_of_strength.tolist()
         self.hand = HandLookup(a)
-
-
-class HandLookup:
-    """A hand's pre-draw bucket and its holds under an abstraction, one hand at a time."""
-
-    def __init__(self, a: Abstraction) -> None:
-        # Deal classes by the key of their suit masks (largest first), with their bucket and holds.
-        keys, classes = class_keys()
-        self._class_of = dict(zip(keys.tolist(), classes.tolist(), strict=True))
-        self._reps = a.classes.astype(np.int64)
-        self._bucket = a.class_bucket
-        # each class's holds per option, then its second holds (where a draw count offers a choice)
-        self._holds = a.class_holds if a.alt_holds is None else np.concatenate([a.class_holds, a.alt_holds], axis=1)
-
-    def __call__(self, cards: Sequence[int]) -> tuple[int, tuple[int, ...]]:
-        """Pre-draw bucket of a hand (sorted ascending), and for each draw option the hold it
-        keeps as a bit mask over those cards (bit i keeps the i-th; ``NO_HOLD`` if illegal), then
-        (when the abstraction offers them) each option's second hold.
-
-        The hand is renamed into its class representative the way ``classes.classify`` does (suits
-        by rank mask, largest first; ties keep suit order): a few microseconds in plain Python.
-        """
-        masks = [0, 0, 0, 0]
-        for c in cards:
-            masks[c & 3] |= 1 << (c >> 2)
-        order = sorted(range(4), key=lambda k: -masks[k])
-        cls = self._class_of[(masks[order[0]] << 39) | (masks[order[1]] << 26) | (masks[order[2]] << 13)
-                             | masks[order[3]]]
-        rename = [0, 0, 0, 0]
-        for j, k in enumerate(order):
-            rename[k] = j
-        rep = self._reps[cls].tolist()
-        place = [rep.index((c & ~3) | rename[c & 3]) for c in cards]
-        holds = tuple(NO_HOLD if h < 0 else sum(1 << i for i, p in enumerate(place) if h >> p & 1)
-                      for h in self._holds[cls].tolist())
-        return int(self._bucket[cls]), holds
-
-
-def _cumulative(probs: Floats) -> Floats:
-    """Cumulative probabilities over the last axis, ending at exactly 1 (so a uniform draw below
-    1 never lands on an action of probability 0)."""
-    cum = np.cumsum(probs, axis=-1)
-    return cum / np.where(cum[..., -1:] > 0, cum[..., -1:], 1.0)
 
 
 def _canonical(history: str, max_bets: int) -> tuple[str, bool]:
@@ -170,13 +116,6 @@ def _canonical_line(history: str, max_bets: int) -> str:
         return history
     raises = min(len(history) - first - 2, max_bets - 1)
     return history[:first + 1] + "r" * raises + "c"
-
-
-def _pick(cumulative: Sequence[float], u: float) -> int:
-    for k, c in enumerate(cumulative):
-        if u < c:
-            return k
-    return len(cumulative) - 1
 
 
 class EquilibriumPlayer:
@@ -240,7 +179,7 @@ class EquilibriumPlayer:
                 self.unmapped += 1
                 return CALL if obs.to_call > 0 else CHECK
             _, letters, cum = node
-            return self._act(letters[_pick(cum[self._bucket], self._uniform())], obs, over)
+            return engine_action(letters[pick(cum[self._bucket], self._uniform())], obs, over)
         line = _canonical_line("".join(before), t.max_bets)
         if line not in t.lines:
             line = t.default_line     # betting skipped (a seat all-in from its ante)
@@ -248,9 +187,9 @@ class EquilibriumPlayer:
         if phase == "draw":
             if seat == 1:
                 row += t.option_index[obs.draw_counts[0][other]] * n
-            option = _pick(t.draw[(q, seat)][row, self._bucket].tolist(), self._uniform())
+            option = pick(t.draw[(q, seat)][row, self._bucket].tolist(), self._uniform())
             choice = t.hold.get((q, seat, option))
-            if choice is not None and _pick(choice[row, self._bucket].tolist(), self._uniform()) == 1:
+            if choice is not None and pick(choice[row, self._bucket].tolist(), self._uniform()) == 1:
                 option += len(t.options)                  # the second hold for this draw count
             mask = self._holds[option]
             if mask == NO_HOLD:
@@ -267,20 +206,7 @@ class EquilibriumPlayer:
             self.unmapped += 1
             return CALL if obs.to_call > 0 else CHECK
         _, acts, table = post
-        return self._act(acts[_pick(table[row, t.final[obs.strength]].tolist(), self._uniform())], obs, over)
-
-    @staticmethod
-    def _act(letter: str, obs: Observation, over: bool) -> Action:
-        """The engine action for a sampled letter: a raise past the model's cap, or one the
-        stacks do not allow, becomes a call; a bet nobody could answer becomes a check."""
-        if letter == "r" and (over or not obs.can("raise")):
-            letter = "c"
-        elif letter == "b" and not obs.can("bet"):
-            letter = "x"
-        if obs.to_call <= 0:
-            return BET if letter == "b" else CHECK
-        return ACTIONS[letter] if letter != "x" else CALL
-
+        return engine_action(acts[pick(table[row, t.final[obs.strength]].tolist(), self._uniform())], obs, over)
 
 @dataclass(frozen=True)
 class EquilibriumFactory:
@@ -349,7 +275,6 @@ def equilibrium_factories(rules: RuleSet, names: Sequence[str], *, solution: str
         return {}
     report = stage or (lambda text, done: None)
     if rules.players == 3:
-        from drawodds.solver.table_player import table_factories
         return table_factories(rules, solution=solution, stage=report)
     check_table(rules)
     if solution is None:

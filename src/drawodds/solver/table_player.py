@@ -24,8 +24,8 @@ from drawodds.evaluate import jacks_or_better_floor
 from drawodds.rules import RuleSet
 from drawodds.solver.abstraction import check_rules
 from drawodds.solver.game import betting_round
-from drawodds.solver.player import LETTERS, NO_HOLD, EquilibriumPlayer, HandLookup, _cumulative, _pick, check_same_game
 from drawodds.solver.playout import TablePlayout, monte_carlo
+from drawodds.solver.seat_play import LETTERS, NO_HOLD, HandLookup, check_same_game, cumulative, engine_action, pick
 from drawodds.solver.subsets import Floats
 from drawodds.solver.table import TableSolution, load_table_solution, table_equilibrium, table_path
 
@@ -55,7 +55,7 @@ class TableTables:
         for h, i in g.pre_nodes.items():
             node, s = pre[h], solution.strategy[i]
             assert s is not None and node.actor is not None
-            self.pre[h] = (node.actor, "".join(node.actions), _cumulative(s[0]).tolist())
+            self.pre[h] = (node.actor, "".join(node.actions), cumulative(s[0]).tolist())
         self.lines: dict[str, tuple[int, int, int, tuple[int, ...]]] = {}
         self.nearest: dict[tuple[int, ...], str] = {}     # seats in -> a line that reaches the draw with them
         self.post: dict[tuple[int, str], tuple[int, str, Floats]] = {}
@@ -68,9 +68,9 @@ class TableTables:
                 if (q, h) in g.post_nodes:
                     s = solution.strategy[g.post_nodes[(q, h)]]
                     assert s is not None and node.actor is not None
-                    self.post[(q, h)] = (node.actor, "".join(node.actions), _cumulative(s))
-        self.draw = {key: _cumulative(s) for key, i in g.draw_nodes.items() if (s := solution.strategy[i]) is not None}
-        self.hold = {key: _cumulative(s) for key, i in g.hold_nodes.items() if (s := solution.strategy[i]) is not None}
+                    self.post[(q, h)] = (node.actor, "".join(node.actions), cumulative(s))
+        self.draw = {key: cumulative(s) for key, i in g.draw_nodes.items() if (s := solution.strategy[i]) is not None}
+        self.hold = {key: cumulative(s) for key, i in g.hold_nodes.items() if (s := solution.strategy[i]) is not None}
         self.final = a.final_of_strength.tolist()
         self.hand = HandLookup(a)
 
@@ -134,7 +134,7 @@ class TablePlayer:
             if node is None or node[0] != seat:
                 return self._unmapped(obs)
             _, letters, cum = node
-            return EquilibriumPlayer._act(letters[_pick(cum[self._bucket], self._uniform())], obs, False)
+            return engine_action(letters[pick(cum[self._bucket], self._uniform())], obs, False)
         found = t.lines.get("".join(before))
         counts = obs.draw_counts[0] if obs.draw_counts else ()
         if found is None:
@@ -147,9 +147,9 @@ class TablePlayer:
         q, pos, n, active = found
         if phase == "draw":
             row = t.draw_row(pos, n, active, [counts[obs.seats[s]] for s in active if s < seat])
-            option = _pick(t.draw[(q, seat)][row, self._bucket].tolist(), self._uniform())
+            option = pick(t.draw[(q, seat)][row, self._bucket].tolist(), self._uniform())
             choice = t.hold.get((q, seat, option))
-            if choice is not None and _pick(choice[row, self._bucket].tolist(), self._uniform()) == 1:
+            if choice is not None and pick(choice[row, self._bucket].tolist(), self._uniform()) == 1:
                 option += t.n_opt                      # the second hold for this draw count
             return self._discard(option, obs)
         row = t.draw_row(pos, n, active, [counts[obs.seats[s]] for s in active])
@@ -157,7 +157,7 @@ class TablePlayer:
         if post is None or post[0] != seat:
             return self._unmapped(obs)
         _, acts, table = post
-        return EquilibriumPlayer._act(acts[_pick(table[row, t.final[obs.strength]].tolist(), self._uniform())],
+        return engine_action(acts[pick(table[row, t.final[obs.strength]].tolist(), self._uniform())],
                                       obs, False)
 
     def _discard(self, option: int, obs: Observation) -> Action:
@@ -169,7 +169,7 @@ class TablePlayer:
 
     def _unmapped(self, obs: Observation) -> Action:
         self.unmapped += 1
-        return EquilibriumPlayer._act("c" if obs.to_call > 0 else "x", obs, False)
+        return engine_action("c" if obs.to_call > 0 else "x", obs, False)
 
 
 

@@ -1,0 +1,94 @@
+"""What a seat of the rules engine does with a solution, heads-up or at a table: its hand's
+pre-draw bucket and holds, a choice sampled from cumulative probabilities, and the engine action
+for a sampled letter. Shared by ``player.EquilibriumPlayer`` and ``table_player.TablePlayer``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from drawodds.engine.deal import BET, CALL, CHECK, FOLD, RAISE, Action, Observation
+from drawodds.errors import RequestError
+from drawodds.rules import RuleSet
+from drawodds.solver.abstraction import Abstraction
+from drawodds.solver.classes import class_keys
+from drawodds.solver.settings import GAME_OPTIONS
+
+LETTERS = {"check": "x", "bet": "b", "raise": "r", "call": "c", "fold": "f"}
+ACTIONS = {"x": CHECK, "b": BET, "r": RAISE, "c": CALL, "f": FOLD}
+NO_HOLD = 255                 # a draw count the hand may not make
+
+Floats = npt.NDArray[np.float64]
+
+
+def check_same_game(solved: RuleSet, rules: RuleSet) -> None:
+    """Refuse rules whose game differs from the one the solution was solved for (the table size,
+    stacks and session length may differ)."""
+    differ = [k for k in GAME_OPTIONS if getattr(rules, k) != getattr(solved, k)]
+    if differ:
+        raise RequestError("the solution was solved for other rules ({choices} differ)", choices=', '.join(differ))
+
+
+class HandLookup:
+    """A hand's pre-draw bucket and its holds under an abstraction, one hand at a time."""
+
+    def __init__(self, a: Abstraction) -> None:
+        # Deal classes by the key of their suit masks (largest first), with their bucket and holds.
+        keys, classes = class_keys()
+        self._class_of = dict(zip(keys.tolist(), classes.tolist(), strict=True))
+        self._reps = a.classes.astype(np.int64)
+        self._bucket = a.class_bucket
+        # each class's holds per option, then its second holds (where a draw count offers a choice)
+        self._holds = a.class_holds if a.alt_holds is None else np.concatenate([a.class_holds, a.alt_holds], axis=1)
+
+    def __call__(self, cards: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+        """Pre-draw bucket of a hand (sorted ascending), and for each draw option the hold it
+        keeps as a bit mask over those cards (bit i keeps the i-th; ``NO_HOLD`` if illegal), then
+        (when the abstraction offers them) each option's second hold.
+
+        The hand is renamed into its class representative the way ``classes.classify`` does (suits
+        by rank mask, largest first; ties keep suit order): a few microseconds in plain Python.
+        """
+        masks = [0, 0, 0, 0]
+        for c in cards:
+            masks[c & 3] |= 1 << (c >> 2)
+        order = sorted(range(4), key=lambda k: -masks[k])
+        cls = self._class_of[(masks[order[0]] << 39) | (masks[order[1]] << 26) | (masks[order[2]] << 13)
+                             | masks[order[3]]]
+        rename = [0, 0, 0, 0]
+        for j, k in enumerate(order):
+            rename[k] = j
+        rep = self._reps[cls].tolist()
+        place = [rep.index((c & ~3) | rename[c & 3]) for c in cards]
+        holds = tuple(NO_HOLD if h < 0 else sum(1 << i for i, p in enumerate(place) if h >> p & 1)
+                      for h in self._holds[cls].tolist())
+        return int(self._bucket[cls]), holds
+
+
+def cumulative(probs: Floats) -> Floats:
+    """Cumulative probabilities over the last axis, ending at exactly 1 (so a uniform draw below
+    1 never lands on an action of probability 0)."""
+    cum = np.cumsum(probs, axis=-1)
+    return cum / np.where(cum[..., -1:] > 0, cum[..., -1:], 1.0)
+
+
+def pick(cumulative: Sequence[float], u: float) -> int:
+    """The choice a uniform draw ``u`` lands on: the first whose cumulative probability passes it."""
+    for k, c in enumerate(cumulative):
+        if u < c:
+            return k
+    return len(cumulative) - 1
+
+
+def engine_action(letter: str, obs: Observation, over: bool) -> Action:
+    """The engine action for a sampled letter: a raise past the model's cap, or one the
+    stacks do not allow, becomes a call; a bet nobody could answer becomes a check."""
+    if letter == "r" and (over or not obs.can("raise")):
+        letter = "c"
+    elif letter == "b" and not obs.can("bet"):
+        letter = "x"
+    if obs.to_call <= 0:
+        return BET if letter == "b" else CHECK
+    return ACTIONS[letter] if letter != "x" else CALL
