@@ -90,8 +90,7 @@ def test_the_leaks_of_each_seat_sum_to_its_gain_in_the_real_game(table, monkeypa
     """Where each seat's exploiter gains, by kind of hand and stage: the stages telescope from the
     solution's own play to the full best response, so a seat's rows sum to its gain. Measured here
     with the exploiter knowing its deal class but keeping the solution's holds (the resolution
-    below the real game's: the same code in a fraction of the time): the rows sum to the seat
-    gains of that resolution."""
+    below the real game's, the same code): the rows sum to the seat gains of that resolution."""
     monkeypatch.setitem(RESOLUTIONS, "full", RESOLUTIONS["class"])
     found = leaks(table)
     gains = seat_gains(table, "class")
