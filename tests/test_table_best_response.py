@@ -86,14 +86,12 @@ def test_the_solution_is_zero_sum_in_the_real_game_and_knowing_more_only_gains(t
     assert data["seat_gains"][seat] == pytest.approx(full - final.value[seat])
 
 
-def test_the_leaks_of_each_seat_sum_to_its_gain_in_the_real_game(table, monkeypatch):
-    """Where each seat's exploiter gains, by kind of hand and stage: the stages telescope from the
-    solution's own play to the full best response, so a seat's rows sum to its gain. Measured here
-    with the exploiter knowing its deal class but keeping the solution's holds (the resolution
-    below the real game's, the same code): the rows sum to the seat gains of that resolution."""
-    monkeypatch.setitem(RESOLUTIONS, "full", RESOLUTIONS["class"])
-    found = leaks(table)
-    gains = seat_gains(table, "class")
-    assert set(found["seat"]) == {0, 1, 2} and set(found["stage"]) == set(LEAK_STAGES)
-    per_seat = found.groupby("seat")["milli_antes"].sum()
-    assert per_seat.tolist() == pytest.approx([1000 * g for g in gains.seat_gains], abs=1e-9)
+def test_the_leaks_of_a_seat_sum_to_its_gain_in_the_real_game(table):
+    """Where a seat's exploiter gains, by kind of hand and stage: the stages telescope from the
+    solution's own play to the full best response, so the seat's rows sum to its real-game gain
+    (seat 0 here: four exact passes, against the two of its best response and its value)."""
+    found = leaks(table, seats=(0,))
+    assert set(found["seat"]) == {0} and set(found["stage"]) == set(LEAK_STAGES)
+    best = _Game(table, RESOLUTIONS["full"], (True, True, True)).seat_value(0)[0]
+    own = _Game(table, RESOLUTIONS["final"], (False, False, False)).seat_value(0)[0]
+    assert found["milli_antes"].sum() == pytest.approx(1000 * (best - own), abs=1e-9)

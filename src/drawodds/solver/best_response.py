@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -484,7 +485,7 @@ class _Game:
 LEAK_STAGES = ("before the draw", "at the draw", "after the draw")
 
 
-def leaks(solution: DrawSolution | TableSolution) -> pd.DataFrame:
+def leaks(solution: DrawSolution | TableSolution, seats: Sequence[int] | None = None) -> pd.DataFrame:
     """Where a perfect exploiter in the real game gains against ``solution``: by seat, kind of
     dealt hand and where it plays differently (its betting before the draw; its draw count and
     the cards it keeps; its betting after the draw), in milli-antes per deal. Heads-up each row is
@@ -492,17 +493,18 @@ def leaks(solution: DrawSolution | TableSolution) -> pd.DataFrame:
     table each seat's rows sum to that seat's gain from deviating alone in the real game.
 
     The stages telescope: the solution's own play in the real game; the exploiter's play after
-    the draw only; from the draw on; everywhere (``seat_gains(..., "full")``)."""
+    the draw only; from the draw on; everywhere (``seat_gains(..., "full")``). ``seats``: the
+    seats whose exploiter is measured (default every seat; four exact passes each)."""
     import pandas as pd
 
     a = solution.abstraction
     full = RESOLUTIONS["full"]
     kind = hand_kinds(a.classes, np.asarray(a.options)[a.class_natural])
-    seats = solution.game.seats if isinstance(solution.game, TableGame) else 2
-    scale = 500 if seats == 2 else 1000          # heads-up: half, a share of the mean over the seats; in mA
+    players = solution.game.seats if isinstance(solution.game, TableGame) else 2
+    scale = 500 if players == 2 else 1000        # heads-up: half, a share of the mean over the seats; in mA
     rows = []
     cache = _Cache()
-    for seat in range(seats):
+    for seat in range(players) if seats is None else seats:
         steps = [_Game(solution, full, play, cache).seat_value(seat)[1]
                  for play in ((False, False, False), (False, False, True), (False, True, True), (True, True, True))]
         for stage, lo, hi in zip(reversed(LEAK_STAGES), steps[:-1], steps[1:], strict=True):
