@@ -13,7 +13,6 @@ import pytest
 from drawodds.errors import RequestError
 from drawodds.rules import preset
 from drawodds.solver import cfr
-from drawodds.solver.best_response import card_removal
 from drawodds.solver.playout import SolutionSeat, _pot_to_best, deal_table, play_table_block, play_table_out
 from drawodds.solver.table import solve_table
 from drawodds.solver.table_player import TablePlayer, TableTables, check_table_seats, play_in_engine
@@ -72,17 +71,6 @@ def test_the_pot_goes_to_the_strongest_hand_shown_ties_split():
     np.testing.assert_allclose(three, [[6, -3, -3], [-1 + 7 / 3, -3 + 7 / 3, -3 + 7 / 3], [-2, -2, 4]])
     alone = _pot_to_best(put[:1], (2,), [])
     np.testing.assert_allclose(alone, [[-1, -3, 4]])
-
-
-def test_a_seats_full_best_response_plays_out_as_computed(table):
-    """The exploiter's recorded choices (its deal class, its cards, its exact final hand), played
-    with real cards from a deck for each seat against the other two sampling the solution, win
-    what the exact best response computes for that seat (within four standard errors). Seat 0:
-    the first to act, whose draw comes before the others' (the heads-up test covers the dealer's
-    rows; the table's rows are the play loop's, tested above)."""
-    seat = 0
-    played = card_removal(table, seat, 60_000, np.random.default_rng(9), shared_deck=False)
-    assert abs(played.value - played.exact) < 4 * played.standard_error
 
 
 def test_three_table_players_in_the_engine_play_as_the_vectorised_play_out(table):
