@@ -100,6 +100,8 @@ def stop_alone(args: list[str], sig: int, wait_for_workers: bool, tmp: Path) -> 
             time.sleep(0.05)
         assert not wait_for_workers or len(children(proc.pid)) >= 2, "no worker processes started"
         time.sleep(0.5)
+        while not catches_sigint(proc.pid) and time.monotonic() < deadline + 30:     # a slow start on a busy machine
+            time.sleep(0.05)
         workers = children(proc.pid)
         sent = time.monotonic()
         os.kill(proc.pid, sig)
@@ -111,6 +113,17 @@ def stop_alone(args: list[str], sig: int, wait_for_workers: bool, tmp: Path) -> 
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def catches_sigint(pid: int) -> bool:
+    """Whether the process has its own SIGINT handler yet (it came in with SIGINT ignored, and the
+    program installs one as it starts: a signal sent before that would be lost, not a fault)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+    caught = next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught, 16) >> (signal.SIGINT - 1) & 1)
 
 
 def _ignored_sigint() -> None:
