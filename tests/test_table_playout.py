@@ -15,7 +15,7 @@ from drawodds.rules import preset
 from drawodds.solver import cfr
 from drawodds.solver.playout import SolutionSeat, _pot_to_best, deal_table, play_table_block, play_table_out
 from drawodds.solver.table import solve_table
-from drawodds.solver.table_player import TablePlayer, TableTables, check_table_seats, play_in_engine
+from drawodds.solver.table_player import TableFactory, TablePlayer, TableTables, check_table_seats, play_in_engine
 
 
 @pytest.fixture(scope="module")
@@ -85,9 +85,14 @@ def test_three_table_players_in_the_engine_play_as_the_vectorised_play_out(table
     assert sum(engine.value) == pytest.approx(0.0, abs=1e-9) and engine.shared_deck
 
 
-def test_the_table_player_sits_at_three_only():
+def test_the_table_player_sits_at_three_only_and_for_its_own_rules(table):
     with pytest.raises(RequestError, match="three players, not 2"):
         check_table_seats(preset("morkpoker", players=2))
+    factory = TableFactory(table)
+    with pytest.raises(RequestError, match="other rules"):
+        factory.check(preset("morkpoker", players=3, max_draw="4"))
+    with pytest.raises(RequestError, match="other rules"):
+        factory(preset("jackpot", players=3), np.random.default_rng(0))
 
 
 def test_simulate_seats_the_three_handed_solution_from_its_file(table, tmp_path, capsys):

@@ -473,7 +473,6 @@ def _codes_for(r: npt.NDArray[np.int64], s: npt.NDArray[np.int64], strength: npt
     return code
 
 
-# Four to a flush by its high cards: the (ace, a ten, nine or eight) that can go with them.
 # Four to a flush by its high cards: the (ace, a ten, nine or eight, a king beside the ace) that
 # can go with them. The king is told only where it may or may not sit beside the ace (two or three
 # high cards): ace-king-ten to a flush is a better draw than ace-jack-eight.

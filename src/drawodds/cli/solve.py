@@ -169,7 +169,7 @@ def solve_cmd(
         plot_exploitability(solution, chart)
     if tables is not None:
         write_tables(solution, tables)
-    _measured(solution, real, leaks, (one_deck, seed), json_out)
+    _measured(solution, real, leaks, check, json_out)
 
 
 def _one_deck(solution: Any, check: tuple[int, int], json_out: bool) -> Any:

@@ -29,6 +29,7 @@ from drawodds.engine.deal import CALL, CHECK, SHOW, Action, Observation
 from drawodds.errors import RequestError
 from drawodds.evaluate import jacks_or_better_floor
 from drawodds.execution import Stage
+from drawodds.i18n import _, local_number
 from drawodds.rules import RuleSet
 from drawodds.solver.abstraction import check_rules
 from drawodds.solver.cache import equilibrium_path
@@ -45,11 +46,11 @@ Floats = npt.NDArray[np.float64]
 
 def check_table(rules: RuleSet) -> None:
     """Refuse, in one sentence, a table no solution can play: a game the solver does not cover,
-    more than two seats, or opening with a raise."""
+    other than two seats (the three-handed solution has its own player), or opening with a raise."""
     check_rules(rules)
     if rules.players != 2:
-        raise RequestError("the equilibrium player plays heads-up only: use 2 players, not {players}",
-                           players=rules.players)
+        raise RequestError("the heads-up equilibrium player plays two players, not {players} (the three-handed "
+                           "solution plays three)", players=rules.players)
     if rules.open_with_raise:
         raise RequestError("the equilibrium player does not cover opening with a raise")
 
@@ -164,7 +165,7 @@ class EquilibriumPlayer:
         before: list[str] = []
         after: list[str] = []
         now = before
-        for _, kind, _ in obs.events:
+        for _seat, kind, _amount in obs.events:
             if kind == "draw":
                 now = after
             elif kind in LETTERS:
@@ -280,17 +281,18 @@ def equilibrium_factories(rules: RuleSet, names: Sequence[str], *, solution: str
     if solution is None:
         path = equilibrium_path(rules)
         if not path.exists():
-            report("building the abstraction (first run only)", 0.0)
+            report(_("building the abstraction (first run only)"), 0.0)
             first: list[float] = []
 
             def solving(c: Checkpoint) -> None:
                 first.append(c.exploitability)
                 span = math.log(first[0] / DEFAULT_EXPLOITABILITY)
                 done = math.log(first[0] / c.exploitability) / span if span > 0 else 1.0
-                report(f"solving: {1000 * c.exploitability:,.1f} milli-antes a deal", min(max(done, 0.0), 1.0))
+                value = local_number(f"{1000 * c.exploitability:,.1f}")
+                report(_("solving: {value} milli-antes a deal").format(value=value), min(max(done, 0.0), 1.0))
             equilibrium_solution(rules, progress=solving)
         solution = path
-    report("loading the solution", 0.0)
+    report(_("loading the solution"), 0.0)
     factory = SolutionFile(str(solution))
     factory.check(rules)
     return {NAME: factory}

@@ -21,6 +21,7 @@ import numpy as np
 from drawodds.engine.deal import SHOW, Action, DealState, Observation, play
 from drawodds.errors import RequestError
 from drawodds.evaluate import jacks_or_better_floor
+from drawodds.i18n import _
 from drawodds.rules import RuleSet
 from drawodds.solver.abstraction import check_rules
 from drawodds.solver.game import betting_round
@@ -95,6 +96,7 @@ class TablePlayer:
 
     def __init__(self, tables: TableTables, rules: RuleSet, rng: np.random.Generator) -> None:
         check_table_seats(rules)
+        check_same_game(tables.rules, rules)
         self.t = tables
         self.rng = rng
         self._u: list[float] = []
@@ -124,7 +126,7 @@ class TablePlayer:
         before: list[str] = []
         after: list[str] = []
         now = before
-        for _, kind, _ in obs.events:
+        for _seat, kind, _amount in obs.events:
             if kind == "draw":
                 now = after
             elif kind in LETTERS:
@@ -185,6 +187,7 @@ class TableFactory:
 
     def check(self, rules: RuleSet) -> None:
         check_table_seats(rules)
+        check_same_game(self.solution.rules, rules)
 
     def __call__(self, rules: RuleSet, rng: np.random.Generator) -> TablePlayer:
         return TablePlayer(self.tables, rules, rng)
@@ -223,10 +226,10 @@ def table_factories(rules: RuleSet, *, solution: str | Path | None = None,
     if solution is None:
         path = table_path(rules)
         if not path.exists():
-            report("solving the three-handed game (first run only)", 0.0)
+            report(_("solving the three-handed game (first run only)"), 0.0)
             table_equilibrium(rules)
         solution = path
-    report("loading the solution", 0.0)
+    report(_("loading the solution"), 0.0)
     factory = TableSolutionFile(str(solution))
     factory.check(rules)
     return {"equilibrium": factory}
