@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import itertools
 from enum import IntEnum
+from types import SimpleNamespace
 from typing import NamedTuple
 
 import numpy as np
@@ -86,7 +87,10 @@ class HoldKind(IntEnum):
     SF_THREE = 30            # fine form of 3 to a straight flush: x = high cards << 2 | gaps, y = where (_SF_ENDS)
 
 
-K = HoldKind
+# The kinds as plain ints for numpy expressions: numpy looks for array attributes on an IntEnum's
+# class through Python code (``EnumType.__getattr__``), and a Ctrl-C that lands there is lost
+# inside numpy, so a long strategy run went on after it.
+K = SimpleNamespace(**{kind.name: int(kind) for kind in HoldKind})
 JOKER_FLAG = 1 << 13
 _BESIDE_ACE = 4     # y bit of ``SF_FOUR``: the card thrown away is an ace
 N_CODES = 1 << 14

@@ -50,7 +50,7 @@ from drawodds.i18n import _, number
 from drawodds.patterns import (
     JOKER_FLAG,
     N_CODES,
-    HoldKind,
+    K,
     coarse_codes,
     fine_codes,
     hold_pattern_codes,
@@ -108,7 +108,6 @@ class WorstDeal(Result):
                 "cost": self.cost}
 
 
-K = HoldKind
 MAX_REGRET = 0.05           # the most a printed list loses on one deal, in the objective's unit
 MAX_REGRET_EQUITY = 0.02    # the same in an equity list: a share of the pot
 

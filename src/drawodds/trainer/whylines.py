@@ -17,7 +17,7 @@ from drawodds import i18n
 from drawodds.cards import JOKER, format_cards, parse_cards
 from drawodds.evaluate import CATEGORIES
 from drawodds.i18n import N_
-from drawodds.patterns import HoldKind, hold_pattern_label, kept_cards
+from drawodds.patterns import HoldKind, K, hold_pattern_label, kept_cards
 from drawodds.trainer.phrases import Line, Number, Percent, Phrase, said
 from drawodds.trainer.questions import Position
 
@@ -113,7 +113,6 @@ def _both(first: Text, second: Text) -> Phrase:
     return P.pgettext("why", "{first}; {second}", first=first, second=second)
 
 
-K = HoldKind
 _PAIRS = {K.PAIR, K.PAIR_K, K.PAIR_KK}
 _MADE = {*_PAIRS, K.TRIPS, K.TRIPS_K, K.TWO_PAIR, K.QUADS}
 _DRAWS = {K.ROYAL_DRAW, K.SF_DRAW, K.FLUSH_DRAW, K.STRAIGHT_DRAW}
