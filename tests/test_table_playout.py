@@ -78,7 +78,7 @@ def test_three_table_players_in_the_engine_play_as_the_vectorised_play_out(table
     everybody checks scored as a push) gives every seat what the vectorised one-deck play-out
     gives, within four standard errors; no decision falls outside the solution's tree (it would
     raise)."""
-    engine = play_in_engine(table, 20_000, seed=4)
+    engine = play_in_engine(table, 10_000, seed=4)
     fast = play_table_out(table, 200_000, np.random.default_rng(8))
     for e, f, se_e, se_f in zip(engine.value, fast.value, engine.standard_error, fast.standard_error, strict=True):
         assert abs(e - f) < 4 * np.hypot(se_e, se_f)
