@@ -19,7 +19,7 @@ from drawodds.i18n import N_
 from drawodds.results import Result
 from drawodds.solver.abstraction import hand_keep
 from drawodds.solver.classes import class_hold_cards, classify
-from drawodds.solver.game import betting_round
+from drawodds.solver.game import Line, TableLine, betting_round
 from drawodds.solver.settings import ONE_DECK_DEALS
 from drawodds.solver.solution import DrawSolution
 from drawodds.solver.subsets import N_CARDS, Floats, Ints
@@ -179,6 +179,40 @@ def deal_block(sol: DrawSolution, n: int, rng: np.random.Generator, shared: bool
                 (a.class_bucket[classes[0]], a.class_bucket[classes[1]]))
 
 
+def _before_the_draw(sol: DrawSolution | TableSolution, n: int, players: int, seats: Sequence[Seat]
+                     ) -> tuple[Ints, Floats]:
+    """The betting before the draw of ``n`` deals, each seat deciding as its ``Seat`` does: the
+    line each deal takes to the draw (its index in ``sol.game.lines``; -1: none), and the (n,
+    players) payoffs of the deals a fold ends (a deal everybody checks and the rules redeal is a
+    push). Heads-up and at a table alike."""
+    g = sol.game
+    pay = np.zeros((n, players))
+    line_of = np.full(n, -1, dtype=np.int64)
+    pre = betting_round(0, g.max_bets, players)
+    names = list(pre)
+    index = {h: k for k, h in enumerate(names)}
+    lines: Sequence[Line | TableLine] = g.lines
+    line_index = {ln.history: k for k, ln in enumerate(lines)}
+    where = np.zeros(n, dtype=np.int64)
+    for h in names:
+        node = pre[h]
+        sel = np.flatnonzero(where == index[h])
+        if len(sel) == 0:
+            continue
+        if node.end is not None:
+            if h in line_index:
+                line_of[sel] = line_index[h]
+            elif node.end == "fold":
+                put = np.array([1 + p * g.small for p in node.put])
+                pay[sel] = _pot_to_best(np.broadcast_to(put, (len(sel), players)), node.active, [])
+            continue                                      # all check and redealt: a push
+        assert node.actor is not None
+        act = seats[node.actor].pre(h, sel)
+        for k, x in enumerate(node.actions):
+            where[sel[act == k]] = index[h + x]
+    return line_of, pay
+
+
 def play_block(sol: DrawSolution, deal: Deal, seats: tuple[Seat, Seat], shared: bool,
                by_bucket: bool = False) -> Floats:
     """Seat 0's payoff (antes) in a block of deals played out through the solution's betting
@@ -186,31 +220,8 @@ def play_block(sol: DrawSolution, deal: Deal, seats: tuple[Seat, Seat], shared: 
     ``by_bucket``, by final bucket, equal buckets split). The one loop behind ``play_out`` and
     the best response's ``card_removal``."""
     a, g = sol.abstraction, sol.game
-    n = len(deal.hands[0])
-    pay = np.zeros(n)
-    line_of = np.full(n, -1, dtype=np.int64)
-    pre = betting_round(0, g.max_bets)
-    where = np.zeros(n, dtype=np.int64)
-    names = list(pre)
-    index = {h: k for k, h in enumerate(names)}
-    line_index = {ln.history: k for k, ln in enumerate(g.lines)}
-    for h in names:
-        node = pre[h]
-        sel = np.flatnonzero(where == index[h])
-        if len(sel) == 0:
-            continue
-        if node.end is not None:
-            if node.end == "fold":
-                folder = (len(h) - 1) % 2
-                loss = 1 + node.put[folder] * g.small
-                pay[sel] = -loss if folder == 0 else loss
-            elif h in line_index:
-                line_of[sel] = line_index[h]
-            continue                                      # all check and redealt: a push
-        assert node.actor is not None
-        act = seats[node.actor].pre(h, sel)
-        for k, x in enumerate(node.actions):
-            where[sel[act == k]] = index[h + x]
+    line_of, paid = _before_the_draw(sol, len(deal.hands[0]), 2, seats)
+    pay = paid[:, 0].copy()
     n_opt = len(a.options)
     for q, members in g.groups.items():
         pos_in_group = {m: k for k, m in enumerate(members)}
@@ -316,30 +327,7 @@ def play_table_block(sol: TableSolution, deal: Deal, seats: Sequence[Seat], shar
     the draws in seat order, the round after the draw and a showdown by true strength (or,
     ``by_bucket``, by final bucket, equal ones split). The table's form of ``play_block``."""
     a, g, players = sol.abstraction, sol.game, sol.players
-    n = len(deal.hands[0])
-    pay = np.zeros((n, players))
-    line_of = np.full(n, -1, dtype=np.int64)
-    pre = betting_round(0, g.max_bets, players)
-    names = list(pre)
-    index = {h: k for k, h in enumerate(names)}
-    line_index = {ln.history: k for k, ln in enumerate(g.lines)}
-    where = np.zeros(n, dtype=np.int64)
-    for h in names:
-        node = pre[h]
-        sel = np.flatnonzero(where == index[h])
-        if len(sel) == 0:
-            continue
-        if node.end is not None:
-            if h in line_index:
-                line_of[sel] = line_index[h]
-            elif node.end == "fold":
-                put = np.array([1 + p * g.small for p in node.put])
-                pay[sel] = _pot_to_best(np.broadcast_to(put, (len(sel), players)), node.active, [])
-            continue                                      # all check and redealt: a push
-        assert node.actor is not None
-        act = seats[node.actor].pre(h, sel)
-        for k, x in enumerate(node.actions):
-            where[sel[act == k]] = index[h + x]
+    line_of, pay = _before_the_draw(sol, len(deal.hands[0]), players, seats)
     n_opt = len(a.options)
     for q, (active, first, members) in enumerate(g.groups):
         sel = np.flatnonzero(np.isin(line_of, members))
