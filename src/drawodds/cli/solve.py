@@ -172,42 +172,46 @@ def solve_cmd(
     _measured(solution, real, leaks, check, json_out)
 
 
-def _one_deck(solution: Any, check: tuple[int, int], json_out: bool) -> Any:
-    """The one-deck check of a solution (``playout.one_deck``), or None when left out."""
-    from drawodds.solver.playout import one_deck
-
-    deals, seed = check
-    if not deals or solution.interrupted:
-        return None
-    with spinner(_("playing the solution out with one deck..."), enabled=not json_out):
-        return one_deck(solution, deals, seed)
-
-
 def _measured(solution: Any, real: bool, leaks: bool, check: tuple[int, int], json_out: bool) -> None:
-    """The real game's exploitability, the one-deck check and the leaks (each stopped by Ctrl-C),
-    then the report."""
-    from drawodds.render.solve import render_solve, solve_json
-    from drawodds.solver.best_response import best_response
+    """The real game's best responses, the one-deck check and the leaks (each stopped by Ctrl-C),
+    then the report: heads-up or, for a ``TableSolution``, each seat's."""
+    from drawodds.render.solve import render_solve, render_table, solve_json, table_json
+    from drawodds.solver.best_response import best_response, seat_gains
     from drawodds.solver.best_response import leaks as leak_table
+    from drawodds.solver.playout import one_deck
+    from drawodds.solver.table import TableSolution
 
-    measured, dealt, table, stopped = None, None, None, False
+    at_table = isinstance(solution, TableSolution)
+    deals, seed = check
+    measured: Any = None        # BestResponse heads-up, SeatGains at a table
+    dealt, table, stopped = None, None, False
     try:
         if real and not solution.interrupted:
-            with spinner(_("measuring the real game's exploitability (an exact best response)..."),
-                         enabled=not json_out):
-                measured = best_response(solution, "full")
-        dealt = _one_deck(solution, check, json_out)
+            if at_table:
+                with spinner(_("measuring each seat's best response in the real game..."), enabled=not json_out):
+                    measured = seat_gains(solution, "full")
+            else:
+                with spinner(_("measuring the real game's exploitability (an exact best response)..."),
+                             enabled=not json_out):
+                    measured = best_response(solution, "full")
+        if deals and not solution.interrupted:
+            with spinner(_("playing the solution out with one deck..."), enabled=not json_out):
+                dealt = one_deck(solution, deals, seed)
         if leaks and not solution.interrupted:
             with spinner(_("finding the leaks (four exact passes per seat)..."), enabled=not json_out):
                 table = leak_table(solution)
     except KeyboardInterrupt:
         stopped = True
     if json_out:
-        emit_json(solve_json(solution, measured, table, dealt))
+        emit_json(table_json(solution, measured, dealt, table) if at_table else
+                  solve_json(solution, measured, table, dealt))
+    elif at_table:
+        render_table(solution, measured, dealt, table)
     else:
         render_solve(solution, measured, table, dealt)
     if stopped:
-        interrupted(_("the real game's exploitability, the one-deck check or the leaks were not measured"))
+        interrupted(_("the real game's seat gains, the one-deck check or the leaks were not measured") if at_table
+                    else _("the real game's exploitability, the one-deck check or the leaks were not measured"))
     if solution.interrupted:
         interrupted(_("the strategy is the average of the {n} iterations run").format(
             n=number(solution.iterations, grouped=True)))
@@ -220,9 +224,7 @@ def _table(rule_set: Any, iterations: int | None, exploitability: float | None, 
     """``--players 3``: the three-handed solve (``solver.table.solve_table``), each seat's best
     response in the real game (``best_response.seat_gains``), the one-deck check, the leaks and
     the report."""
-    from drawodds.render.solve import render_table, solve_progress, table_json
-    from drawodds.solver.best_response import leaks as leak_table
-    from drawodds.solver.best_response import seat_gains
+    from drawodds.render.solve import solve_progress
     from drawodds.solver.table import (
         MAX_ITERATIONS,
         TABLE_SECONDS,
@@ -246,23 +248,4 @@ def _table(rule_set: Any, iterations: int | None, exploitability: float | None, 
                                scheduler=cluster)
     if store_table_equilibrium(solution) is not None and not json_out:
         note(_("kept as the cached three-handed solution of these rules"))
-    measured, dealt, table, stopped = None, None, None, False
-    try:
-        if real and not solution.interrupted:
-            with spinner(_("measuring each seat's best response in the real game..."), enabled=not json_out):
-                measured = seat_gains(solution, "full")
-        dealt = _one_deck(solution, check, json_out)
-        if leaks and not solution.interrupted:
-            with spinner(_("finding the leaks (four exact passes per seat)..."), enabled=not json_out):
-                table = leak_table(solution)
-    except KeyboardInterrupt:
-        stopped = True
-    if json_out:
-        emit_json(table_json(solution, measured, dealt, table))
-    else:
-        render_table(solution, measured, dealt, table)
-    if stopped:
-        interrupted(_("the real game's seat gains, the one-deck check or the leaks were not measured"))
-    if solution.interrupted:
-        interrupted(_("the strategy is the average of the {n} iterations run").format(
-            n=number(solution.iterations, grouped=True)))
+    _measured(solution, real, leaks, check, json_out)
