@@ -25,9 +25,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.engine.deal import CALL, CHECK, SHOW, Action, Observation
+from drawodds.engine.deal import Action, Observation
 from drawodds.errors import RequestError
-from drawodds.evaluate import jacks_or_better_floor
 from drawodds.execution import Stage
 from drawodds.i18n import _, local_number
 from drawodds.rules import RuleSet
@@ -35,7 +34,7 @@ from drawodds.solver.abstraction import check_rules
 from drawodds.solver.cache import equilibrium_path
 from drawodds.solver.cfr import Checkpoint
 from drawodds.solver.game import betting_round
-from drawodds.solver.seat_play import LETTERS, NO_HOLD, HandLookup, check_same_game, cumulative, engine_action, pick
+from drawodds.solver.seat_play import HandLookup, SeatPlayer, check_same_game, cumulative, engine_action, pick
 from drawodds.solver.settings import DEFAULT_EXPLOITABILITY
 from drawodds.solver.solution import DrawSolution, load_solution
 from drawodds.solver.solve import equilibrium_solution
@@ -119,66 +118,29 @@ def _canonical_line(history: str, max_bets: int) -> str:
     return history[:first + 1] + "r" * raises + "c"
 
 
-class EquilibriumPlayer:
+class EquilibriumPlayer(SeatPlayer):
     """Plays one heads-up seat by the solution's probabilities (see the module docstring).
 
     ``unmapped`` counts betting decisions whose history the solution's tree does not hold (short
     stacks can make such lines); the player then checks or calls.
     """
 
-    name = "equilibrium"
-    always_shows = True
-
     def __init__(self, tables: EquilibriumTables, rules: RuleSet, rng: np.random.Generator) -> None:
         check_table(rules)
         check_same_game(tables.rules, rules)
+        super().__init__(tables.hand, rng)
         self.t = tables
-        self.rng = rng
-        self._u: list[float] = []
-        self._dealt_hand: tuple[int, ...] = ()
-        self._bucket = 0
-        self._holds: tuple[int, ...] = ()
-        self._sorted: list[int] = []
-        self.openers = jacks_or_better_floor()
-        self.unmapped = 0
 
-    def _uniform(self) -> float:
-        if not self._u:   # one numpy call per 1024 decisions
-            self._u = self.rng.random(1024).tolist()
-        return self._u.pop()
-
-    def _dealt(self, obs: Observation) -> None:
-        """Bucket and holds of the dealt hand, once per deal (asked first before the draw)."""
-        if obs.hand != self._dealt_hand:
-            self._dealt_hand = obs.hand
-            self._sorted = sorted(obs.hand)
-            self._bucket, self._holds = self.t.hand(self._sorted)
-
-    def __call__(self, obs: Observation) -> Action:
+    def decide(self, obs: Observation, before: list[str], after: list[str]) -> Action:
         phase = obs.phase
-        if phase == "showdown":
-            return SHOW
-        if phase == "declare":
-            return Action("declare") if obs.strength >= self.openers else Action("pass")
         seat = 1 if obs.seat == obs.button else 0
         other = next(s for s in obs.seats if s != obs.seat)
-        before: list[str] = []
-        after: list[str] = []
-        now = before
-        for _seat, kind, _amount in obs.events:
-            if kind == "draw":
-                now = after
-            elif kind in LETTERS:
-                now.append(LETTERS[kind])
         t = self.t
-        if obs.round == 0:     # the dealt hand, betting or drawing
-            self._dealt(obs)
         if obs.round == 0 and phase == "bet":
             h, over = _canonical("".join(before), t.max_bets)
             node = t.pre.get(h)
             if node is None or node[0] != seat:
-                self.unmapped += 1
-                return CALL if obs.to_call > 0 else CHECK
+                return self._unmapped(obs)
             _, letters, cum = node
             return engine_action(letters[pick(cum[self._bucket], self._uniform())], obs, over)
         line = _canonical_line("".join(before), t.max_bets)
@@ -192,11 +154,7 @@ class EquilibriumPlayer:
             choice = t.hold.get((q, seat, option))
             if choice is not None and pick(choice[row, self._bucket].tolist(), self._uniform()) == 1:
                 option += len(t.options)                  # the second hold for this draw count
-            mask = self._holds[option]
-            if mask == NO_HOLD:
-                mask = 31
-            discards = [c for i, c in enumerate(self._sorted) if not mask >> i & 1]
-            return Action("draw", tuple(discards[:obs.max_draw]))
+            return self._discard(option, obs)
         counts = obs.draw_counts[0]
         d0, d1 = (counts[obs.seat], counts[other]) if seat == 0 else (counts[other], counts[obs.seat])
         n_opt = len(t.options)
@@ -204,10 +162,10 @@ class EquilibriumPlayer:
         h, over = _canonical("".join(after), t.max_bets)
         post = t.post.get((q, h))
         if post is None or post[0] != seat:
-            self.unmapped += 1
-            return CALL if obs.to_call > 0 else CHECK
+            return self._unmapped(obs)
         _, acts, table = post
         return engine_action(acts[pick(table[row, t.final[obs.strength]].tolist(), self._uniform())], obs, over)
+
 
 @dataclass(frozen=True)
 class EquilibriumFactory:

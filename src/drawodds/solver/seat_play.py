@@ -9,8 +9,9 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from drawodds.engine.deal import BET, CALL, CHECK, FOLD, RAISE, Action, Observation
+from drawodds.engine.deal import BET, CALL, CHECK, FOLD, RAISE, SHOW, Action, Observation
 from drawodds.errors import RequestError
+from drawodds.evaluate import jacks_or_better_floor
 from drawodds.rules import RuleSet
 from drawodds.solver.abstraction import Abstraction
 from drawodds.solver.classes import class_keys
@@ -92,3 +93,64 @@ def engine_action(letter: str, obs: Observation, over: bool) -> Action:
     if obs.to_call <= 0:
         return BET if letter == "b" else CHECK
     return ACTIONS[letter] if letter != "x" else CALL
+
+
+class SeatPlayer:
+    """What a solution's player at the engine's table does whatever the table size: it shows down,
+    declares openers it holds, looks up its dealt hand once per deal, reads the betting before and
+    after the draw from the public events, and draws a random number per choice from its own
+    generator. ``decide(obs, before, after)`` is the rest (the two players' own mapping onto
+    their solution's tree). ``unmapped`` counts decisions the tree does not hold."""
+
+    name = "equilibrium"
+    always_shows = True
+
+    def __init__(self, hand: HandLookup, rng: np.random.Generator) -> None:
+        self._lookup = hand
+        self.rng = rng
+        self._u: list[float] = []
+        self._dealt_hand: tuple[int, ...] = ()
+        self._bucket = 0
+        self._holds: tuple[int, ...] = ()
+        self._sorted: list[int] = []
+        self.openers = jacks_or_better_floor()
+        self.unmapped = 0
+
+    def _uniform(self) -> float:
+        if not self._u:   # one numpy call per 1024 decisions
+            self._u = self.rng.random(1024).tolist()
+        return self._u.pop()
+
+    def __call__(self, obs: Observation) -> Action:
+        if obs.phase == "showdown":
+            return SHOW
+        if obs.phase == "declare":
+            return Action("declare") if obs.strength >= self.openers else Action("pass")
+        if obs.round == 0 and obs.hand != self._dealt_hand:     # the dealt hand, once per deal
+            self._dealt_hand, self._sorted = obs.hand, sorted(obs.hand)
+            self._bucket, self._holds = self._lookup(self._sorted)
+        before: list[str] = []
+        after: list[str] = []
+        now = before
+        for _seat, kind, _amount in obs.events:
+            if kind == "draw":
+                now = after
+            elif kind in LETTERS:
+                now.append(LETTERS[kind])
+        return self.decide(obs, before, after)
+
+    def decide(self, obs: Observation, before: list[str], after: list[str]) -> Action:
+        raise NotImplementedError
+
+    def _discard(self, option: int, obs: Observation) -> Action:
+        """Draw by the hold of the dealt hand for ``option`` (all five where the hand may not)."""
+        mask = self._holds[option]
+        if mask == NO_HOLD:
+            mask = 31
+        discards = [c for i, c in enumerate(self._sorted) if not mask >> i & 1]
+        return Action("draw", tuple(discards[:obs.max_draw]))
+
+    def _unmapped(self, obs: Observation) -> Action:
+        """A decision off the solution's tree: check or call."""
+        self.unmapped += 1
+        return engine_action("c" if obs.to_call > 0 else "x", obs, False)

@@ -18,15 +18,14 @@ from pathlib import Path
 
 import numpy as np
 
-from drawodds.engine.deal import SHOW, Action, DealState, Observation, play
+from drawodds.engine.deal import Action, DealState, Observation, play
 from drawodds.errors import RequestError
-from drawodds.evaluate import jacks_or_better_floor
 from drawodds.i18n import _
 from drawodds.rules import RuleSet
 from drawodds.solver.abstraction import check_rules
 from drawodds.solver.game import betting_round
 from drawodds.solver.playout import TablePlayout, monte_carlo
-from drawodds.solver.seat_play import LETTERS, NO_HOLD, HandLookup, check_same_game, cumulative, engine_action, pick
+from drawodds.solver.seat_play import HandLookup, SeatPlayer, check_same_game, cumulative, engine_action, pick
 from drawodds.solver.subsets import Floats
 from drawodds.solver.table import TableSolution, load_table_solution, table_equilibrium, table_path
 
@@ -85,52 +84,22 @@ class TableTables:
         return row
 
 
-class TablePlayer:
+class TablePlayer(SeatPlayer):
     """Plays one seat of a three-handed deal by the table solution's probabilities (see the module
     docstring). ``unmapped`` counts decisions whose history the solution's tree does not hold
     (another player's raise past the model's cap, a short stack); the player then checks or calls,
     and at the draw plays the first line that reaches it with the same seats in."""
 
-    name = "equilibrium"
-    always_shows = True
-
     def __init__(self, tables: TableTables, rules: RuleSet, rng: np.random.Generator) -> None:
         check_table_seats(rules)
         check_same_game(tables.rules, rules)
+        super().__init__(tables.hand, rng)
         self.t = tables
-        self.rng = rng
-        self._u: list[float] = []
-        self._dealt_hand: tuple[int, ...] = ()
-        self._bucket = 0
-        self._holds: tuple[int, ...] = ()
-        self._sorted: list[int] = []
-        self.openers = jacks_or_better_floor()
-        self.unmapped = 0
 
-    def _uniform(self) -> float:
-        if not self._u:
-            self._u = self.rng.random(1024).tolist()
-        return self._u.pop()
-
-    def __call__(self, obs: Observation) -> Action:
+    def decide(self, obs: Observation, before: list[str], after: list[str]) -> Action:
         phase = obs.phase
-        if phase == "showdown":
-            return SHOW
-        if phase == "declare":
-            return Action("declare") if obs.strength >= self.openers else Action("pass")
         t = self.t
         seat = obs.seats.index(obs.seat)              # the solver's seat: its place from the dealer's left
-        if obs.hand != self._dealt_hand and obs.round == 0:
-            self._dealt_hand, self._sorted = obs.hand, sorted(obs.hand)
-            self._bucket, self._holds = t.hand(self._sorted)
-        before: list[str] = []
-        after: list[str] = []
-        now = before
-        for _seat, kind, _amount in obs.events:
-            if kind == "draw":
-                now = after
-            elif kind in LETTERS:
-                now.append(LETTERS[kind])
         if obs.round == 0 and phase == "bet":
             node = t.pre.get("".join(before))
             if node is None or node[0] != seat:
@@ -159,20 +128,7 @@ class TablePlayer:
         if post is None or post[0] != seat:
             return self._unmapped(obs)
         _, acts, table = post
-        return engine_action(acts[pick(table[row, t.final[obs.strength]].tolist(), self._uniform())],
-                                      obs, False)
-
-    def _discard(self, option: int, obs: Observation) -> Action:
-        mask = self._holds[option]
-        if mask == NO_HOLD:
-            mask = 31
-        discards = [c for i, c in enumerate(self._sorted) if not mask >> i & 1]
-        return Action("draw", tuple(discards[:obs.max_draw]))
-
-    def _unmapped(self, obs: Observation) -> Action:
-        self.unmapped += 1
-        return engine_action("c" if obs.to_call > 0 else "x", obs, False)
-
+        return engine_action(acts[pick(table[row, t.final[obs.strength]].tolist(), self._uniform())], obs, False)
 
 
 @dataclass(frozen=True)
