@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -361,13 +362,14 @@ WAKE = 0.1   # seconds between looks at a signal while waiting for a chunk
 
 def _result(future: Any) -> Any:
     """``future.result()``, waited for in short steps: a signal sent to this process alone may be taken
-    by one of the pool's threads, and the main thread acts on it only when its wait returns."""
-    while True:
-        try:
-            return future.result(timeout=WAKE)
-        except TimeoutError:
-            if future.done():    # it finished meanwhile, or the chunk raised a TimeoutError of its own
-                return future.result()
+    by one of the pool's threads, and the main thread acts on it only when its wait returns. The steps
+    wait on an event the future sets when done, never on ``result(timeout=...)``: Dask's timed
+    ``result`` can cancel the future it times out on."""
+    done = threading.Event()
+    future.add_done_callback(lambda _: done.set())
+    while not done.wait(WAKE):
+        pass
+    return future.result()
 
 
 @dataclass
