@@ -91,6 +91,14 @@ def small_solution(small_abstraction):
 
 
 @pytest.fixture(scope="session")
+def small_table(small_abstraction):
+    """A three-handed solution of that abstraction: 30 iterations, one raise a round."""
+    from drawodds.solver.table import solve_table
+
+    return solve_table(small_abstraction.rules, abstraction=small_abstraction, iterations=30, raises=1)
+
+
+@pytest.fixture(scope="session")
 def hands_all():
     from drawodds.combinatorics import all_hands
 

@@ -14,13 +14,12 @@ from drawodds.errors import RequestError
 from drawodds.rules import preset
 from drawodds.solver import cfr
 from drawodds.solver.playout import SolutionSeat, _pot_to_best, deal_table, play_table_block, play_table_out
-from drawodds.solver.table import solve_table
 from drawodds.solver.table_player import TableFactory, TablePlayer, TableTables, check_table_seats, play_in_engine
 
 
 @pytest.fixture(scope="module")
-def table(small_abstraction):
-    return solve_table(small_abstraction.rules, abstraction=small_abstraction, iterations=30, raises=1)
+def table(small_table):
+    return small_table
 
 
 def test_separate_decks_and_buckets_give_back_the_abstract_values(table):

@@ -79,6 +79,8 @@ class KeepResult(Result):
     interrupted: bool = False
     hand_range: str | None = None   # the typed range the opponents are dealt from
     line: str | None = None         # a solved opponent's betting line (policy "equilibrium")
+    solved_players: int | None = None   # the players of the solution the solved opponents come from
+    opponent_seats: tuple[str, ...] = field(default=(), metadata=shown_as(lambda v: list(v) or None))
 
     @functools.cached_property
     def table(self) -> pd.DataFrame:
@@ -128,7 +130,8 @@ def _as_rules(rules: str | RuleSet, overrides: dict[str, Any]) -> RuleSet:
 
 
 def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | RuleSet = "morkpoker",
-         opponents: int | None = None, policy: str | SolvedPlay = "standard", trials: int | None = None,
+         opponents: int | None = None, policy: str | SolvedPlay | tuple[SolvedPlay, ...] = "standard",
+         trials: int | None = None,
          seed: int = 1, se: float | None = None, workers: int | None = None, scheduler: str | None = None,
          by: RankBy | None = None,
          vs: Sequence[int] = (), against: Sequence[str] = (), opener: bool = False,
@@ -141,8 +144,10 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     cards they drew; ``against`` gives opponents known hands that stand pat (each a hand text).
     ``hand_range`` deals every opponent from a typed range (``"JJ+, 2P+, 4F"``, see
     ``drawodds.handrange``), with ``vs`` too. ``policy`` is a draw policy's name or a solved
-    range (``solver.solved_range``: the equilibrium's player after a betting line, who sits
-    first and so drew before us; heads-up only).
+    range (``solver.solved_range``: the heads-up equilibrium's player after a betting line, who
+    sits first and so drew before us), or a tuple of them, one per opponent
+    (``solver.solved_range.table_opponents``: the three-handed solution's seats still in before
+    the dealer, which we are; ``vs`` then gives every opponent's draw count, as their ranges do).
     ``by`` picks the ranking (default: equity with opponents; without them the exact equity
     against the field of the table's other players, ``field``, in the draw game, and table points
     in the points games). Every card we know
@@ -187,6 +192,10 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         dup = next((c for c in seen if seen.count(c) > 1), None)
         if dup is not None:
             raise CardError("card {card} is in two hands", card=format_cards([dup])[0])
+    solved: tuple[SolvedPlay, ...] = () if isinstance(policy, str) else policy if isinstance(policy, tuple) else (
+        policy,)
+    if opponents is None and solved:
+        opponents = len(solved)
     if opponents is None and isinstance(policy, str) and rs.players - 1 > KEEP_OPPONENTS.hi:
         raise RequestError("{players} {count} would deal {dealt} opponents; keep deals at most {most}: add "
                            "{opponents} 0-{most}", "players", "opponents", count=rs.players, dealt=rs.players - 1,
@@ -198,18 +207,16 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         raise RequestError("{hand_range} deals the opponents' hands: it needs opponents (not 0)",
                            "hand_range")
     typed = None if hand_range is None else parse_range(hand_range, joker=rs.joker).text
-    source: SolvedPlay | None = None if isinstance(policy, str) else policy
-    if (typed or source is not None) and (points_game or known):
+    source: SolvedPlay | tuple[SolvedPlay, ...] | None = (None if not solved else solved[0] if len(solved) == 1
+                                                            else solved)
+    if (typed or solved) and (points_game or known):
         raise RequestError("{hand_range} and the solved range apply to opponents who draw in the draw game "
                            "(not {against}, not points games)", "hand_range", "against")
-    if source is not None:
-        if opponents != 1:
-            raise RequestError("the solved range is heads-up: one opponent, not {opponents}", opponents=opponents)
-        if source.seat_name != "first":
-            raise RequestError("in keep the opponent drew before us: they sit first, not as the dealer")
+    if solved:
+        _check_solved(solved, opponents, vs)
     if typed or source is not None:
         try:
-            check_conditions(rules=rs, policy=as_source(source or draw_policy(policy), typed),  # type: ignore[arg-type]
+            check_conditions(rules=rs, policy=source or as_source(draw_policy(policy), typed),  # type: ignore[arg-type]
                              draw_counts=vs or (None,) * opponents, our_cards=cards)
         except RequestError as exc:
             raise RequestError("{reason} (our hand {hand})", reason=exc, hand=' '.join(format_cards(cards))) from None
@@ -259,7 +266,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
                                                            progress)
         cols.update(points)
     elif opponents:
-        model = OpponentModel(opponents=opponents, policy=policy if isinstance(policy, str) else policy.name,
+        model = OpponentModel(opponents=opponents, policy=policy if isinstance(policy, str) else solved[0].name,
                               draw_counts=vs or None, known=known or None, hand_range=typed, source=source)
         eq = hold_equities(cards, masks, rs, model, trials=trials, seed=seed, workers=workers, scheduler=scheduler,
                            se_target=se, progress=progress)
@@ -275,11 +282,34 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
     order = np.lexsort([cols["draw"]] + [-cols[k] for k in reversed(tiebreak)] + [-cols[primary]])
     cols = {k: v[order] for k, v in cols.items()}
     return KeepResult(hand=cards, rules=rs, opponents=opponents,
-                      policy=policy if isinstance(policy, str) else policy.name, trials=used_trials,
+                      policy=policy if isinstance(policy, str) else solved[0].name, trials=used_trials,
                       seed=seed, by=by, columns=cols, vs=vs, opener=opener, workers=workers,
                       interrupted=interrupted,
                       against=tuple(" ".join(format_cards(h)) for h in known), hand_range=typed,
-                      line=None if source is None else source.line_text, field_size=field_size)
+                      line=solved[0].line_text if solved else None, field_size=field_size,
+                      solved_players=solved[0].seats if solved else None,
+                      opponent_seats=tuple(p.seat_name for p in solved))
+
+
+def _check_solved(solved: tuple[SolvedPlay, ...], opponents: int, vs: tuple[int, ...]) -> None:
+    """Solved opponents must all have drawn before us, one per opponent, on one line; at a table of
+    three each range is built with the draw counts of the opponents before it."""
+    if len(solved) != opponents:
+        if len(solved) == 1:
+            raise RequestError("the solved range is heads-up: one opponent, not {opponents}", opponents=opponents)
+        raise RequestError("{count} solved opponents given but {opponents} is {value}", "opponents",
+                           count=len(solved), value=opponents)
+    if any(p.seat_name == "dealer" for p in solved):
+        raise RequestError("in keep the opponents drew before us: they sit before the dealer, who we are")
+    if len({p.line_text for p in solved}) > 1:
+        raise RequestError("the solved opponents must come from one betting line")
+    if len(solved) > 1:
+        if len(vs) != len(solved):
+            raise RequestError("with solved opponents at a table, give every opponent's draw count ({vs}): each "
+                               "one's play depends on the draws before it", "vs")
+        for j, p in enumerate(solved):
+            if p.before != vs[:j]:
+                raise RequestError("the solved opponents' ranges were built for other draw counts than {vs}", "vs")
 
 
 @functools.lru_cache(maxsize=8)

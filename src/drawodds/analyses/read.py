@@ -68,8 +68,10 @@ class DrawReading(Result):
     interrupted: bool = False       # Ctrl-C cut the equity Monte Carlo short: it covers the trials run
     hand_range: str | None = None   # the typed range the dealt hands are restricted to
     line: str | None = None         # the solved range's betting line (policy "equilibrium")
-    seat: str | None = None         # the solved opponent's seat: first (left of the dealer) or dealer
+    seat: str | None = None         # the solved opponent's seat: first (left of the dealer), second or dealer
     our_draw: int | None = None     # what we drew before a solved dealer drew
+    solved_players: int | None = None   # the players of the solution the solved opponent comes from
+    drawn_before: tuple[int, ...] = field(default=(), metadata=shown_as(lambda v: list(v) or None))
 
 
 def read_draw(draw: int, *, policy: DrawPolicy | str | SolvedPlay = "standard", rules: RuleSet | str = "morkpoker",
@@ -82,7 +84,8 @@ def read_draw(draw: int, *, policy: DrawPolicy | str | SolvedPlay = "standard", 
 
     ``policy`` is a draw policy (or its name, shaped by ``snow``, the rate at which a weak hand
     stands pat anyway, and ``break_rate``, the rate of breaking a pat straight or flush) or a
-    solved range (``solved_range``: the equilibrium's player after a betting line). ``opener``
+    solved range (``solved_range``: the equilibrium's player after a betting line; ``table_range``:
+    a seat of the three-handed solution, read with no hand of ours). ``opener``
     (Jacks or Better rules only, with a policy) restricts the range to hands that may open;
     ``hand_range`` (a typed range such as ``"JJ+, 2P+, 4F"``, see ``drawodds.handrange``)
     restricts the dealt hands further. ``trials`` Monte Carlo samples give the final hand when
@@ -100,6 +103,9 @@ def read_draw(draw: int, *, policy: DrawPolicy | str | SolvedPlay = "standard", 
     if solved is not None and (snow or break_rate or opener):
         raise RequestError("{snow}, {break_rate} and {opener} shape a draw policy; the solved range plays its own "
                            "strategy (its betting line says who opened)", "snow", "break_rate", "opener")
+    if solved is not None and solved.seats > 2 and hand is not None:
+        raise RequestError("at a table of three our equity depends on both opponents' draws: ask keep with the "
+                           "solved opponents and both draw counts; read reads one seat without {hand}", "hand")
     check_rate(snow, "snow")
     check_rate(break_rate, "break_rate")
     if isinstance(policy, str):
@@ -155,7 +161,9 @@ def read_draw(draw: int, *, policy: DrawPolicy | str | SolvedPlay = "standard", 
                        equity_trials=equity_trials if ours is not None else None, interrupted=interrupted,
                        hand_range=typed, line=None if solved is None else solved.line_text,
                        seat=None if solved is None else solved.seat_name,
-                       our_draw=None if solved is None else solved.our_draw)
+                       our_draw=None if solved is None else solved.our_draw,
+                       solved_players=None if solved is None else solved.seats,
+                       drawn_before=() if solved is None else solved.before)
 
 
 def _equities(hand: npt.NDArray[np.int8], rules: RuleSet, source: HoldingsSource, draw: int, trials: int,

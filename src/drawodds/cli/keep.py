@@ -26,7 +26,7 @@ from drawodds.cli.options import (
     bounded,
     build_rules,
 )
-from drawodds.cli.solved import check_options, solved_range
+from drawodds.cli.solved import check_options, solved_range, table_solution
 from drawodds.errors import KEEP_OPPONENTS, KEEP_TRIALS, Bound
 from drawodds.i18n import N_, _, ngettext, number
 from drawodds.paths import write_text
@@ -53,7 +53,9 @@ Examples:
 
   drawodds keep "9c9d5h5s2c" --vs 1 --range "2P+, 4F, OESD"
 
-  drawodds keep "Kc Kd 8h 5s 2c" --vs 1 --policy equilibrium --line check-bet-call""")
+  drawodds keep "Kc Kd 8h 5s 2c" --vs 1 --policy equilibrium --line check-bet-call
+
+  drawodds keep "Kc Kd 8h 5s 2c" --policy equilibrium --opponents 2 --line check-bet-call-call --vs 3 --vs 1""")
 
 
 def keep_cmd(
@@ -63,7 +65,9 @@ def keep_cmd(
         "--opponents", "-n", help=N_("Opponents who draw (0-5; default: the table size less one)."))] = None,
     policy: Annotated[str, typer.Option(
         "--policy", help=N_("Opponents' draw policy: standard, loose or tight (see `drawodds policies`); or "
-                         "equilibrium: the heads-up solution's player, first to act, after a betting --line."))
+                         "equilibrium: the solution's players after a betting --line, who drew before us: heads-up "
+                         "the first to act; with --opponents 2 (or --players 3) the three-handed solution's first "
+                         "and second seats, we the dealer (give both draw counts with --vs)."))
     ] = "standard",
     trials: Annotated[int | None, typer.Option("--trials", "-t", help=bounded(KEEP_TRIALS,
         N_("Monte Carlo trials, the most it may run with --se; at most 200,000 in Poengpoker and Chicago"),
@@ -116,9 +120,13 @@ def keep_cmd(
         raise refuse(N_("--csv - and --json both print to standard output: choose one"))
     solved = policy.strip().lower() == "equilibrium"
     check_options(solved, line, solution)
-    if solved and (against or (opponents is not None and opponents != 1) or len(vs or ()) > 1 or exact):
-        raise refuse(N_("--policy equilibrium is heads-up: one opponent (at most one --vs, no --against, "
-                        "no --exact)"))
+    table = solved and (opponents == 2 or len(vs or ()) == 2 or players == 3)
+    if solved and (against or exact):
+        raise refuse(N_("--policy equilibrium deals the solution's own opponents: no --against, no --exact"))
+    if solved and ((opponents or 0) > 2 or len(vs or ()) > 2 or (players or 0) > 3):
+        raise refuse(N_("--policy equilibrium is solved for two or three players: at most two opponents"))
+    if table and line is None:
+        raise refuse(N_("at a table of three, give the betting --line: it says who is still in"))
     if players is not None and opponents and opponents != players - 1:
         raise refuse(N_("--opponents {opponents} means {seats} players at the table, but --players is {players}: "
                         "give one of them"), opponents=opponents, seats=opponents + 1, players=players)
@@ -132,7 +140,12 @@ def keep_cmd(
         KEEP_TRIALS.check(trials)
         KEEP_OPPONENTS.check(opponents)
         cards = parse_hand(cards, joker=rule_set.joker)
-        player = solved_range(rule_set, solution, line, "first", None, cards, quiet)
+        if table:
+            from drawodds.solver.solved_range import table_opponents
+
+            player = table_opponents(table_solution(rule_set, solution, quiet), line=str(line), vs=vs or ())
+        else:
+            player = solved_range(rule_set, solution, line, "first", None, cards, quiet)
     with progress_bar(_("simulating"), _("trials"), enabled=not quiet and opponents != 0) as update:
         result = keep(cards, rules=rule_set, opponents=opponents, policy=player, trials=trials, seed=seed, se=se,
                       workers=workers, scheduler=scheduler(scheduler_address, dask), by=by,  # type: ignore[arg-type]

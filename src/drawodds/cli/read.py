@@ -21,7 +21,7 @@ from drawodds.cli.options import (
     bounded,
     build_rules,
 )
-from drawodds.cli.solved import check_options, solved_range
+from drawodds.cli.solved import check_options, solved_range, table_solution
 from drawodds.errors import READ_TRIALS
 from drawodds.i18n import N_, _
 from drawodds.render.console import progress_bar, show, spinner
@@ -42,14 +42,16 @@ Examples:
 
   drawodds read 1 --range "JJ+, 2P+, 4F, OESD"
 
-  drawodds read 1 --policy equilibrium --line check-bet-call""")
+  drawodds read 1 --policy equilibrium --line check-bet-call
+
+  drawodds read 1 --policy equilibrium --opponents 2 --line check-bet-call-call --opponent-second --first-draw 3""")
 
 
 def read_cmd(
     draw: Annotated[int, typer.Argument(help=N_("How many cards the opponent drew (0 = stood pat)."))],
     policy: Annotated[str, typer.Option(
-        "--policy", help=N_("The opponent's draw policy: standard, loose or tight; or equilibrium (the heads-up "
-                     "solution, after a betting --line)."))] = "standard",
+        "--policy", help=N_("The opponent's draw policy: standard, loose or tight; or equilibrium (the solution, "
+                     "after a betting --line: heads-up, or three-handed with --opponents 2)."))] = "standard",
     snow: Annotated[float, typer.Option(
         "--snow", help=N_("Rate at which a weak hand stands pat anyway, a bluff (0-1)."))] = 0.0,
     break_rate: Annotated[float, typer.Option(
@@ -74,6 +76,14 @@ def read_cmd(
              "(default), or is the dealer and drew after us (give --our-draw)."))] = True,
     our_draw: Annotated[int | None, typer.Option(
         "--our-draw", help=N_("With --opponent-dealer: the cards we drew before the dealer drew."))] = None,
+    opponents: Annotated[int | None, typer.Option(
+        "--opponents", "-n", help=N_("With --policy equilibrium: 1 (heads-up, the default) or 2 (the three-handed "
+                                  "solution; we are the dealer and read the first or the second seat)."))] = None,
+    opponent_second: Annotated[bool, typer.Option(
+        "--opponent-second", help=N_("With --opponents 2: read the second seat from the dealer's left, who drew "
+                                  "after the first (give --first-draw)."))] = False,
+    first_draw: Annotated[int | None, typer.Option(
+        "--first-draw", help=N_("With --opponent-second: the cards the first seat drew."))] = None,
     solution: SolutionOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -85,7 +95,22 @@ def read_cmd(
     rs = build_rules(rules, joker=joker, max_draw=max_draw, joker_is_ace_for_draw=joker_ace)
     solved = policy.strip().lower() == "equilibrium"
     check_options(solved, line, solution, extra={"--our-draw": our_draw is not None,
-                                                 "--opponent-dealer": not opponent_first})
+                                                 "--opponent-dealer": not opponent_first,
+                                                 "--opponents": opponents is not None,
+                                                 "--opponent-second": opponent_second,
+                                                 "--first-draw": first_draw is not None})
+    table = opponents == 2
+    if opponents is not None and opponents not in (1, 2):
+        raise refuse(N_("--policy equilibrium reads one opponent of a heads-up or three-handed game: --opponents "
+                        "is 1 or 2, not {opponents}"), opponents=opponents)
+    if (opponent_second or first_draw is not None) and not table:
+        raise refuse(N_("--opponent-second and --first-draw read the three-handed solution: add --opponents 2"))
+    if table and (our_draw is not None or not opponent_first or hand is not None or line is None):
+        raise refuse(N_("with --opponents 2 we are the dealer and read a seat that drew before us: give --line, "
+                        "and no --our-draw, --opponent-dealer or --hand (our equity against both is keep's)"))
+    if opponent_second and first_draw is None:
+        raise refuse(N_("--opponent-second: the second seat drew after the first; say how many cards the first "
+                        "drew (--first-draw)"))
     cards: Any = hand
     player: Any = policy
     if solved:       # refused before the equilibrium is solved (the library refuses them too)
@@ -96,7 +121,15 @@ def read_cmd(
         if not opponent_first and our_draw is None:
             raise refuse(N_("--opponent-dealer: the dealer drew after us; say how many cards we drew (--our-draw)"))
         cards = None if hand is None else as_hand(hand, joker=rs.joker)    # parsed once, for the range and the read
-        player = solved_range(rs, solution, line, "first" if opponent_first else "dealer", our_draw, cards, json_out)
+        if table:
+            from drawodds.solver.solved_range import table_range
+
+            player = table_range(table_solution(rs, solution, json_out), line=str(line),
+                                 seat="second" if opponent_second else "first",
+                                 before=() if first_draw is None else (first_draw,))
+        else:
+            player = solved_range(rs, solution, line, "first" if opponent_first else "dealer", our_draw, cards,
+                                  json_out)
     with (spinner(_("reading the draw..."), enabled=not json_out) if hand is None else
           progress_bar(_("our holds"), _("trials"), enabled=not json_out)) as update:
         result = read_draw(draw, policy=player, rules=rs, hand=cards, opener=opener, snow=snow, break_rate=break_rate,

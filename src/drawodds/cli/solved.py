@@ -1,5 +1,5 @@
-"""The heads-up equilibrium as a player for `keep`, `read`, `simulate` and `lesson`: from a saved
-solution or the cached one (solved once, with a note and progress)."""
+"""The equilibrium as a player for `keep`, `read`, `simulate` and `lesson`, heads-up or three-handed:
+from a saved solution or the cached one (solved once, with a note and progress)."""
 
 from __future__ import annotations
 
@@ -45,6 +45,21 @@ def solved_range(rules: RuleSet, solution: str | None, line: str | None, seat: s
     else:
         sol = equilibrium(rules, quiet)
     return range_of(sol, line=line, seat=seat, our_draw=our_draw, our_hand=hand)
+
+
+def table_solution(rules: RuleSet, solution: str | None, quiet: bool) -> Any:
+    """The three-handed solution: from a saved file (``solve --players 3 --save``), or the cached one
+    (solved, with a note and progress, the first time)."""
+    from drawodds.solver.abstraction import check_rules
+    from drawodds.solver.seat_play import check_same_game
+    from drawodds.solver.table import load_table_solution
+
+    check_rules(rules)
+    if solution is None:
+        return table_equilibrium_cli(rules, quiet)
+    sol = load_table_solution(solution)
+    check_same_game(sol.rules, rules)
+    return sol
 
 
 NOT_SOLVED = N_("the equilibrium was not solved")

@@ -173,6 +173,8 @@ def _setup(result: KeepResult) -> str:
         who = _("{opponents} drawing by '{policy}'").format(opponents=_opponents(result), policy=result.policy)
         if result.line:
             who = _("{who} after {line}").format(who=who, line=result.line)
+        if result.solved_players == 3:
+            who = _("{who}, three-handed solution, we the dealer").format(who=who)
         if result.vs:
             who = _("{who} (draw counts {counts})").format(who=who, counts=", ".join(map(str, result.vs)))
         if result.hand_range:

@@ -20,10 +20,15 @@ def render_read(result: DrawReading) -> None:
     if result.range != "any":
         who = _("{who}, range {range}+").format(who=who, range=holding_words(result.range))
     if result.line is not None:
-        seat = _("first to act") if result.seat == "first" else _("the dealer")
+        seat = {"first": _("first to act"), "second": _("second from the dealer's left")}.get(
+            str(result.seat), _("the dealer"))
         who = _("{who}, line {line}, opponent {seat}").format(who=who, line=result.line, seat=seat)
         if result.our_draw is not None:
             who = _("{who} after we drew {n}").format(who=who, n=result.our_draw)
+        if result.solved_players == 3:
+            who = _("{who}, three-handed solution, we the dealer").format(who=who)
+        if result.drawn_before:
+            who = _("{who}, after the first seat drew {n}").format(who=who, n=result.drawn_before[0])
     if result.hand_range is not None:
         who = _("{who}, dealt {range}").format(who=who, range=result.hand_range)
     console.print(_("[bold]Opponent drew {n}[/bold] ({who}, rules {rules}). "

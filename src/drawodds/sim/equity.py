@@ -37,8 +37,9 @@ class OpponentModel:
     ``draw_counts`` (one per opponent) switches to hands conditioned on the public draw count
     (see ``sim/ranges.py``); ``hand_range`` (a typed range, ``drawodds.handrange``) deals each
     opponent from that range; ``source`` replaces the policy by any holdings source (a solved
-    strategy); ``known`` gives each opponent a fixed hand they stand pat with; otherwise
-    opponents get random hands and draw by ``policy``.
+    strategy), or a tuple of them, one per opponent (the seats of a solved table); ``known``
+    gives each opponent a fixed hand they stand pat with; otherwise opponents get random hands
+    and draw by ``policy``.
     """
 
     opponents: int
@@ -47,7 +48,7 @@ class OpponentModel:
     draw_counts: tuple[int, ...] | None = None
     known: tuple[tuple[int, ...], ...] | None = None
     hand_range: str | None = None
-    source: HoldingsSource | None = None
+    source: HoldingsSource | tuple[HoldingsSource, ...] | None = None
 
 
 @dataclass(frozen=True, repr=False)
@@ -93,7 +94,8 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
         rest = perm[:, 5 * n:]
     else:
         assert source is not None or policy is not None
-        source = as_source(source or policy, model.hand_range)  # type: ignore[arg-type]
+        if not isinstance(source, tuple):
+            source = as_source(source or policy, model.hand_range)  # type: ignore[arg-type]
         counts = model.draw_counts or (None,) * n
         hands, masks = sample_conditioned(rules, source, counts, hand, trials, rng)
         rest = draws_avoiding(stub, hands.reshape(trials, -1), layout.max_draw * (n + 1), rng)

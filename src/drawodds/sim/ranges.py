@@ -111,6 +111,12 @@ class SolvedPlay(HoldingsSource, Protocol):
     @property
     def our_draw(self) -> int | None: ...
 
+    @property
+    def seats(self) -> int: ...
+
+    @property
+    def before(self) -> tuple[int, ...]: ...
+
 
 @dataclass(frozen=True)
 class PolicyHolds:
@@ -373,7 +379,19 @@ class RangedSource:
         return source_holdings(self.inner, rules, known).restricted(range_mask(self.hand_range, rules, known))
 
 
-@functools.lru_cache(maxsize=3)
+def opponent_sources(policy: DrawPolicy | HoldingsSource | tuple[HoldingsSource, ...], opponents: int
+                     ) -> tuple[HoldingsSource, ...]:
+    """One source per opponent: a tuple as given (one per opponent, e.g. the seats of a solved table),
+    else the one policy or source for every opponent."""
+    if isinstance(policy, tuple):
+        if len(policy) != opponents:
+            raise RequestError("{count} ways of play given for {opponents} opponents", count=len(policy),
+                               opponents=opponents)
+        return tuple(as_source(p) for p in policy)
+    return (as_source(policy),) * opponents
+
+
+@functools.lru_cache(maxsize=4)
 def source_holdings(source: HoldingsSource, rules: RuleSet, known: tuple[int, ...] = ()) -> Holdings:
     """A source's holdings from the deck less ``known`` (cached)."""
     return source.holdings(rules, known)
@@ -395,16 +413,17 @@ def _draw_cdf(source: HoldingsSource, rules: RuleSet, known: tuple[int, ...], dr
     return cdf
 
 
-def check_conditions(rules: RuleSet, policy: DrawPolicy | HoldingsSource, draw_counts: Sequence[int | None],
-                     our_cards: Sequence[int] | npt.NDArray[np.integer]) -> None:
+def check_conditions(rules: RuleSet, policy: DrawPolicy | HoldingsSource | tuple[HoldingsSource, ...],
+                     draw_counts: Sequence[int | None], our_cards: Sequence[int] | npt.NDArray[np.integer]) -> None:
     """RequestError (one line) unless some holding plays each draw count (None: any) with our
     cards out of the deck, and the opponents' holdings can be dealt together without sharing a
-    card (``dealable``); builds the holdings sampling will use (cached)."""
+    card (``dealable``); builds the holdings sampling will use (cached). ``policy``: as
+    ``sample_conditioned``."""
     known = tuple(sorted(int(c) for c in np.asarray(our_cards).ravel()))
-    source = as_source(policy)
-    for d in dict.fromkeys(draw_counts):
+    sources = opponent_sources(policy, len(draw_counts))
+    for source, d in dict.fromkeys(zip(sources, draw_counts, strict=True)):
         _draw_cdf(source, rules, known, d)
-    dealable(source, rules, known, tuple(None if d is None else int(d) for d in draw_counts))
+    dealable(sources, rules, known, tuple(None if d is None else int(d) for d in draw_counts))
 
 
 PROBE_CHAINS = (1_000, 20_000)  # sequential deals tried by ``dealable``: a quick look, then a thorough one
@@ -413,14 +432,14 @@ EASY_DEALS = 0.05          # a quick look completing this share of its deals is 
 MIN_DEALABLE = 0.001       # fewer chains than this fraction completing: too rare to sample
 
 
-def _probe(held: Holdings, cdfs: list[npt.NDArray[np.float64]], chains: int, rng: np.random.Generator
+def _probe(helds: Sequence[Holdings], cdfs: list[npt.NDArray[np.float64]], chains: int, rng: np.random.Generator
            ) -> tuple[int, int]:
     """Deal ``chains`` tables one opponent after another, each avoiding the cards of the earlier
     ones (at most ``PROBE_TRIES`` tries each): (opponents the furthest chain reached, chains done)."""
     taken = np.zeros(chains, dtype=np.uint64)
     alive = np.arange(chains)
     reached = 0
-    for cdf in cdfs:
+    for held, cdf in zip(helds, cdfs, strict=True):
         pending, placed = alive, []
         for _ in range(PROBE_TRIES):
             if not len(pending):
@@ -438,8 +457,8 @@ def _probe(held: Holdings, cdfs: list[npt.NDArray[np.float64]], chains: int, rng
 
 
 @functools.lru_cache(maxsize=8)
-def dealable(source: HoldingsSource, rules: RuleSet, known: tuple[int, ...], counts: tuple[int | None, ...]
-             ) -> float:
+def dealable(sources: tuple[HoldingsSource, ...], rules: RuleSet, known: tuple[int, ...],
+             counts: tuple[int | None, ...]) -> float:
     """The fraction of sequential deals (each opponent dealt from its holdings, avoiding the
     earlier ones) that give every opponent a holding: a RequestError, at once, when none or
     almost none does (three opponents cannot all hold an ace when one ace is left), rather than a
@@ -447,14 +466,14 @@ def dealable(source: HoldingsSource, rules: RuleSet, known: tuple[int, ...], cou
     if len(counts) < 2:
         return 1.0
     rng = np.random.default_rng(0x5EED)
-    held = source_holdings(source, rules, known)
-    cdfs = [_draw_cdf(source, rules, known, d) for d in counts]
+    helds = [source_holdings(s, rules, known) for s in sources]
+    cdfs = [_draw_cdf(s, rules, known, d) for s, d in zip(sources, counts, strict=True)]
     for chains in PROBE_CHAINS:
-        reached, done = _probe(held, cdfs, chains, rng)
+        reached, done = _probe(helds, cdfs, chains, rng)
         if done >= EASY_DEALS * chains:
             break
     m = len(counts)
-    what = ("hands" + (" in this range" if getattr(source, "hand_range", None) else "")
+    what = ("hands" + (" in this range" if any(getattr(s, "hand_range", None) for s in sources) else "")
             + (" that draw as given" if any(d is not None for d in counts) else ""))
     if reached < m:
         raise RequestError("{opponents} opponents cannot all be dealt {what} with these cards out of the deck: at "
@@ -484,15 +503,17 @@ def _card_bits(cards: npt.NDArray[np.integer]) -> npt.NDArray[np.uint64]:
     return out
 
 
-def sample_conditioned(rules: RuleSet, policy: DrawPolicy | HoldingsSource, draw_counts: Sequence[int | None],
+def sample_conditioned(rules: RuleSet, policy: DrawPolicy | HoldingsSource | tuple[HoldingsSource, ...],
+                       draw_counts: Sequence[int | None],
                        our_cards: Sequence[int] | npt.NDArray[np.integer], n: int, rng: np.random.Generator, *,
                        method: Literal["auto", "joint", "gibbs"] = "auto", sweeps: int = 2,
                        ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
     """Opponents' dealt hands and holds, each conditioned on its public draw count.
 
     ``policy`` is a draw policy or any ``HoldingsSource`` (a policy dealt from a range, a solved
-    strategy); a draw count of None leaves that opponent's draw free (dealt from the source's
-    whole range, played as it plays it).
+    strategy), or a tuple of sources, one per opponent (the seats of a solved table, each playing
+    its own strategy); a draw count of None leaves that opponent's draw free (dealt from the
+    source's whole range, played as it plays it).
 
     Returns hands ``(n, len(draw_counts), 5)`` int8 (from the deck less ``our_cards``, no card shared)
     and keep masks of the same shape consistent with each draw count. Each opponent's holding is
@@ -521,10 +542,10 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy | HoldingsSource, draw
             raise RequestError("draw count {draw} is impossible: these rules allow 0-{max_draw}", draw=d,
                                max_draw=rules.max_draw_cards)
     known = tuple(sorted(int(c) for c in np.asarray(our_cards).ravel()))
-    source = as_source(policy)
-    held = source_holdings(source, rules, known)
-    cdfs = [_draw_cdf(source, rules, known, d) for d in counts]
-    dealable(source, rules, known, tuple(counts))
+    sources = opponent_sources(policy, m)
+    helds = [source_holdings(s, rules, known) for s in sources]
+    cdfs = [_draw_cdf(s, rules, known, d) for s, d in zip(sources, counts, strict=True)]
+    dealable(sources, rules, known, tuple(counts))
     if method == "auto":
         method = "joint" if m <= 3 else "gibbs"
     if method not in ("joint", "gibbs"):
@@ -539,7 +560,7 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy | HoldingsSource, draw
                 raise RequestError("these draw counts leave almost no deals without shared cards")
             for j in range(m):
                 rows[pending, j] = _sample_rows(cdfs[j], len(pending), rng)
-            bits = _card_bits(held.cards[rows[pending]])           # (p, m)
+            bits = np.stack([_card_bits(helds[j].cards[rows[pending, j]]) for j in range(m)], axis=1)  # (p, m)
             clash = np.zeros(len(pending), dtype=bool)
             seen = bits[:, 0].copy()
             for j in range(1, m):
@@ -559,13 +580,13 @@ def sample_conditioned(rules: RuleSet, policy: DrawPolicy | HoldingsSource, draw
                     if rounds > MAX_ROUNDS:
                         raise RequestError("these draw counts leave almost no deals without shared cards")
                     cand = _sample_rows(cdfs[j], len(pending), rng)
-                    cb = _card_bits(held.cards[cand])
+                    cb = _card_bits(helds[j].cards[cand])
                     ok = (others[pending] & cb) == 0
                     rows[pending[ok], j] = cand[ok]
                     bits[pending[ok], j] = cb[ok]
                     pending = pending[~ok]
-    hands = held.cards[rows]
-    keeps = np.stack([_holds(held, rows[:, j], counts[j], rng) for j in range(m)], axis=1)
+    hands = np.stack([helds[j].cards[rows[:, j]] for j in range(m)], axis=1)
+    keeps = np.stack([_holds(helds[j], rows[:, j], counts[j], rng) for j in range(m)], axis=1)
     return hands, keeps
 
 
