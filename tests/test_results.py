@@ -111,11 +111,20 @@ def _model_samples() -> dict[str, Any]:
 
 
 def _analysis_samples() -> dict[str, Any]:
-    from drawodds.analyses.lessons import LineResult, PatLesson
+    from drawodds.analyses.lessons import (
+        TABLE_LINES,
+        TABLE_MODEL,
+        LineResult,
+        PatLesson,
+        TableLineResult,
+        TablePatLesson,
+    )
     from drawodds.analyses.openers import pot_growth
     from drawodds.analyses.read import HoldEquity
 
     line = LineResult("reader", "stand pat", 100, 2.9, 0.02, 0.4, 0.05)
+    table_lines = tuple(TableLineResult(hand, ln, 30, 1.0, 0.1, 0.0 if ln == "own" else -0.3, 0.05)
+                        for hand, lines in TABLE_LINES.items() for ln in lines)
     reading = drawodds.read_draw(0)
     return {
         "KeepResult": drawodds.keep("AsAhKs7s3s", opponents=2, trials=2_000),
@@ -127,6 +136,10 @@ def _analysis_samples() -> dict[str, Any]:
         "LineResult": line,
         "PatLesson": PatLesson("morkpoker", ["Qs", "Qd", "5h", "5c", "9s"], 4 / 47, 0.88, 0.001, 0.87, 0.001,
                                0.0003, 1000, 100, 1, (line,)),
+        "TableLineResult": table_lines[0],
+        "TablePatLesson": TablePatLesson("morkpoker", 3, {"two pair": 100, "nothing": 100},
+                                         {"two pair": 0.01, "nothing": 0.02}, {"two pair": 0.01, "nothing": 0.01},
+                                         1, table_lines, TABLE_MODEL, {"iterations": 30, "exploitability": 0.002}),
     }
 
 

@@ -16,7 +16,6 @@ from drawodds.cards import parse_hand
 from drawodds.cli import main
 from drawodds.errors import RequestError
 from drawodds.sim.ranges import RangedSource, sample_conditioned, source_holdings
-from drawodds.solver.seat_play import cumulative
 from drawodds.solver.solved_range import table_opponents, table_range
 from drawodds.solver.table import save_table_solution
 from drawodds.solver.table_player import TableTables

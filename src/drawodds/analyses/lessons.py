@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from drawodds.cards import format_cards, parse_hand
-from drawodds.engine.deal import DealState, play
+from drawodds.engine.deal import BET, Action, DealState, play
 from drawodds.engine.players import DrawReader, PatTwoPair, RuleBased
 from drawodds.errors import LESSON_DEALS, RequestError, check_seed
-from drawodds.evaluate import TRIPS, TWO_PAIR, category_floor, evaluate
+from drawodds.evaluate import ONE_PAIR, TRIPS, TWO_PAIR, category_floor, evaluate
 from drawodds.i18n import N_, _, local_number, number, percent
 from drawodds.results import Result
 from drawodds.rules import RuleSet, preset
@@ -27,6 +28,8 @@ from drawodds.sim.stats import Estimate, mean_se
 from drawodds.solver.solution import DrawSolution
 from drawodds.solver.solve import equilibrium_solution
 from drawodds.solver.summary import PAT, pat_overview
+from drawodds.solver.table import TableSolution
+from drawodds.solver.table_player import STACK, TablePlayer, TableTables, check_table_seats
 
 LESSON_HAND = "QsQd5h5c9s"
 
@@ -278,3 +281,199 @@ def _equilibrium_pat(solution: DrawSolution) -> dict[str, Any]:
     """The standing-pat figures of a solved game, with what it is."""
     return {"rules": solution.rules.name, "exploitability": solution.exploitability,
             "iterations": solution.iterations, **pat_overview(solution)}
+
+
+# --- three at the table -------------------------------------------------------------------------
+
+TABLE_LINES = {"two pair": ("own", "draw one", "stand pat", "stand pat and bet"),
+               "nothing": ("own", "snow", "snow and bet")}
+LINE_WORDS = {"own": N_("the solution's own draw"), "draw one": N_("draw one"), "stand pat": N_("stand pat"),
+              "stand pat and bet": N_("stand pat, bet when checked to"), "snow": N_("snow (stand pat)"),
+              "snow and bet": N_("snow, bet when checked to")}
+HAND_WORDS = {"two pair": N_("two pair"), "nothing": N_("nothing (no pair)")}
+
+
+@dataclass(frozen=True, repr=False)
+class TableLineResult(Result):
+    """Chips won per deal (in antes) by one line of play at the draw in one situation, and its
+    gain over the solution's own draw on the same deals (with SEs)."""
+
+    hand: str              # "two pair" or "nothing"
+    line: str              # "own", "draw one", "stand pat" or "snow"
+    deals: int             # deals where we reached the draw against both opponents
+    antes_per_deal: float
+    antes_per_deal_se: float
+    gain_vs_own: float
+    gain_vs_own_se: float
+
+
+@dataclass(frozen=True, repr=False)
+class TablePatLesson(Result):
+    """Standing pat and snowing against two: the three-handed solution's players at a one-deck
+    table in the rules engine; we are the dealer and play the solution except at the draw."""
+
+    rules: str
+    players: int
+    dealt: dict[str, int]          # decks dealt per situation (our dealt hand)
+    pat_share: dict[str, float]    # how often the solution's own draw stands pat there, against two
+    pat_share_se: dict[str, float]
+    seed: int
+    lines: tuple[TableLineResult, ...]
+    model: str
+    solution: dict[str, Any]       # what the solution is: iterations, largest seat gain
+    interrupted: bool = False
+
+    def to_markdown(self) -> str:
+        """The lesson as a short page, in the reader's language."""
+        title = _("Standing pat is a move: three at the table")
+        intro = _("""The three-handed solution of {rules} ({iterations} iterations; no seat gains more than {milli}
+milli-antes per deal by deviating alone in its abstract game) plays all three seats of whole deals
+in the rules engine, from one shuffled deck. We are the dealer and draw last, having seen both
+opponents draw. We play the solution everywhere but at the draw, where each line below draws as
+it says; the solution plays on after it, knowing what we drew. Each figure counts the deals where
+both opponents were still in at the draw, the same deals for every line.""").format(
+            rules=self.rules, iterations=number(self.solution["iterations"], grouped=True),
+            milli=local_number(format(1000 * self.solution["exploitability"], ".2g")))
+        head = "| {} | {} | {} | {} | {} |".format(_("dealt"), _("our line at the draw"), _("deals"),
+                                                   _("antes per deal"), _("gain over the solution's draw"))
+        rows = "\n".join(
+            f"| {_(HAND_WORDS[r.hand])} | {_(LINE_WORDS[r.line])} | {number(r.deals, grouped=True)} | "
+            f"{local_number(Estimate(r.antes_per_deal, r.antes_per_deal_se).text(3, signed=True))} | "
+            + ("—" if r.line == "own" else local_number(Estimate(r.gain_vs_own, r.gain_vs_own_se).text(3, signed=True)))
+            + " |" for r in self.lines)
+        shares = _("""Against two, the solution itself stands pat with two pair {two_pair} of the time and with
+nothing {nothing} of the time (its snows).""").format(
+            two_pair=local_number(Estimate(self.pat_share["two pair"], self.pat_share_se["two pair"]).percent(1)),
+            nothing=local_number(Estimate(self.pat_share["nothing"], self.pat_share_se["nothing"]).percent(1)))
+        gain = {(r.hand, r.line): Estimate(r.gain_vs_own, r.gain_vs_own_se) for r in self.lines}
+        verdict = _("Against two players of the solution, standing pat with two pair instead of its own draw changes "
+                    "our result by {pat} antes per deal, and a snow with nothing by {snow}.").format(
+            pat=local_number(gain[("two pair", "stand pat")].text(2, signed=True)),
+            snow=local_number(gain[("nothing", "snow")].text(2, signed=True))) if len(gain) == 7 else ""
+        tail = _("{model} Seed {seed}; every figure carries its standard error.").format(model=_(self.model),
+                                                                                       seed=self.seed)
+        return f"""# {title}
+
+{intro}
+
+{head}
+|---|---|---|---|---|
+{rows}
+
+{shares} {verdict}
+
+{tail}
+"""
+
+
+TABLE_MODEL = N_("The figures hold at a one-deck table of the solution's players, which is not the model the "
+                 "solution was solved in (there each seat is dealt from its own deck).")
+
+
+DECISIONS = 64     # random numbers given to each player per deal (a deal asks far fewer)
+
+
+class _DrawsAsTold:
+    """A solution's player that draws as the lesson's line says (and, in a line "... and bet",
+    bets after the draw when no one has yet) and otherwise plays as itself. It asks its own player
+    first, so that its random numbers stay in step with the other lines'."""
+
+    def __init__(self, inner: Any, line: str) -> None:
+        self.inner, self.line = inner, line
+        self.name, self.always_shows = inner.name, inner.always_shows
+        self.use_numbers = inner.use_numbers
+
+    def __call__(self, obs: Any) -> Any:
+        action = self.inner(obs)
+        if obs.phase == "bet" and obs.round > 0 and self.line.endswith("and bet") and obs.can("bet"):
+            return BET
+        if obs.phase != "draw" or self.line == "own":
+            return action
+        if self.line == "draw one":          # two pair: throw the odd card
+            ranks = [c >> 2 for c in obs.hand]
+            return Action("draw", tuple(c for c, r in zip(obs.hand, ranks, strict=True) if ranks.count(r) == 1))
+        return Action("draw", ())
+
+
+def _dealer_decks(rng: np.random.Generator, count: int, deck_size: int, lo: int, hi: int
+                  ) -> Iterator[npt.NDArray[np.int8]]:
+    """``count`` shuffled decks in which the dealer of three (seat 2: every third card from the
+    third) is dealt a hand of strength in [lo, hi), handed out as each batch is drawn."""
+    have = 0
+    while have < count:
+        batch = rng.permuted(np.tile(np.arange(deck_size, dtype=np.int8), (20_000, 1)), axis=1)
+        s = evaluate(batch[:, 2:15:3], joker=deck_size > 52)
+        keep = batch[(s >= lo) & (s < hi)][:count - have]
+        yield from keep
+        have += len(keep)
+
+
+def standing_pat_table(solution: TableSolution, *, deals: int = 20_000, seed: int = 1,
+                       progress: Callable[[int, int], None] | None = None) -> TablePatLesson:
+    """What standing pat with two pair and snowing with nothing are worth against two, at a table
+    of the three-handed ``solution``'s players (see ``TablePatLesson``): ``deals`` decks for each
+    situation, every line on the same decks with the same random numbers up to our draw."""
+    LESSON_DEALS.check(deals)
+    check_seed(seed)
+    rules = solution.rules.replace(players=solution.players)
+    check_table_seats(rules)
+    if rules.opener == "jacks":
+        raise RequestError("the standing-pat lesson plays the plain game: use {rules} morkpoker or svensk", "rules")
+    tables = TableTables(solution)
+    rng = np.random.default_rng(seed)
+    bounds = {"two pair": (category_floor(TWO_PAIR), category_floor(TRIPS)), "nothing": (0, category_floor(ONE_PAIR))}
+    total = deals * sum(len(v) for v in TABLE_LINES.values())
+    done, interrupted = 0, False
+    results: list[TableLineResult] = []
+    share: dict[str, float] = {}
+    share_se: dict[str, float] = {}
+    dealt: dict[str, int] = {}
+    for situation, lines in TABLE_LINES.items():
+        seeds = np.random.SeedSequence([seed, len(dealt)]).spawn(solution.players + 1)
+        tables_by_line = {line: [TablePlayer(tables, rules, np.random.default_rng(seeds[s]))
+                                 for s in range(solution.players)] for line in lines}
+        numbers = np.random.default_rng(seeds[-1])
+        for line, players in tables_by_line.items():
+            players[-1] = _DrawsAsTold(players[-1], line)        # type: ignore[call-overload]
+        net = {line: np.zeros(deals) for line in lines}
+        against_two = np.zeros(deals, dtype=bool)
+        pat = np.zeros(deals, dtype=bool)
+        played = 0
+        try:
+            for i, deck in enumerate(_dealer_decks(rng, deals, rules.deck_size, *bounds[situation])):
+                cards = deck.tolist()
+                uniforms = numbers.random((solution.players, DECISIONS)).tolist()
+                for line, players in tables_by_line.items():
+                    for player, mine in zip(players, uniforms, strict=True):
+                        player.use_numbers(mine)                  # every line decides alike until our draw
+                    state = DealState(rules, [STACK] * solution.players, solution.players - 1, list(cards), deal_id=i)
+                    result = play(state, players)
+                    net[line][i] = result.net[-1] / rules.ante
+                    if line == "own":
+                        counts = state.draw_counts[0] if state.draw_counts else [-1]   # -1: did not draw
+                        against_two[i] = min(counts) >= 0
+                        pat[i] = counts[-1] == 0
+                played += 1
+                done += len(lines)
+                if progress is not None and played % 250 == 0:
+                    progress(done, total)
+        except KeyboardInterrupt:
+            if played < 2:
+                raise
+            interrupted = True
+        dealt[situation] = played
+        sel = against_two[:played]
+        share[situation], share_se[situation] = mean_se(pat[:played][sel].astype(np.float64))
+        for line in lines:
+            mean, se = mean_se(net[line][:played][sel])
+            gain, gain_se = mean_se(net[line][:played][sel] - net["own"][:played][sel])
+            results.append(TableLineResult(situation, line, int(sel.sum()), mean, se, gain, gain_se))
+        if interrupted:
+            break
+    if progress is not None and not interrupted:
+        progress(total, total)
+    about = {"iterations": solution.iterations, "exploitability": solution.exploitability,
+             "seat_gains": list(solution.seat_gains)}
+    return TablePatLesson(rules=rules.name, players=solution.players, dealt=dealt, pat_share=share,
+                          pat_share_se=share_se, seed=seed, lines=tuple(results), model=TABLE_MODEL, solution=about,
+                          interrupted=interrupted)

@@ -24,7 +24,9 @@ Examples:
 
   drawodds lesson pat --deals 5000 --seed 2 --json
 
-  drawodds lesson pat --no-equilibrium""")
+  drawodds lesson pat --no-equilibrium
+
+  drawodds lesson pat --players 3""")
 
 
 def lesson_cmd(
@@ -40,17 +42,34 @@ def lesson_cmd(
         "Add how often the heads-up equilibrium stands pat and bets after (solved once, about ten minutes "
         "on two cores, "
         "then read from the cache; drawodds solve can do it ahead)."))] = True,
+    players: Annotated[int, typer.Option("--players", help=N_(
+        "2: the lesson heads-up (default); 3: standing pat and snowing against two players of the three-handed "
+        "solution, at a one-deck table (solved once, five to ten minutes on two cores, then read from the "
+        "cache)."))] = 2,
     json_out: JsonOpt = False,
 ) -> None:
     """A strategy claim from the rule documents, tested with numbers."""
     from drawodds.analyses.lessons import lesson_rules, standing_pat
-    from drawodds.render.lesson import render_lesson
 
     if topic != "pat":
         raise refuse(N_("unknown lesson {topic}; lessons: pat"), topic=repr(topic))
     rule_set = preset(rules)
     lesson_rules(rule_set, deals=deals, seed=seed)      # the library's checks, before the equilibrium is solved
     writable_file(out_md, "--markdown")
+    if players not in (2, 3):
+        raise refuse(N_("--players is 2 or 3 for this lesson, not {players}"), players=players)
+    if players == 3 and not equilibrium:
+        raise refuse(N_("--players 3 plays the three-handed solution: drop --no-equilibrium"))
+    lesson: Any
+    if players == 3:
+        from drawodds.analyses.lessons import standing_pat_table
+        from drawodds.cli.solved import table_equilibrium_cli
+
+        table = table_equilibrium_cli(rule_set, json_out, NOT_STARTED)
+        with progress_bar(_("playing deals"), _("deals"), enabled=not json_out) as update:
+            lesson = standing_pat_table(table, deals=deals, seed=seed, progress=update)
+        _finish(lesson, out_md, json_out, N_("the lines cover the first {n} deals dealt"))
+        return
     solved: Any = False
     if equilibrium:
         from drawodds.solver.cache import equilibrium_cached
@@ -61,8 +80,16 @@ def lesson_cmd(
         solved = solved_equilibrium(rule_set, json_out, NOT_STARTED)
     with progress_bar(_("playing deals"), _("deals"), enabled=not json_out) as update:
         lesson = standing_pat(deals=deals, seed=seed, rules=rule_set, progress=update, equilibrium=solved)
+    _finish(lesson, out_md, json_out, N_("the lines cover the first {n} two-pair deals"))
+
+
+def _finish(lesson: Any, out_md: str | None, json_out: bool, covered: str) -> None:
+    """Write, show, and end a lesson cut short by Ctrl-C with what it covers."""
+    from drawodds.render.lesson import render_lesson
+
     if out_md:
         write_text(out_md, lesson.to_markdown())
     show(lesson, json_out, render_lesson)
     if lesson.interrupted:
-        interrupted(_("the lines cover the first {n} two-pair deals").format(n=number(lesson.dealt, grouped=True)))
+        dealt = lesson.dealt if isinstance(lesson.dealt, int) else sum(lesson.dealt.values())
+        interrupted(_(covered).format(n=number(dealt, grouped=True)))

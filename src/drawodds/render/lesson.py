@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from rich.markdown import Markdown
 
-from drawodds.analyses.lessons import PatLesson
+from drawodds.analyses.lessons import PatLesson, TablePatLesson
 from drawodds.render.console import stdout
 
 
-def render_lesson(lesson: PatLesson) -> None:
+def render_lesson(lesson: PatLesson | TablePatLesson) -> None:
     """The lesson as formatted Markdown."""
     console = stdout()
     console.print(Markdown(lesson.to_markdown()))

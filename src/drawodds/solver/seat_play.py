@@ -116,6 +116,11 @@ class SeatPlayer:
         self.openers = jacks_or_better_floor()
         self.unmapped = 0
 
+    def use_numbers(self, uniforms: Sequence[float]) -> None:
+        """Take the next decisions' random numbers from ``uniforms`` (then from the generator again):
+        lines of play compared on one deal then decide alike until they part."""
+        self._u = list(reversed(uniforms))
+
     def _uniform(self) -> float:
         if not self._u:   # one numpy call per 1024 decisions
             self._u = self.rng.random(1024).tolist()
