@@ -103,3 +103,16 @@ def test_cli_lesson_pat_three_handed(small_table, monkeypatch, capsys):
             main(["lesson", "pat", *args])
         err = capsys.readouterr().err
         assert exc.value.code == 2 and fragment in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_guide_says_what_changes_at_three_in_plain_words(small_table):
+    from types import SimpleNamespace
+
+    from drawodds.analyses.lessons import standing_pat_table
+    from drawodds.render.report import _table_pat
+
+    lesson = standing_pat_table(small_table, deals=200, seed=5)
+    text = _table_pat(SimpleNamespace(table_pat=lesson))
+    assert text.startswith("### Three at the table") and text.count("\n| ") == 8       # a header and 7 lines
+    assert f"{lesson.solution['value'][-1]:.3f}" in text and "one-deck table" in text
+    assert _table_pat(SimpleNamespace(table_pat=None)) == ""

@@ -326,6 +326,25 @@ class TablePatLesson(Result):
     def to_markdown(self) -> str:
         """The lesson as a short page, in the reader's language."""
         title = _("Standing pat is a move: three at the table")
+        shares = _("""Against two, the solution itself stands pat with two pair {two_pair} of the time and with
+nothing {nothing} of the time (its snows).""").format(
+            two_pair=local_number(Estimate(self.pat_share["two pair"], self.pat_share_se["two pair"]).percent(1)),
+            nothing=local_number(Estimate(self.pat_share["nothing"], self.pat_share_se["nothing"]).percent(1)))
+        gain = {(r.hand, r.line): Estimate(r.gain_vs_own, r.gain_vs_own_se) for r in self.lines}
+        verdict = _("Against two players of the solution, standing pat with two pair instead of its own draw changes "
+                    "our result by {pat} antes per deal, and a snow with nothing by {snow}.").format(
+            pat=local_number(gain[("two pair", "stand pat")].text(2, signed=True)),
+            snow=local_number(gain[("nothing", "snow")].text(2, signed=True))) if len(gain) == 7 else ""
+        return f"""# {title}
+
+{self.figures_markdown()}
+
+{shares} {verdict}
+"""
+
+    def figures_markdown(self) -> str:
+        """What was played and its table, with the model and the seed: the lesson without its
+        title and closing words (the guide says those in its own)."""
         intro = _("""The three-handed solution of {rules} ({iterations} iterations; no seat gains more than {milli}
 milli-antes per deal by deviating alone in its abstract game) plays all three seats of whole deals
 in the rules engine, from one shuffled deck. We are the dealer and draw last, having seen both
@@ -341,29 +360,15 @@ both opponents were still in at the draw, the same deals for every line.""").for
             f"{local_number(Estimate(r.antes_per_deal, r.antes_per_deal_se).text(3, signed=True))} | "
             + ("—" if r.line == "own" else local_number(Estimate(r.gain_vs_own, r.gain_vs_own_se).text(3, signed=True)))
             + " |" for r in self.lines)
-        shares = _("""Against two, the solution itself stands pat with two pair {two_pair} of the time and with
-nothing {nothing} of the time (its snows).""").format(
-            two_pair=local_number(Estimate(self.pat_share["two pair"], self.pat_share_se["two pair"]).percent(1)),
-            nothing=local_number(Estimate(self.pat_share["nothing"], self.pat_share_se["nothing"]).percent(1)))
-        gain = {(r.hand, r.line): Estimate(r.gain_vs_own, r.gain_vs_own_se) for r in self.lines}
-        verdict = _("Against two players of the solution, standing pat with two pair instead of its own draw changes "
-                    "our result by {pat} antes per deal, and a snow with nothing by {snow}.").format(
-            pat=local_number(gain[("two pair", "stand pat")].text(2, signed=True)),
-            snow=local_number(gain[("nothing", "snow")].text(2, signed=True))) if len(gain) == 7 else ""
         tail = _("{model} Seed {seed}; every figure carries its standard error.").format(model=_(self.model),
                                                                                        seed=self.seed)
-        return f"""# {title}
-
-{intro}
+        return f"""{intro}
 
 {head}
 |---|---|---|---|---|
 {rows}
 
-{shares} {verdict}
-
-{tail}
-"""
+{tail}"""
 
 
 TABLE_MODEL = N_("The figures hold at a one-deck table of the solution's players, which is not the model the "
@@ -473,7 +478,7 @@ def standing_pat_table(solution: TableSolution, *, deals: int = 20_000, seed: in
     if progress is not None and not interrupted:
         progress(total, total)
     about = {"iterations": solution.iterations, "exploitability": solution.exploitability,
-             "seat_gains": list(solution.seat_gains)}
+             "seat_gains": list(solution.seat_gains), "value": list(solution.value)}
     return TablePatLesson(rules=rules.name, players=solution.players, dealt=dealt, pat_share=share,
                           pat_share_se=share_se, seed=seed, lines=tuple(results), model=TABLE_MODEL, solution=about,
                           interrupted=interrupted)

@@ -23,7 +23,7 @@ import numpy as np
 from drawodds.analyses import openers as op
 from drawodds.analyses.best_holds import Dilemma, HoldGrid, best_hold_grid, dilemma_values
 from drawodds.analyses.condensed import CondensedStrategy, condense
-from drawodds.analyses.lessons import PatLesson, standing_pat
+from drawodds.analyses.lessons import PatLesson, TablePatLesson, standing_pat, standing_pat_table
 from drawodds.analyses.read import DrawReading, read_draw
 from drawodds.analyses.removal import (
     OPENER_CLOSE,
@@ -50,6 +50,7 @@ from drawodds.results import HIDDEN, Result
 from drawodds.rules import RuleSet, preset
 from drawodds.sim.equity import OpponentModel
 from drawodds.solver.solve import equilibrium_solution
+from drawodds.solver.table import table_equilibrium
 
 POLICY = "standard"                     # the draw policy of every opponent in the guide
 MORKPOKER_OPPONENTS = (1, 2, 3, 4, 5)   # heads-up to six-handed
@@ -229,6 +230,7 @@ class Guide(Result):
     openers: OpenersSection
     pat: PatLesson
     points: PointsSection
+    table_pat: TablePatLesson | None = None    # standing pat against two players of the three-handed solution
 
     @property
     def sections(self) -> tuple[str, ...]:
@@ -358,6 +360,14 @@ def _pat_section(budget: Budget, seed: int) -> PatLesson:
                         equilibrium=solved)
 
 
+def _table_pat_section(budget: Budget, seed: int) -> TablePatLesson | None:
+    """The standing-pat lesson against two players of the three-handed solution (solved once,
+    then cached), with the full guide's budget only."""
+    if not budget.equilibrium:
+        return None
+    return standing_pat_table(table_equilibrium(preset("morkpoker")), deals=budget.pat_deals, seed=seed)
+
+
 def _points_section(budget: Budget, seed: int) -> PointsSection:
     poeng = preset("poengpoker")
     table = _table(_points_solver(poeng), budget.classes)
@@ -390,8 +400,8 @@ class GuideInterrupted(KeyboardInterrupt):
 KEEP_JOBS = tuple(f"keep:{n}" for n in MORKPOKER_OPPONENTS) + ("keep:jacks",)
 # Longest first, so that the worker pool ends together: the simulations dominate the full guide,
 # the exact strategy tables the quick one.
-FULL_ORDER = ("pat", "openers", "points", *KEEP_JOBS, "reading")
-QUICK_ORDER = ("points", "openers", *KEEP_JOBS, "pat", "reading")
+FULL_ORDER = ("pat", "openers", "points", *KEEP_JOBS, "reading", "table_pat")
+QUICK_ORDER = ("points", "openers", *KEEP_JOBS, "pat", "reading", "table_pat")
 
 
 def _job(name: str, budget: Budget, seed: int) -> object:
@@ -405,6 +415,8 @@ def _job(name: str, budget: Budget, seed: int) -> object:
         return _openers_section(budget, seed)
     if name == "pat":
         return _pat_section(budget, seed)
+    if name == "table_pat":
+        return _table_pat_section(budget, seed)
     return _points_section(budget, seed)
 
 
@@ -441,4 +453,5 @@ def guide(*, quick: bool = False, seed: int = 1, workers: int | None = None, sca
     if batch.interrupted:
         raise GuideInterrupted(tuple(name for name in order if name in parts), len(order))
     keep = _keep_section([parts[name] for name in KEEP_JOBS], budget)  # type: ignore[misc]
-    return Guide(_version(), seed, quick, budget, keep, *(parts[name] for name in SECTIONS[1:]))  # type: ignore[arg-type]
+    return Guide(_version(), seed, quick, budget, keep, reading=parts["reading"], openers=parts["openers"],  # type: ignore[arg-type]
+                 pat=parts["pat"], points=parts["points"], table_pat=parts["table_pat"])  # type: ignore[arg-type]

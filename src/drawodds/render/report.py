@@ -461,7 +461,43 @@ below plays it out. Use it when you hold two pair against a single player who dr
 card itself is worth little, so what matters is how the other player reads your draw. The same
 lesson is in [{file}]({file}) (`drawodds lesson pat`).""").format(file=STANDING_PAT),
         body,
+        _table_pat(guide),
     ])
+
+
+def _table_pat(guide: Guide) -> str:
+    """Three at the table: what changes from heads-up, in plain words, and the lesson's figures."""
+    lesson = guide.table_pat
+    if lesson is None:
+        return ""
+    body = lesson.figures_markdown()
+    gain = {(r.hand, r.line): r for r in lesson.lines}
+    pat, snow = gain[("two pair", "stand pat")], gain[("nothing", "snow")]
+    value = lesson.solution.get("value") or [float("nan")] * lesson.players
+    costs = all(r.gain_vs_own + 2 * r.gain_vs_own_se < 0 for r in (pat, snow))
+    figures = {
+        "pat": local_number(Estimate(-pat.gain_vs_own if costs else pat.gain_vs_own, pat.gain_vs_own_se).text(
+            2, signed=not costs)),
+        "snow": local_number(Estimate(-snow.gain_vs_own if costs else snow.gain_vs_own, snow.gain_vs_own_se).text(
+            2, signed=not costs)),
+        "pat_share": local_number(Estimate(lesson.pat_share["two pair"], lesson.pat_share_se["two pair"]).percent(1)),
+        "snow_share": local_number(Estimate(lesson.pat_share["nothing"], lesson.pat_share_se["nothing"]).percent(1)),
+        "dealer": local_number(format(value[-1], ".3f")), "first": local_number(format(-value[0], ".3f"))}
+    if costs:
+        said = _("""With two opponents the pat loses what it earned heads-up. Against one player who reads draw
+counts, standing pat with two pair earned chips; against two players of the three-handed solution,
+who read the whole betting line, it costs {pat} antes a deal where both are still in at the draw,
+and snowing with any no-pair hand costs {snow}.""")
+    else:
+        said = _("""With two opponents of the three-handed solution, standing pat with two pair instead of the
+solution's own draw changes our result by {pat} antes a deal where both are still in at the draw,
+and snowing with any no-pair hand by {snow}.""")
+    more = _("""The solution itself stands pat with two pair {pat_share} of the time and snows with
+{snow_share} of its no-pair hands, the few it picks. Seats matter more at three: in the solution's
+own game the dealer, who acts and draws last, wins {dealer} antes a deal and the first seat left of
+the dealer loses {first}.""")
+    words = said.format(**figures) + "\n" + more.format(**figures)
+    return "\n\n".join(["### " + _("Three at the table"), words, body])
 
 
 def _points(guide: Guide) -> str:
