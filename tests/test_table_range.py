@@ -151,3 +151,34 @@ def test_keep_and_read_against_the_table_solution(small_table, tmp_path, capsys)
             main(args)
         err = capsys.readouterr().err
         assert exc.value.code == 2 and fragment in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_draw_summary_of_a_seat_is_its_ranges_over_every_line(small_table):
+    """Seat 0's draw by kind of hand (``TableSolution.draw_summary``, from the tree's reach) equals
+    its solved ranges summed over every line it reaches the draw on, each weighted by the other
+    two seats' chance of taking their actions on it."""
+    from drawodds.solver.hand_kinds import HAND_KINDS, hand_kinds
+    from drawodds.solver.solved_range import _seat_probability
+
+    a, g = small_table.abstraction, small_table.game
+    columns = 0.0
+    for line in g.lines:
+        if 0 not in line.active:
+            continue
+        others = np.prod([a.prior @ _seat_probability(small_table, line.history, t) for t in (1, 2)])
+        columns += others * table_range(small_table, line=line.history, seat="first").bucket_weight
+    n = len(a.options)
+    mix = np.asarray(columns)
+    mix = mix[:, :n] + mix[:, n:] if mix.shape[1] == 2 * n else mix       # a draw count's second holds
+    kind = hand_kinds(a.classes, np.asarray(a.options)[a.class_natural])
+    w = a.class_weights.astype(np.float64)
+    summary = small_table.draw_summary()
+    mine = summary[summary["seat"] == 0].set_index("hand")
+    for name in HAND_KINDS:
+        sel = kind == name
+        got = (w[sel][:, None] * mix[a.class_bucket[sel]]).sum(axis=0)
+        assert mine.loc[name, "reaches_draw"] == pytest.approx(got.sum() / w[sel].sum(), rel=1e-9, abs=1e-12)
+        shares = got / max(got.sum(), 1e-300)
+        names = ["pat" if d == 0 else f"draw {d}" for d in a.options]
+        np.testing.assert_allclose(mine.loc[name, names].to_numpy(dtype=float), shares, rtol=1e-8, atol=1e-12)
+    assert np.allclose(summary[["pat", "draw 1", "draw 2", "draw 3"]].sum(axis=1), 1.0)

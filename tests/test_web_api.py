@@ -276,6 +276,37 @@ def test_the_solved_game_by_hand_kind(client: TestClient, small_solution: object
     assert 'id="solve"' in unsolved.text or 'class="job"' in unsolved.text
 
 
+def test_the_solved_game_three_at_the_table(client: TestClient, small_table: object) -> None:
+    web = client.app.state.web
+    web.solutions["morkpoker three-handed"] = small_table     # as if it were the cached solution
+    try:
+        page = client.get("/solved?rules=morkpoker&players=3")
+        assert page.status_code == 200 and "three at the table" in page.text
+        seats = page.text.split("<tbody>")[1].split("</tbody>")[0]
+        assert seats.count("<tr>") == 3 and f"{small_table.value[-1]:+.3f}" in seats      # the dealer's value
+        table = small_table.draw_summary()
+        first = table[table["seat"] == 0].iloc[-1]
+        one = client.get("/solved", params={"rules": "morkpoker", "players": "3", "seat": "first",
+                                            "kind": str(first["hand"])}).text
+        body = one.split("<tbody>")[2].split("</tbody>")[0]
+        assert body.count("<tr>") == 1 and f"{100 * first['pat']:.0f}%" in body
+        import re
+        import sys
+
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from test_untranslated import english_words
+
+        pseudo = client.get("/solved?rules=morkpoker&players=3&lang=x-pseudo").text.split("<main>")[1]
+        assert english_words(re.sub(r"<[^>]+>", " ", pseudo)) == set()
+        assert client.get("/solved?rules=morkpoker&players=3&seat=fourth").status_code == 400
+        assert client.get("/solved?rules=morkpoker&players=4").status_code == 400
+    finally:
+        web.solutions.clear()
+        web.overviews.clear()
+    unsolved = client.get("/solved?rules=jackpot&players=3")
+    assert "three-handed" in unsolved.text and ('id="solve"' in unsolved.text or 'class="job"' in unsolved.text)
+
+
 def test_the_serve_command_refuses_a_port_it_cannot_use() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

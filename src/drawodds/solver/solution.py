@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -147,8 +149,7 @@ class DrawSolution:
     def _joint(self, seat: int, node: int) -> Floats:
         """(rows, states) probability that a deal gives ``seat`` each private state and play
         reaches each row of ``node`` (chance and both seats' strategies)."""
-        reach = self._reach
-        return reach[seat][node] * reach[1 - seat][node].sum(axis=1, keepdims=True)
+        return joint_reach(self._reach, seat, node)
 
     def predraw_table(self) -> pd.DataFrame:
         """Before the draw: each seat's action probabilities at every point of the betting, by
@@ -253,35 +254,8 @@ class DrawSolution:
     def draw_summary(self) -> pd.DataFrame:
         """How each kind of dealt hand draws, over every line that reaches the draw: the share
         of deals, how often the hand gets to the draw, and then how often it stands pat (snows,
-        with nothing) or draws 1, 2, 3 cards. Rows: the ``HAND_KINDS``."""
-        a, g = self.abstraction, self.game
-        rows = []
-        for seat in (0, 1):
-            mix = np.zeros((a.pre_buckets, len(a.options)))
-            got = np.zeros(a.pre_buckets)
-            for (_, s_), i in g.draw_nodes.items():
-                if s_ != seat:
-                    continue
-                r = self._joint(seat, i)
-                s = self.strategy[i]
-                assert s is not None
-                mix += (r[:, :, None] * s).sum(axis=0)
-                got += r.sum(axis=0)
-            probs = mix / np.maximum(got, 1e-300)[:, None]
-            reach = got / a.prior
-            cls_weight = a.class_weights.astype(np.float64)
-            b = a.class_bucket
-            kind = hand_kinds(a.classes, np.asarray(a.options)[a.class_natural])
-            for name in HAND_KINDS:
-                sel = kind == name
-                w = cls_weight[sel]
-                wr = w * reach[b[sel]]
-                row = {"seat": seat, "hand": name, "share": w.sum() / cls_weight.sum(),
-                       "reaches_draw": wr.sum() / w.sum()}
-                for k, d in enumerate(a.options):
-                    row["pat" if d == 0 else f"draw {d}"] = (wr * probs[b[sel], k]).sum() / max(wr.sum(), 1e-300)
-                rows.append(row)
-        return pd.DataFrame(rows)
+        with nothing) or draws 1, 2, 3 cards. Rows: the ``HAND_KINDS`` of each seat."""
+        return seat_draw_summary(self.abstraction, self.game, self.strategy, self._reach)
 
     def postdraw_summary(self) -> pd.DataFrame:
         """After the draw, by situation (betting so far), final bucket and the opponent's draw
@@ -331,3 +305,48 @@ def load_solution(path: str | Path, *, directory: Path | None = None) -> DrawSol
     return DrawSolution(stored.rules, a, game, strategy, (stored.value[0], stored.value[1]),
                         stored.exploitability, stored.nash_conv, stored.iterations, stored.seconds,
                         stored.abstraction_seconds, stored.schedule, stored.raises, stored.curve, stored.interrupted)
+
+
+def joint_reach(reach: Sequence[list[Floats]], seat: int, node: int) -> Floats:
+    """(rows, states) probability that a deal gives ``seat`` each private state and play reaches
+    each row of ``node``: its own reach times every other seat's, summed over their states (the
+    seats are dealt independently in the model)."""
+    out = reach[seat][node]
+    for other, theirs in enumerate(reach):
+        if other != seat:
+            out = out * theirs[node].sum(axis=1, keepdims=True)
+    return out
+
+
+def seat_draw_summary(a: Abstraction, g: Any, strategy: Sequence[Floats | None], reach: Sequence[list[Floats]]
+                      ) -> pd.DataFrame:
+    """How each kind of dealt hand draws in each seat of a solved game (heads-up or at a table),
+    over every line that reaches the draw and every draw before it: the share of deals, how often
+    the hand gets to the draw, and how often it stands pat or draws 1, 2, 3 cards."""
+    rows = []
+    cls_weight = a.class_weights.astype(np.float64)
+    b = a.class_bucket
+    kind = hand_kinds(a.classes, np.asarray(a.options)[a.class_natural])
+    for seat in range(len(reach)):
+        mix = np.zeros((a.pre_buckets, len(a.options)))
+        got = np.zeros(a.pre_buckets)
+        for (_, s_), i in g.draw_nodes.items():
+            if s_ != seat:
+                continue
+            r = joint_reach(reach, seat, i)
+            s = strategy[i]
+            assert s is not None
+            mix += (r[:, :, None] * s).sum(axis=0)
+            got += r.sum(axis=0)
+        probs = mix / np.maximum(got, 1e-300)[:, None]
+        chance = got / a.prior
+        for name in HAND_KINDS:
+            sel = kind == name
+            w = cls_weight[sel]
+            wr = w * chance[b[sel]]
+            row = {"seat": seat, "hand": name, "share": w.sum() / cls_weight.sum(),
+                   "reaches_draw": wr.sum() / w.sum()}
+            for k, d in enumerate(a.options):
+                row["pat" if d == 0 else f"draw {d}"] = (wr * probs[b[sel], k]).sum() / max(wr.sum(), 1e-300)
+            rows.append(row)
+    return pd.DataFrame(rows)

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import pandas as pd
 
 from drawodds import paths
 from drawodds.errors import (
@@ -27,6 +30,7 @@ from drawodds.solver.abstraction import Abstraction, _no_stage, build_abstractio
 from drawodds.solver.cache import cache_directory, cached_abstraction, store_in_cache
 from drawodds.solver.game import TableGame, build_table_game
 from drawodds.solver.settings import SolverSettings, settings_key
+from drawodds.solver.solution import seat_draw_summary
 from drawodds.solver.solve import check_solve_options
 from drawodds.solver.subsets import Floats
 
@@ -83,6 +87,16 @@ class TableSolution(Result):
         out = super().to_dict()
         out["exploitability_milli_antes"] = self.exploitability_milli_antes
         return out
+
+    @functools.cached_property
+    def _reach(self) -> tuple[list[Floats], ...]:
+        strategy = list(self.strategy)
+        return tuple(cfr.reach_probabilities(self.game.tree, strategy, p) for p in range(self.players))
+
+    def draw_summary(self) -> pd.DataFrame:
+        """How each kind of dealt hand draws in each seat (0 left of the dealer, 2 the dealer), over
+        every line that reaches the draw and every draw before it; as the heads-up ``draw_summary``."""
+        return seat_draw_summary(self.abstraction, self.game, self.strategy, self._reach)
 
 
 def table_raises(rules: RuleSet, raises: int | None) -> int:

@@ -27,9 +27,10 @@ from drawodds.trainer.phrases import local
 from drawodds.web import calls, views
 from drawodds.web.jobs import Job
 from drawodds.web.server import Web, call_key, field_error, query
-from drawodds.web.work import run_in_child, solve_equilibrium, write_guide
+from drawodds.web.work import run_in_child, solve_equilibrium, solve_table_equilibrium, write_guide
 
 SOLVED_RULES = ("morkpoker", "svensk", "jackpot")       # the rule sets the solver covers
+TABLE_SEATS = ("first", "second", "dealer")             # the seats of the three-handed solution
 CHARTS = ("solve_predraw.png", "solve_draw.png", "solve_postdraw.png", "solve_exploitability.png")
 GUIDE_FILES = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.(png|pdf|md|svg)$")
 FORM_BODY = 8192          # bytes of a posted form
@@ -212,7 +213,7 @@ async def train_answer(request: Request) -> Response:
     return RedirectResponse(f"/train?t={token}", status_code=303)
 
 
-# --- the solved heads-up game ----------------------------------------------------------------------
+# --- the solved game, heads-up and three-handed ------------------------------------------------------
 
 def _solved_rules(request: Request) -> str:
     rules = request.query_params.get("rules") or "morkpoker"
@@ -220,6 +221,50 @@ def _solved_rules(request: Request) -> str:
         raise RequestError("{rules} must be one of {choices}, got {value}", "rules", choices=", ".join(SOLVED_RULES),
                            value=repr(rules[:40]))
     return rules
+
+
+def _solved_players(request: Request) -> int:
+    players = request.query_params.get("players") or "2"
+    if players not in ("2", "3"):
+        raise RequestError("{players} must be 2 or 3, got {value}", "players", value=repr(players[:40]))
+    return int(players)
+
+
+def _table_solution(web: Web, rules: str) -> Any:
+    """The cached three-handed solution of ``rules`` (loaded once), or None when it has not been solved."""
+    from drawodds.solver.table import table_equilibrium, table_path
+
+    key = f"{rules} three-handed"
+    if key in web.solutions:
+        return web.solutions[key]
+    rule_set = build_rules(rules)
+    if not table_path(rule_set).exists():
+        return None
+    web.solutions[key] = table_equilibrium(rule_set)
+    return web.solutions[key]
+
+
+def _table_view(web: Web, rules: str, solution: Any, seat: str, kind: str | None) -> dict[str, Any]:
+    """The three-handed page's figures: each seat's value and gain, and one seat's draw by hand."""
+    key = f"{rules} three-handed"
+    kept = web.overviews.get(key)
+    if kept is None or kept[0] is not solution:
+        kept = (solution, solution.draw_summary())
+        web.overviews[key] = kept
+    table = kept[1]
+    mine = table[table["seat"] == TABLE_SEATS.index(seat)]
+    draws = [c for c in mine.columns if c == "pat" or c.startswith("draw ")]
+    rows = [[i18n.gettext(str(r["hand"])), views.pct(r["share"], 0), views.pct(r["reaches_draw"], 0),
+             *[views.pct(r[c], 0) for c in draws]] for _, r in mine.iterrows() if not kind or str(r["hand"]) == kind]
+    seats = [[i18n.gettext(SEAT_WORDS[s]), f"{v:+.3f}", f"{1000 * g:.2f}"]
+             for s, v, g in zip(TABLE_SEATS, solution.value, solution.seat_gains, strict=True)]
+    return {"kinds": [(str(h), i18n.gettext(str(h))) for h in mine["hand"]], "draw_cols": draws, "draw": rows,
+            "seats": seats, "iterations": solution.iterations,
+            "milli": f"{1000 * solution.exploitability:.2f}"}
+
+
+SEAT_WORDS = {"first": i18n.N_("first, left of the dealer"), "second": i18n.N_("second"),
+              "dealer": i18n.N_("the dealer")}
 
 
 def _solution(web: Web, rules: str) -> Any:
@@ -246,12 +291,17 @@ def _table(frame: Any, columns: list[str], kind: str | None) -> list[list[str]]:
 
 
 async def solved_page(request: Request) -> Response:
-    """``/solved?rules=&kind=``: how the heads-up equilibrium opens, draws and bets, by kind of hand."""
+    """``/solved?rules=&kind=&players=&seat=``: how the heads-up equilibrium opens, draws and bets, by
+    kind of hand; with ``players=3``, each seat's value in the three-handed solution and how one
+    seat draws."""
     web = _web(request)
     rules = _solved_rules(request)
+    players = _solved_players(request)
     kind = request.query_params.get("kind") or None
+    if players == 3:
+        return await _solved_table_page(request, web, rules, kind)
     frame: dict[str, Any] = {"title": i18n.gettext("The solved heads-up game"), "rules": rules,
-                             "solved_rules": SOLVED_RULES, "kind": kind}
+                             "solved_rules": SOLVED_RULES, "kind": kind, "players": 2}
     running = web.jobs.running(f"solve {rules}")
     solution = await run_in_threadpool(_solution, web, rules)
     if solution is None:
@@ -276,6 +326,22 @@ async def solved_page(request: Request) -> Response:
     return web.page(request, "solved.html", **frame, solved=True, **(await run_in_threadpool(tables)))
 
 
+async def _solved_table_page(request: Request, web: Web, rules: str, kind: str | None) -> Response:
+    seat = request.query_params.get("seat") or "dealer"
+    if seat not in TABLE_SEATS:
+        raise RequestError("{seat} must be one of {choices}, got {value}", "seat", choices=", ".join(TABLE_SEATS),
+                           value=repr(seat[:40]))
+    frame: dict[str, Any] = {"title": i18n.gettext("The solved game, three at the table"), "rules": rules,
+                             "solved_rules": SOLVED_RULES, "kind": kind, "players": 3, "seat": seat,
+                             "seat_options": [(s, i18n.gettext(SEAT_WORDS[s])) for s in TABLE_SEATS]}
+    running = web.jobs.running(f"solve {rules} three-handed")
+    solution = await run_in_threadpool(_table_solution, web, rules)
+    if solution is None:
+        return web.page(request, "solved.html", **frame, job=running)
+    figures = await run_in_threadpool(_table_view, web, rules, solution, seat, kind)
+    return web.page(request, "solved.html", **frame, solved=True, **figures)
+
+
 def _overviews(web: Web, rules: str, solution: Any) -> tuple[Any, Any, Any, dict[str, dict[str, float]]]:
     """The solution's tables before, at and after the draw, and its standing pat (worked out once)."""
     from drawodds.solver.summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
@@ -289,9 +355,16 @@ def _overviews(web: Web, rules: str, solution: Any) -> tuple[Any, Any, Any, dict
 
 
 async def solved_start(request: Request) -> Response:
-    """``POST /solved/solve?rules=``: solve the equilibrium of the rules (one solve at a time)."""
+    """``POST /solved/solve?rules=&players=``: solve the equilibrium of the rules, heads-up or
+    three-handed (one solve at a time)."""
     web = _web(request)
     rules = _solved_rules(request)
+    if _solved_players(request) == 3:
+        name = f"solve {rules} three-handed"
+        if web.jobs.running(name) is None:
+            web.solutions.pop(name.removeprefix("solve "), None)
+            web.start(request, name, lambda job: run_in_child(job, solve_table_equilibrium, rules), long=True)
+        return RedirectResponse(f"/solved?rules={rules}&players=3", status_code=303)
     if web.jobs.running(f"solve {rules}") is None:
         web.solutions.pop(rules, None)
         web.start(request, f"solve {rules}", lambda job: run_in_child(job, solve_equilibrium, rules), long=True)

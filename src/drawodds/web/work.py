@@ -30,26 +30,43 @@ GRACE = 1.0         # seconds a cancelled child has to stop before it is ended
 Report = Callable[[str, float], None]
 
 
-def solve_equilibrium(report: Report, rules: str) -> None:
-    """Solve and cache the heads-up equilibrium of ``rules`` (as ``keep --policy equilibrium`` would)."""
-    from drawodds.solver.settings import DEFAULT_EXPLOITABILITY
-    from drawodds.solver.solve import equilibrium_solution
-
+def _solve_progress(report: Report, target: float) -> tuple[Callable[[Any], None], Report]:
+    """A solve's checkpoint and stage callbacks as a job's report: the iteration, and how far the
+    exploitability has come down towards ``target`` on a log scale."""
     first: list[float] = []
 
     def checkpoint(point: Any) -> None:
         done = 0.0
         if math.isfinite(point.exploitability) and point.exploitability > 0:
             first.append(point.exploitability)
-            if first[0] > DEFAULT_EXPLOITABILITY:
-                done = math.log(first[0] / point.exploitability) / math.log(first[0] / DEFAULT_EXPLOITABILITY)
+            if first[0] > target:
+                done = math.log(first[0] / point.exploitability) / math.log(first[0] / target)
         report(i18n.gettext("CFR: iteration {n}").format(n=i18n.number(point.iteration, grouped=True)),
                min(max(done, 0.0), 1.0))
 
     def stage(text: str, done: float) -> None:
         report(i18n.gettext(text), done)
 
+    return checkpoint, stage
+
+
+def solve_equilibrium(report: Report, rules: str) -> None:
+    """Solve and cache the heads-up equilibrium of ``rules`` (as ``keep --policy equilibrium`` would)."""
+    from drawodds.solver.settings import DEFAULT_EXPLOITABILITY
+    from drawodds.solver.solve import equilibrium_solution
+
+    checkpoint, stage = _solve_progress(report, DEFAULT_EXPLOITABILITY)
     solution = equilibrium_solution(build_rules(rules), progress=checkpoint, stage=stage)
+    if solution.interrupted:
+        raise KeyboardInterrupt
+
+
+def solve_table_equilibrium(report: Report, rules: str) -> None:
+    """Solve and cache the three-handed solution of ``rules`` (as ``solve --players 3`` would)."""
+    from drawodds.solver.table import TABLE_SETTINGS, table_equilibrium
+
+    checkpoint, stage = _solve_progress(report, TABLE_SETTINGS.exploitability)
+    solution = table_equilibrium(build_rules(rules), progress=checkpoint, stage=stage)
     if solution.interrupted:
         raise KeyboardInterrupt
 
