@@ -486,3 +486,22 @@ def test_a_made_hand_never_breaks_where_the_exact_table_says_it_costs(small_solu
     assert (most[bucket][costly] <= 0.01).all()
     sf = np.flatnonzero(made)[evaluate(deals) >= evaluate(np.array([[0, 4, 8, 12, 48]]))[0]]
     assert {a.pattern_names[p] for p in a.pattern[a.class_bucket[sf]]} == {"straight flush, pat, never breaks"}
+
+
+def test_four_of_a_kind_keeps_its_four_by_construction(small_solution, small_table) -> None:
+    """A bucket dealt four of a kind may not take a count's second hold (it would break the four):
+    its second-hold probability is exactly zero at every hold choice, heads-up and at three."""
+    from drawodds.evaluate import QUADS, category_of
+
+    a = small_solution.abstraction
+    quads = np.unique(a.class_bucket[category_of(evaluate(a.classes)) == QUADS])
+    assert len(quads) and all((category_of(evaluate(a.classes[a.class_bucket == b])) == QUADS).all() for b in quads)
+    for solution in (small_solution, small_table):
+        holds = solution.game.hold_nodes
+        assert holds
+        for (_, _, k), node in holds.items():
+            second = solution.strategy[node][:, quads, 1:]
+            assert (second == 0).all(), (k, second.max())
+            legal = a.hold_legal(k)
+            others = ~np.isin(np.arange(len(legal)), quads) if legal is not None else None
+            assert legal is not None and not legal[quads, 1:].any() and legal[others].all()

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from drawodds.cards import RANKS
-from drawodds.evaluate import STRAIGHT, category_of, describe, evaluate, jacks_or_better_floor
+from drawodds.evaluate import QUADS, STRAIGHT, category_of, describe, evaluate, jacks_or_better_floor
 from drawodds.execution import Runner, Stage
 from drawodds.i18n import N_
 from drawodds.rules import RuleError, RuleSet
@@ -95,6 +95,24 @@ class Abstraction:
         if self.alt_transitions is None or k not in self.choices:
             return self.transitions[k:k + 1]
         return self._choice_transitions[k]
+
+    def hold_legal(self, k: int) -> npt.NDArray[np.bool_] | None:
+        """(P, holds) the holds of option ``k`` each bucket may take (None: all): a bucket dealt
+        four of a kind and nothing else keeps its four, its first hold, by construction (the
+        second hold of a count would break them)."""
+        quads = self._quads_buckets
+        if k not in self.choices or not quads.any():
+            return None
+        legal = np.ones((self.pre_buckets, len(self.hold_columns(k))), dtype=bool)
+        legal[quads, 1:] = False
+        return legal
+
+    @functools.cached_property
+    def _quads_buckets(self) -> npt.NDArray[np.bool_]:
+        """(P,) the buckets whose every deal class is four of a kind."""
+        quads = category_of(evaluate(self.classes)) == QUADS
+        total = np.bincount(self.class_bucket, minlength=self.pre_buckets)
+        return (np.bincount(self.class_bucket, weights=quads, minlength=self.pre_buckets) == total) & (total > 0)
 
     @functools.cached_property
     def _choice_transitions(self) -> dict[int, Floats]:

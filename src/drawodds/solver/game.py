@@ -200,7 +200,7 @@ def _draw(abstraction: Abstraction, seat: int, k: int, rows: int, child: cfr.Edg
         return add(cfr.Transition(seat, rows, abstraction.transitions[k:k + 1], np.zeros(rows, dtype=np.int64), 1,
                                   child, f"{name}, seat {seat}"))
     matrices = abstraction.hold_transitions(k)
-    node = add(cfr.Choice(seat, rows, matrices, 1, child, None, f"hold for {name}, seat {seat}",
+    node = add(cfr.Choice(seat, rows, matrices, 1, child, abstraction.hold_legal(k), f"hold for {name}, seat {seat}",
                           tuple(f"hold {i}" for i in range(len(matrices)))))
     record[(q, seat, k)] = node
     return node
