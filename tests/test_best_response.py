@@ -105,3 +105,23 @@ def test_a_buckets_spread_is_its_classes_strength_spread(small_abstraction) -> N
         want = strength_spread(t, rows, holds[chosen], a.options[k], chosen)
         assert got[[3, 40, 77]] == pytest.approx(want, abs=1e-15)
         assert np.abs(np.delete(got, [3, 40, 77], axis=0)).max() == 0.0
+
+
+def test_without_the_cached_moves_the_buckets_move_the_same(small_solution, monkeypatch) -> None:
+    """A large abstraction (the default heads-up one) does not keep the buckets' moves over the
+    draw (``_moves``) but works them out per call, class by class: the same products (forced here
+    on the small one), both ways (the opponent's reach forward, value vectors back)."""
+    from drawodds.solver import best_response as br
+
+    game = br._Game(small_solution, br.RESOLUTIONS["full"], (True, True, True), br._Cache())
+    rng = np.random.default_rng(3)
+    a = small_solution.abstraction
+    part, vectors = rng.random((5, a.pre_buckets)), rng.random((4, N_STRENGTHS))
+    kept = {(k, v): (part @ game._moves[(k, v)], vectors @ game._moves[(k, v)].T)
+            for k in range(len(a.options)) for v in range(len(a.hold_columns(k)))}
+    assert game._moves_fit
+    monkeypatch.setattr(br, "MOVES_BYTES", 0)
+    assert not game._moves_fit
+    for (k, v), (forward, back) in kept.items():
+        np.testing.assert_allclose(game._moved(k, v, part), forward, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(game._through_moves(vectors, k, v), back, rtol=1e-12, atol=1e-15)

@@ -39,6 +39,7 @@ from drawodds.solver.expectations import (
     best_hold_expectations,
     group_spread,
     hold_expectations,
+    strength_spread,
     subset_tables,
 )
 from drawodds.solver.game import GameTree, TableGame, betting_round
@@ -62,6 +63,8 @@ if TYPE_CHECKING:
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
+
+MOVES_BYTES = 1 << 30     # the most the opponents' cached moves over the draw may take (else spread per call)
 
 
 @dataclass(frozen=True)
@@ -283,6 +286,48 @@ class _Game:
                 out[(k, v)] = moved
         return out
 
+    @property
+    def _moves_fit(self) -> bool:
+        """Whether the buckets' moves over the draw (``_moves``) are kept: by final bucket always,
+        by strength when they fit in ``MOVES_BYTES`` (the default heads-up abstraction's ten
+        thousand buckets by 7,463 strengths would take 5 GB, so it works per call instead)."""
+        a = self.a
+        return self.t is None or a.pre_buckets * N_STRENGTHS * 8 * 2 * len(a.options) <= MOVES_BYTES
+
+    def _through_moves(self, vectors: Floats, k: int, v: int) -> Floats:
+        """(vectors, pre-draw buckets) ``vectors @ _moves[(k, v)].T``: each bucket's expected value
+        of each vector (per strength) after drawing option ``k`` to hold column ``v``."""
+        if self._moves_fit:
+            return vectors @ self._moves[(k, v)].T
+        a = self.a
+        assert self.t is not None
+        out = np.zeros((len(vectors), a.pre_buckets))
+        holds = a.hold_columns(k)[v]
+        ok = np.flatnonzero(holds >= 0)
+        if not len(ok):
+            return out
+        bucket = a.class_bucket[ok]
+        per_class = hold_expectations(self.t, np.ascontiguousarray(vectors.T), holds[ok], a.options[k], ok)
+        per_class *= (self.w[ok] / self.bucket_mass[bucket])[:, None]
+        for j in range(len(vectors)):
+            out[j] = np.bincount(bucket, weights=per_class[:, j], minlength=a.pre_buckets)
+        return out
+
+    def _moved(self, k: int, v: int, part: Floats) -> Floats:
+        """(rows, states) where the opponent's reach ``part`` (rows, pre-draw buckets) ends after
+        drawing option ``k`` to hold column ``v`` (``part @ _moves[(k, v)]``)."""
+        if self._moves_fit:
+            return part @ self._moves[(k, v)]
+        a = self.a
+        assert self.t is not None
+        holds = a.hold_columns(k)[v]
+        ok = np.flatnonzero(holds >= 0)
+        if not len(ok):
+            return np.zeros((len(part), N_STRENGTHS))
+        bucket = a.class_bucket[ok]
+        per_class = part[:, bucket] * (self.w[ok] / self.bucket_mass[bucket])[None, :]
+        return strength_spread(self.t, per_class, holds[ok], a.options[k], ok)
+
     def _post_reach(self, opp: int, grp: _Group, line_reach: list[Floats]) -> Floats:
         """(rows, states) the opponent's reach at the first post-draw node of ``grp``, rows ordered
         as in the game tree (the last drawer's count slowest, then the earlier drawers', the line
@@ -302,7 +347,7 @@ class _Game:
             choice = self._choice(opp, grp.key, k)
             for v in range(1 if choice is None else choice.shape[2]):
                 part = sel if choice is None else sel * choice[:, :, v]
-                out[k] += part @ self._moves[(k, v)]
+                out[k] += self._moved(k, v, part)
         after = n_opt ** (m - j - 1)                             # the counts drawn after it
         return np.broadcast_to(out[None], (after, *out.shape)).reshape(-1, self.n_states)
 
@@ -390,7 +435,7 @@ class _Game:
         draws, shared by the holds of one count)."""
         a, d = self.a, self.a.options[k]
         if not self.res.classes:
-            out = vectors @ self._moves[(k, v)].T
+            out = self._through_moves(vectors, k, v)
             out[:, ~a.legal_draws[:, k]] = -np.inf
             return out
         assert self.t is not None
