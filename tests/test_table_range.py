@@ -89,7 +89,7 @@ def test_each_opponent_is_sampled_from_its_own_source(small_table):
     source for both would mix them), and a tuple of one source twice samples exactly as the source."""
     first, _ = table_opponents(small_table, line=LINE, vs=(3, 1))
     pairs, flushes = RangedSource(first, "2P+"), RangedSource(first, "4F")
-    hands, keeps = sample_conditioned(small_table.rules, (pairs, flushes), (None, None), OURS, 4_000,
+    hands, keeps = sample_conditioned(small_table.rules, (pairs, flushes), (None, None), OURS, 2_000,
                                       np.random.default_rng(2))
     held_pairs = source_holdings(pairs, small_table.rules, KNOWN)
     held_flushes = source_holdings(flushes, small_table.rules, KNOWN)
@@ -105,7 +105,7 @@ def test_each_opponent_is_sampled_from_its_own_source(small_table):
 
 def test_keep_and_read_against_the_table_solution(small_table, tmp_path, capsys):
     opponents = table_opponents(small_table, line=LINE, vs=(3, 1))
-    result = keep(OURS, rules=small_table.rules, policy=opponents, vs=(3, 1), trials=20_000, seed=2)
+    result = keep(OURS, rules=small_table.rules, policy=opponents, vs=(3, 1), trials=5_000, seed=2)
     data = result.to_dict()
     assert data["opponents"] == 2 and data["solved_players"] == 3 and data["opponent_seats"] == ["first", "second"]
     assert data["line"] == LINE and data["vs"] == [3, 1]
@@ -122,7 +122,7 @@ def test_keep_and_read_against_the_table_solution(small_table, tmp_path, capsys)
 
     path = save_table_solution(small_table, tmp_path / "table.parquet")
     argv = ["keep", "Kc Kd 8h 5s 2c", "--policy", "equilibrium", "--opponents", "2", "--line", LINE, "--vs", "3",
-            "--vs", "1", "--solution", str(path), "--trials", "20000", "--seed", "2", "--json"]
+            "--vs", "1", "--solution", str(path), "--trials", "5000", "--seed", "2", "--json"]
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 0
