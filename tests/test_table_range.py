@@ -112,6 +112,11 @@ def test_keep_and_read_against_the_table_solution(small_table, tmp_path, capsys)
     assert all(0 <= h["equity"] <= 1 and h["equity_se"] > 0 for h in data["holds"])
     with pytest.raises(RequestError, match="give every opponent's draw count"):
         keep(OURS, rules=small_table.rules, policy=opponents, trials=1_000)
+    ranged = keep(OURS, rules=small_table.rules, policy=opponents, vs=(3, 1), hand_range="2P+, 4F, OESD, JJ+",
+                  trials=2_000, seed=2)
+    assert ranged.hand_range and ranged.table["equity"].iloc[0] < data["holds"][0]["equity"]   # stronger hands
+    with pytest.raises(RequestError, match="cannot all be dealt"):     # two kings are left, not four
+        keep(OURS, rules=small_table.rules, policy=opponents, vs=(3, 1), hand_range="KK", trials=1_000)
     with pytest.raises(RequestError, match="other draw counts"):
         keep(OURS, rules=small_table.rules, policy=opponents, vs=(1, 1), trials=1_000)
     reading = read_draw(1, policy=opponents[1], rules=small_table.rules, trials=2_000)

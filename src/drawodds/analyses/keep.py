@@ -216,8 +216,9 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         _check_solved(solved, opponents, vs)
     if typed or source is not None:
         try:
-            check_conditions(rules=rs, policy=source or as_source(draw_policy(policy), typed),  # type: ignore[arg-type]
-                             draw_counts=vs or (None,) * opponents, our_cards=cards)
+            play = (tuple(as_source(s, typed) for s in source) if isinstance(source, tuple) else
+                    as_source(source or draw_policy(policy), typed))  # type: ignore[arg-type]
+            check_conditions(rules=rs, policy=play, draw_counts=vs or (None,) * opponents, our_cards=cards)
         except RequestError as exc:
             raise RequestError("{reason} (our hand {hand})", reason=exc, hand=' '.join(format_cards(cards))) from None
     if by is None:

@@ -94,7 +94,9 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
         rest = perm[:, 5 * n:]
     else:
         assert source is not None or policy is not None
-        if not isinstance(source, tuple):
+        if isinstance(source, tuple):
+            source = tuple(as_source(s, model.hand_range) for s in source)
+        else:
             source = as_source(source or policy, model.hand_range)  # type: ignore[arg-type]
         counts = model.draw_counts or (None,) * n
         hands, masks = sample_conditioned(rules, source, counts, hand, trials, rng)
