@@ -4,6 +4,8 @@
 pair against a player who drew three, the card you would draw is worth little at the showdown,
 while the pat you show changes how the second betting round goes against a player who reads draws.
 Given a solved heads-up game, it also shows how often unexploitable play stands pat, and bets after.
+``standing_pat_table`` asks the same against two players of the three-handed solution, at a table
+of one deck: what standing pat with two pair and snowing with nothing are worth there.
 """
 
 from __future__ import annotations
