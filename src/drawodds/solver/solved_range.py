@@ -22,7 +22,6 @@ import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +32,7 @@ from drawodds.errors import RequestError
 from drawodds.rules import RuleSet
 from drawodds.sim.ranges import Holdings, hand_labels
 from drawodds.solver import cfr
+from drawodds.solver.abstraction import Abstraction
 from drawodds.solver.classes import class_hold_cards, classify, deal_classes
 from drawodds.solver.game import ACTION_NAMES
 from drawodds.solver.solution import DrawSolution
@@ -231,7 +231,7 @@ def solved_range(solution: DrawSolution, *, line: str | None = None, seat: str =
                        np.ascontiguousarray(weight))
 
 
-def _holds_and_options(a: Any) -> tuple[npt.NDArray[np.int8], tuple[int, ...]]:
+def _holds_and_options(a: Abstraction) -> tuple[npt.NDArray[np.int8], tuple[int, ...]]:
     """Every deal class's hold per column, and the draw count of each column."""
     holds, options = a.class_holds, tuple(a.options)
     if a.alt_holds is not None:

@@ -22,6 +22,7 @@ from drawodds.cards import format_cards
 from drawodds.cli.options import build_rules
 from drawodds.errors import DrawoddsError, RequestError
 from drawodds.render.train import cost_text, score_line
+from drawodds.solver.solved_range import TABLE_SEATS
 from drawodds.trainer import OBJECTIVES, PATTERN_WORDS, Position
 from drawodds.trainer.phrases import local
 from drawodds.web import calls, views
@@ -30,7 +31,6 @@ from drawodds.web.server import Web, call_key, field_error, query
 from drawodds.web.work import run_in_child, solve_equilibrium, solve_table_equilibrium, write_guide
 
 SOLVED_RULES = ("morkpoker", "svensk", "jackpot")       # the rule sets the solver covers
-TABLE_SEATS = ("first", "second", "dealer")             # the seats of the three-handed solution
 CHARTS = ("solve_predraw.png", "solve_draw.png", "solve_postdraw.png", "solve_exploitability.png")
 GUIDE_FILES = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.(png|pdf|md|svg)$")
 FORM_BODY = 8192          # bytes of a posted form
