@@ -96,6 +96,14 @@ class Abstraction:
             return self.transitions[k:k + 1]
         return self._choice_transitions[k]
 
+    @functools.cached_property
+    def all_holds(self) -> Ints:
+        """(N, columns) each class's hold for every option, then (with second holds) each option's
+        second hold: the columns a solution's draw and hold choices index."""
+        if self.alt_holds is None:
+            return self.class_holds
+        return np.concatenate([self.class_holds, self.alt_holds], axis=1)
+
     def hold_legal(self, k: int) -> npt.NDArray[np.bool_] | None:
         """(P, holds) the holds of option ``k`` each bucket may take (None: all): a bucket dealt
         four of a kind and nothing else keeps its four, its first hold, by construction (the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -294,6 +295,16 @@ def _first_after(rules: RuleSet, opener: int | None, active: tuple[int, ...], se
     set's default), else the first seat in from the dealer's left."""
     start = opener if (rules.first_after_draw == "opener" and opener is not None) else 0
     return next(s for s in ((start + k) % seats for k in range(seats)) if s in active)
+
+
+def draw_row(pos: int, lines: int, options: Sequence[int], counts: Sequence[int]) -> int:
+    """The row of a table group's node at or after the draw: the line's place among the group's
+    ``lines``, then each earlier drawer's count (``counts``, in seat order), the first fastest."""
+    row, stride = pos, lines
+    for d in counts:
+        row += stride * options.index(d)
+        stride *= len(options)
+    return row
 
 
 def build_table_game(abstraction: Abstraction, seats: int = 3, raises: int | None = None) -> TableGame:

@@ -60,7 +60,7 @@ def solution_keep(sol: DrawSolution | TableSolution, hands: Ints, q: int, seat: 
         assert s is not None
         second = _sample(s[row[at], bucket[at]], u[at]) == 1
         column[at[second]] += len(a.options)
-    return class_hold_cards(hands, np.concatenate([a.class_holds, a.alt_holds], axis=1), column)
+    return class_hold_cards(hands, a.all_holds, column)
 
 
 @dataclass(frozen=True)

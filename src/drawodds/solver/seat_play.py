@@ -42,7 +42,7 @@ class HandLookup:
         self._reps = a.classes.astype(np.int64)
         self._bucket = a.class_bucket
         # each class's holds per option, then its second holds (where a draw count offers a choice)
-        self._holds = a.class_holds if a.alt_holds is None else np.concatenate([a.class_holds, a.alt_holds], axis=1)
+        self._holds = a.all_holds
 
     def __call__(self, cards: Sequence[int]) -> tuple[int, tuple[int, ...]]:
         """Pre-draw bucket of a hand (sorted ascending), and for each draw option the hold it

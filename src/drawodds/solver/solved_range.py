@@ -34,7 +34,7 @@ from drawodds.sim.ranges import Holdings, hand_labels
 from drawodds.solver import cfr
 from drawodds.solver.abstraction import Abstraction
 from drawodds.solver.classes import class_hold_cards, classify, deal_classes
-from drawodds.solver.game import ACTION_NAMES
+from drawodds.solver.game import ACTION_NAMES, draw_row
 from drawodds.solver.solution import DrawSolution
 from drawodds.solver.table import TableSolution
 
@@ -233,10 +233,8 @@ def solved_range(solution: DrawSolution, *, line: str | None = None, seat: str =
 
 def _holds_and_options(a: Abstraction) -> tuple[npt.NDArray[np.int8], tuple[int, ...]]:
     """Every deal class's hold per column, and the draw count of each column."""
-    holds, options = a.class_holds, tuple(a.options)
-    if a.alt_holds is not None:
-        holds, options = np.concatenate([a.class_holds, a.alt_holds], axis=1), options + options
-    return np.asarray(holds, dtype=np.int8), options
+    options = tuple(a.options) * (1 if a.alt_holds is None else 2)
+    return np.asarray(a.all_holds, dtype=np.int8), options
 
 
 def _table_line(solution: TableSolution, line: str) -> tuple[str, int, int]:
@@ -276,11 +274,7 @@ def table_range(solution: TableSolution, *, line: str, seat: str, before: Sequen
     if bad is not None:
         raise RequestError("a player draws {choices} cards under these rules, not {draw}",
                            choices=", ".join(map(str, a.options)), draw=bad)
-    n = len(g.groups[q][2])
-    row, stride = pos, n
-    for d in before:
-        row += stride * a.options.index(d)
-        stride *= len(a.options)
+    row = draw_row(pos, len(g.groups[q][2]), a.options, before)
     weight = _seat_probability(solution, history, s)[:, None] * _draw_columns(solution, q, s, row)
     holds, options = _holds_and_options(a)
     return SolvedRange(s, history, None, options, np.asarray(a.class_bucket, dtype=np.int32), holds,

@@ -23,7 +23,7 @@ from drawodds.errors import RequestError
 from drawodds.i18n import _
 from drawodds.rules import RuleSet
 from drawodds.solver.abstraction import check_rules
-from drawodds.solver.game import betting_round
+from drawodds.solver.game import betting_round, draw_row
 from drawodds.solver.playout import TablePlayout, monte_carlo
 from drawodds.solver.seat_play import HandLookup, SeatPlayer, check_same_game, cumulative, engine_action, pick
 from drawodds.solver.subsets import Floats
@@ -49,7 +49,7 @@ class TableTables:
         self.rules = solution.rules
         self.seats = g.seats
         self.n_opt = len(a.options)
-        self.option_index = {d: k for k, d in enumerate(a.options)}
+        self.options = tuple(a.options)
         pre = betting_round(0, g.max_bets, g.seats)
         self.pre: dict[str, tuple[int, str, list[list[float]]]] = {}
         for h, i in g.pre_nodes.items():
@@ -77,11 +77,7 @@ class TableTables:
     def draw_row(self, pos: int, n: int, active: tuple[int, ...], counts: Sequence[int]) -> int:
         """The row of a group's node after the draws of the seats in ``active`` that drew before
         (``counts``, in seat order): the line's place, then each drawer's count, the first fastest."""
-        row, stride = pos, n
-        for d in counts:
-            row += stride * self.option_index[d]
-            stride *= self.n_opt
-        return row
+        return draw_row(pos, n, self.options, counts)
 
 
 class TablePlayer(SeatPlayer):
