@@ -16,6 +16,7 @@ down, until no deal loses more than the bound or no move helps.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -183,6 +184,9 @@ class _Instances:
         return np.array([line_of.get(int(c), len(lines)) for c in self.codes], dtype=np.int64)[self.code_id]
 
 
+PREF_BITS = 25      # the tie rule of a hold in its pattern: 15**5 ranks by 32 masks
+
+
 def _instances(table: StrategyTable, codes: npt.NDArray[np.int64]) -> _Instances:
     h = table.holds
     deals = h.deals.astype(np.int64)
@@ -198,9 +202,9 @@ def _instances(table: StrategyTable, codes: npt.NDArray[np.int64]) -> _Instances
     for m in range(N_HOLDS):
         for j, p in enumerate(HOLD_POSITIONS[m][::-1]):
             key[:, m] += (ranks[:, p] + 1) * 15 ** (4 - j)
-    composite = (dense << 25) | ((15**5 - key) << 5) | np.arange(N_HOLDS)[None, :]
+    composite = (dense << PREF_BITS) | ((15**5 - key) << 5) | np.arange(N_HOLDS)[None, :]
     composite.sort(axis=1)
-    cid = composite >> 25
+    cid = composite >> PREF_BITS
     hold = composite & 31
     first = np.ones((n, N_HOLDS), dtype=bool)
     first[:, 1:] = cid[:, 1:] != cid[:, :-1]
@@ -209,45 +213,55 @@ def _instances(table: StrategyTable, codes: npt.NDArray[np.int64]) -> _Instances
     hold_sel = hold[first]
     starts = np.searchsorted(deal_idx, np.arange(n))
     return _Instances(deal_idx, cid[first], hold_sel, h.values[deal_idx, hold_sel], uniq, starts,
-                      composite[first] & ((1 << 25) - 1))
+                      composite[first] & ((1 << PREF_BITS) - 1))
 
 
 @dataclass(frozen=True)
 class _Play:
-    """Following a list over every deal class: the hold, the line, and the next line's hold."""
+    """Following a list over every deal class: the hold, the line, and (worked out when asked) what
+    each line is worth, from the hold each deal would take without its line."""
 
     chosen: npt.NDArray[np.int64]          # hold per deal (-1: no line matches)
     line: npt.NDArray[np.int64]            # line per deal (len(lines): none)
-    fallback: npt.NDArray[np.int64]        # the hold without the deal's line (-1: none)
     loss: float                            # per deal against the table's best (inf: a deal unmatched)
-    cost: npt.NDArray[np.float64]          # per line: what removing it would cost per deal
     regret: npt.NDArray[np.float64]        # per deal class: the table's best value less the list's hold's
+    table: StrategyTable = field(repr=False)
+    inst: _Instances = field(repr=False)
+    key: npt.NDArray[np.int64] = field(repr=False)     # per row: its line, then its tie rule
+    lines: int                             # how many lines the list has
+
+    @functools.cached_property
+    def cost(self) -> npt.NDArray[np.float64]:
+        """Per line: what removing it would cost per deal (each deal it decides falls to its next line)."""
+        table, inst, n_lines = self.table, self.inst, self.lines
+        if np.isinf(self.loss):
+            return np.zeros(n_lines)
+        rest = np.where((self.key >> PREF_BITS) == self.line[inst.deal], n_lines << PREF_BITS, self.key)
+        top2 = np.minimum.reduceat(rest, inst.starts)
+        fallback = np.where((top2 >> PREF_BITS) < n_lines, top2 & 31, -1)
+        rows = np.arange(len(self.chosen))
+        w = table.weights / table.deals
+        got = table.holds.values[rows, self.chosen]
+        fb = np.where(fallback >= 0, table.holds.values[rows, np.maximum(fallback, 0)], -np.inf)
+        cost = np.bincount(self.line, weights=(got - fb) * w, minlength=n_lines + 1)[:n_lines]
+        return np.asarray(cost, dtype=np.float64)
 
 
 def _play(table: StrategyTable, inst: _Instances, lines: Sequence[Sequence[int]]) -> _Play:
     """Play a list of lines (each a set of pattern codes) by its printed rule."""
     n_lines = len(lines)
-    pos = inst.line_positions(lines)
-    big = np.int64(1 << 40)
-    first = np.minimum.reduceat(pos, inst.starts)
-    hit = pos == first[inst.deal]
-    pick = np.minimum.reduceat(np.where(hit, inst.pref, big), inst.starts)
-    chosen = np.where(first < n_lines, pick & 31, -1)
-    rest = np.where(hit, n_lines, pos)
-    second = np.minimum.reduceat(rest, inst.starts)
-    hit2 = rest == second[inst.deal]
-    pick2 = np.minimum.reduceat(np.where(hit2, inst.pref, big), inst.starts)
-    fallback = np.where(second < n_lines, pick2 & 31, -1)
+    # One key per row, the line first and the tie rule after it: a deal's smallest key is its first
+    # line and that line's hold.
+    key = (inst.line_positions(lines) << PREF_BITS) | inst.pref
+    top = np.minimum.reduceat(key, inst.starts)
+    first = top >> PREF_BITS
+    chosen = np.where(first < n_lines, top & 31, -1)
     if (chosen < 0).any():
-        return _Play(chosen, first, fallback, np.inf, np.zeros(n_lines), np.full(len(chosen), np.inf))
+        return _Play(chosen, first, np.inf, np.full(len(chosen), np.inf), table, inst, key, n_lines)
     rows = np.arange(len(chosen))
     w = table.weights / table.deals
-    got = table.holds.values[rows, chosen]
-    regret = table.holds.best_value - got
-    loss = float((regret * w).sum())
-    fb = np.where(fallback >= 0, table.holds.values[rows, np.maximum(fallback, 0)], -np.inf)
-    cost = np.bincount(first, weights=(got - fb) * w, minlength=n_lines + 1)[:n_lines]
-    return _Play(chosen, first, fallback, loss, np.asarray(cost, dtype=np.float64), regret)
+    regret = table.holds.best_value - table.holds.values[rows, chosen]
+    return _Play(chosen, first, float((regret * w).sum()), regret, table, inst, key, n_lines)
 
 
 def first_match_holds(table: StrategyTable, lines: Sequence[Sequence[int]] | Sequence[int],
