@@ -59,10 +59,15 @@ def fresh_python():
 
 @pytest.fixture(scope="session", autouse=True)
 def cache_directory(tmp_path_factory):
-    """Solutions and abstractions the tests build are kept in one temporary cache, never the home."""
+    """Solutions, abstractions and tables the tests build are kept in one temporary cache, never the
+    home: one for the whole run, so a table one test process built is read by the other (a cache
+    file is written whole and renamed into place, so a process never reads half of one; the run's
+    files take about 50 MB, far below the cache's bound, so none is evicted while another reads it)."""
     import os
 
-    path = tmp_path_factory.mktemp("cache")
+    base = tmp_path_factory.getbasetemp()
+    path = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "cache"
+    path.mkdir(exist_ok=True)
     old = os.environ.get("DRAWODDS_CACHE")
     os.environ["DRAWODDS_CACHE"] = str(path)
     yield path

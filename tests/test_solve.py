@@ -22,6 +22,7 @@ from drawodds.solver.abstraction import (
     legal_hold_table,
     pattern_groups,
 )
+from drawodds.solver.cache import equilibrium_path
 from drawodds.solver.classes import classify, deal_classes
 from drawodds.solver.clustering import split_buckets
 from drawodds.solver.game import TableLine, betting_round, build_game, build_table_game
@@ -455,12 +456,15 @@ def test_a_file_that_is_not_a_solution_is_refused(tmp_path):
         load_solution(bad)
 
 
-def test_the_equilibrium_is_solved_once_then_read_from_the_cache(small, cache_directory):
-    first = equilibrium_solution(MORK, exploitability=0.01, pre_buckets=24, final_buckets=12, rounds=1)
-    stored = sorted(cache_directory.glob("solution-*.parquet"))
-    assert len(stored) == 1 and first.exploitability <= 0.01
-    again = equilibrium_solution(MORK, exploitability=0.01, pre_buckets=24, final_buckets=12, rounds=1)
-    assert sorted(cache_directory.glob("solution-*.parquet")) == stored
+def test_the_equilibrium_is_solved_once_then_read_from_the_cache(small):
+    settings = {"exploitability": 0.01, "pre_buckets": 24, "final_buckets": 12, "rounds": 1}
+    path = equilibrium_path(MORK, **settings)
+    assert not path.exists()
+    first = equilibrium_solution(MORK, **settings)
+    assert path.exists() and first.exploitability <= 0.01
+    written = path.stat().st_ino                   # a file written again is a new file in its place
+    again = equilibrium_solution(MORK, **settings)
+    assert path.stat().st_ino == written
     assert again.value == first.value and again.iterations == first.iterations
 
 
