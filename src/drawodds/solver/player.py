@@ -33,7 +33,7 @@ from drawodds.rules import RuleSet
 from drawodds.solver.abstraction import check_rules
 from drawodds.solver.cache import equilibrium_path
 from drawodds.solver.cfr import Checkpoint
-from drawodds.solver.game import betting_round
+from drawodds.solver.game import betting_round, draw_row
 from drawodds.solver.seat_play import HandLookup, SeatPlayer, check_same_game, cumulative, engine_action, pick
 from drawodds.solver.settings import DEFAULT_EXPLOITABILITY
 from drawodds.solver.solution import DrawSolution, load_solution
@@ -65,7 +65,6 @@ class EquilibriumTables:
         self.rules = solution.rules
         self.max_bets = g.max_bets
         self.options = a.options
-        self.option_index = {d: k for k, d in enumerate(a.options)}
         pre = betting_round(0, g.max_bets)
         # history -> (actor, action letters, (buckets, actions) cumulative probabilities as lists)
         self.pre: dict[str, tuple[int, str, list[list[float]]]] = {}
@@ -146,10 +145,9 @@ class EquilibriumPlayer(SeatPlayer):
         line = _canonical_line("".join(before), t.max_bets)
         if line not in t.lines:
             line = t.default_line     # betting skipped (a seat all-in from its ante)
-        q, row, n = t.lines[line]
+        q, pos, n = t.lines[line]
         if phase == "draw":
-            if seat == 1:
-                row += t.option_index[obs.draw_counts[0][other]] * n
+            row = draw_row(pos, n, t.options, [obs.draw_counts[0][other]] if seat == 1 else [])
             option = pick(t.draw[(q, seat)][row, self._bucket].tolist(), self._uniform())
             choice = t.hold.get((q, seat, option))
             if choice is not None and pick(choice[row, self._bucket].tolist(), self._uniform()) == 1:
@@ -157,8 +155,7 @@ class EquilibriumPlayer(SeatPlayer):
             return self._discard(option, obs)
         counts = obs.draw_counts[0]
         d0, d1 = (counts[obs.seat], counts[other]) if seat == 0 else (counts[other], counts[obs.seat])
-        n_opt = len(t.options)
-        row += (t.option_index[d1] * n_opt + t.option_index[d0]) * n
+        row = draw_row(pos, n, t.options, (d0, d1))
         h, over = _canonical("".join(after), t.max_bets)
         post = t.post.get((q, h))
         if post is None or post[0] != seat:
