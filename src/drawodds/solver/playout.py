@@ -1,8 +1,9 @@
 """Playing a solution out with real cards, by Monte Carlo: the check on the whole chain and on card removal.
 
-``play_block`` is the one play loop: deals go through the solution's betting tree with each seat
-deciding as its ``Seat`` does (``SolutionSeat`` samples the solution; the best response's
-exploiter plays its own choices), so the play-out and the best response at the table share it."""
+``play_table_block`` is the one play loop, heads-up and at a table: deals go through the
+solution's betting tree with each seat deciding as its ``Seat`` does (``SolutionSeat`` samples
+the solution; the best response's exploiter plays its own choices), so the play-out and the best
+response share it."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from drawodds.i18n import N_
 from drawodds.results import Result
 from drawodds.solver.abstraction import hand_keep
 from drawodds.solver.classes import class_hold_cards, classify
-from drawodds.solver.game import Line, TableLine, betting_round
+from drawodds.solver.game import GameTree, Line, TableGame, TableLine, betting_round
 from drawodds.solver.settings import ONE_DECK_DEALS
 from drawodds.solver.solution import DrawSolution
 from drawodds.solver.subsets import N_CARDS, Floats, Ints
@@ -215,58 +216,18 @@ def _before_the_draw(sol: DrawSolution | TableSolution, n: int, players: int, se
 
 def play_block(sol: DrawSolution, deal: Deal, seats: tuple[Seat, Seat], shared: bool,
                by_bucket: bool = False) -> Floats:
-    """Seat 0's payoff (antes) in a block of deals played out through the solution's betting
-    tree, each seat deciding as its ``Seat`` does; the showdown by true strength (or, with
-    ``by_bucket``, by final bucket, equal buckets split). The one loop behind ``play_out`` and
-    the best response's ``card_removal``."""
-    a, g = sol.abstraction, sol.game
-    line_of, paid = _before_the_draw(sol, len(deal.hands[0]), 2, seats)
-    pay = paid[:, 0].copy()
-    n_opt = len(a.options)
-    for q, members in g.groups.items():
-        pos_in_group = {m: k for k, m in enumerate(members)}
-        sel = np.flatnonzero(np.isin(line_of, members))
-        if len(sel) == 0:
-            continue
-        ln = np.array([pos_in_group[m] for m in line_of[sel]])
-        n_q = len(members)
-        finals: list[Ints] = []
-        draws: list[Ints] = []
-        stub_ptr = [np.zeros(len(sel), dtype=np.int64), np.zeros(len(sel), dtype=np.int64)]
-        for seat in (0, 1):
-            row = ln if seat == 0 else draws[0] * n_q + ln
-            option, keep = seats[seat].draw(q, row, sel)
-            if shared and seat == 1:
-                stub_ptr[1] = stub_ptr[0]                  # seat 1 draws after seat 0 from one stub
-            final, stub_ptr[seat] = _draw(deal.hands[seat][sel], keep, deal.stubs[seat][sel], stub_ptr[seat])
-            finals.append(evaluate(final).astype(np.int64))
-            draws.append(option)
-        shown = [a.final_of_strength[f] for f in finals] if by_bucket else finals
-        row = (draws[1] * n_opt + draws[0]) * n_q + ln
-        stake = np.array([g.lines[m].stake for m in members])[ln]
-        post = betting_round(q, g.max_bets)
-        where = np.zeros(len(sel), dtype=np.int64)
-        names = list(post)
-        index = {h: k for k, h in enumerate(names)}
-        for h in names:
-            node = post[h]
-            at = np.flatnonzero(where == index[h])
-            if len(at) == 0:
-                continue
-            if node.end == "fold":
-                folder = (q + len(h) - 1) % 2
-                loss = stake[at] + node.put[folder] * g.big
-                pay[sel[at]] = -loss if folder == 0 else loss
-                continue
-            if node.end is not None:
-                diff = np.sign(shown[0][at].astype(np.int64) - shown[1][at])
-                pay[sel[at]] = diff * (stake[at] + node.put[0] * g.big)
-                continue
-            assert node.actor is not None
-            act = seats[node.actor].post(q, h, row[at], finals[node.actor][at])
-            for k, x in enumerate(node.actions):
-                where[at[act == k]] = index[h + x]
-    return pay
+    """Seat 0's payoff (antes) in a block of heads-up deals played out through the solution's
+    betting tree (``play_table_block``, two seats)."""
+    return play_table_block(sol, deal, seats, shared, by_bucket)[:, 0]
+
+
+def _draw_groups(g: GameTree | TableGame) -> list[tuple[int, tuple[int, ...], int, tuple[int, ...]]]:
+    """The groups of lines that reach the draw, each as (its key in the game's node indices, the
+    seats in, the seat first to act after the draw, its lines): heads-up both seats are in and a
+    group is keyed by who acts first, at a table by its place."""
+    if isinstance(g, TableGame):
+        return [(q, active, first, members) for q, (active, first, members) in enumerate(g.groups)]
+    return [(first, (0, 1), first, members) for first, members in g.groups.items()]
 
 
 # --- three or more seats -----------------------------------------------------------------------
@@ -320,16 +281,17 @@ def _pot_to_best(put: Floats, contest: tuple[int, ...], shown: list[Ints]) -> Fl
     return pay
 
 
-def play_table_block(sol: TableSolution, deal: Deal, seats: Sequence[Seat], shared: bool,
+def play_table_block(sol: DrawSolution | TableSolution, deal: Deal, seats: Sequence[Seat], shared: bool,
                      by_bucket: bool = False) -> Floats:
-    """(n, seats) payoffs (antes) of a block of deals played through a table solution's tree, each
-    seat deciding as its ``Seat`` does (``SolutionSeat`` samples the solution): the pre-draw round,
-    the draws in seat order, the round after the draw and a showdown by true strength (or,
-    ``by_bucket``, by final bucket, equal ones split). The table's form of ``play_block``."""
-    a, g, players = sol.abstraction, sol.game, sol.players
+    """(n, seats) payoffs (antes) of a block of deals played through a solution's tree, heads-up or
+    at a table, each seat deciding as its ``Seat`` does (``SolutionSeat`` samples the solution):
+    the pre-draw round, the draws in seat order, the round after the draw and a showdown by true
+    strength (or, ``by_bucket``, by final bucket, equal ones split). The one play loop."""
+    a, g, players = sol.abstraction, sol.game, len(seats)
     line_of, pay = _before_the_draw(sol, len(deal.hands[0]), players, seats)
     n_opt = len(a.options)
-    for q, (active, first, members) in enumerate(g.groups):
+    stakes = np.array([np.broadcast_to(ln.stake, (players,)) for ln in g.lines], dtype=np.float64)
+    for q, active, first, members in _draw_groups(g):
         sel = np.flatnonzero(np.isin(line_of, members))
         if len(sel) == 0:
             continue
@@ -351,7 +313,7 @@ def play_table_block(sol: TableSolution, deal: Deal, seats: Sequence[Seat], shar
         zero = np.zeros(len(sel), dtype=np.int64)        # a folded seat's cards are never shown
         shown = [(a.final_of_strength[finals[s]] if by_bucket else finals[s]) if s in finals else zero
                  for s in range(players)]
-        stake = np.array([g.lines[m].stake for m in range(len(g.lines))])[line_of[sel]]
+        stake = stakes[line_of[sel]]
         post = betting_round(first, g.max_bets, players, active)
         names = list(post)
         index = {h: k for k, h in enumerate(names)}
