@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 from collections import Counter
@@ -77,14 +78,30 @@ def cache_directory(tmp_path_factory):
         os.environ["DRAWODDS_CACHE"] = old
 
 
+@contextlib.contextmanager
+def one_at_a_time(folder: Path, name: str):
+    """Hold a lock that the other test processes wait for (where the system offers one): what one
+    builds into the shared cache, the next reads back instead of building it again."""
+    try:
+        import fcntl
+    except ImportError:                       # no flock here: each process builds its own
+        yield
+        return
+    with open(folder / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 @pytest.fixture(scope="session")
-def small_abstraction():
-    """A coarse abstraction of heads-up Mørkpoker (24 pre-draw, 12 final buckets), built once per
-    session into the test cache (about six seconds)."""
+def small_abstraction(cache_directory):
+    """A coarse abstraction of heads-up Mørkpoker (24 pre-draw, 12 final buckets), built once for
+    the run into the test cache (about six seconds); the other test process reads it back, so
+    both hold the same one (the stored file and its build time included)."""
     from drawodds.rules import preset
     from drawodds.solver.cache import cached_abstraction
 
-    return cached_abstraction(preset("morkpoker"), 24, 12, 1)
+    with one_at_a_time(cache_directory, "small-abstraction"):
+        return cached_abstraction(preset("morkpoker"), 24, 12, 1)
 
 
 @pytest.fixture(scope="session")
