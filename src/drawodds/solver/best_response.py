@@ -50,7 +50,6 @@ from drawodds.solver.playout import (
     deal_block,
     deal_table,
     monte_carlo,
-    play_block,
     play_table_block,
 )
 from drawodds.solver.subsets import N_STRENGTHS
@@ -596,13 +595,11 @@ def card_removal(solution: DrawSolution | TableSolution, seat: int, deals: int, 
     def block_pay(n: int) -> Floats:
         if isinstance(solution.game, TableGame):
             deal = deal_table(solution, n, rng, shared_deck)
-            seats = [_PolicySeat(game.policy, deal, s) if s == seat else SolutionSeat(solution, s, deal, rng)
-                     for s in range(solution.game.seats)]
-            return play_table_block(solution, deal, seats, shared_deck)[:, seat]
-        deal = deal_block(solution, n, rng, shared_deck)
-        pair = tuple(_PolicySeat(game.policy, deal, s) if s == seat else SolutionSeat(solution, s, deal, rng)
-                     for s in (0, 1))
-        return play_block(solution, deal, (pair[0], pair[1]), shared_deck) * (1.0 if seat == 0 else -1.0)
+        else:
+            deal = deal_block(solution, n, rng, shared_deck)
+        seats = [_PolicySeat(game.policy, deal, s) if s == seat else SolutionSeat(solution, s, deal, rng)
+                 for s in range(len(deal.hands))]
+        return play_table_block(solution, deal, seats, shared_deck)[:, seat]
 
     mean, se = monte_carlo(block_pay, deals, block)
     return CardRemoval(seat, deals, shared_deck, float(mean[0]), float(se[0]), exact)

@@ -132,7 +132,7 @@ class Deal:
 
 
 class Seat(Protocol):
-    """How one seat decides in ``play_block``, for the deals ``sel`` of the block (or, after the
+    """How one seat decides in ``play_table_block``, for the deals ``sel`` of the block (or, after the
     draw, the rows and exact final strengths of the deals that decide)."""
 
     def pre(self, h: str, sel: Ints) -> Ints: ...
