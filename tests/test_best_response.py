@@ -73,9 +73,11 @@ def test_the_solution_against_itself_is_zero_sum_in_the_real_game_and_its_best_r
 
     own = _Game(small_solution, RESOLUTIONS["full"], (False, False, False))
     assert own.seat_value(0)[0] + own.seat_value(1)[0] == pytest.approx(0.0, abs=1e-12)
-    played = card_removal(small_solution, 0, 20_000, np.random.default_rng(5), shared_deck=False)
-    assert abs(played.value - played.exact) < 4 * played.standard_error
-    assert played.exact == pytest.approx(best_response(small_solution, "full").best_response[0], abs=1e-12)
+    exact = best_response(small_solution, "full").best_response
+    for seat in (0, 1):
+        played = card_removal(small_solution, seat, 20_000, np.random.default_rng(5 + seat), shared_deck=False)
+        assert abs(played.value - played.exact) < 4 * played.standard_error
+        assert played.exact == pytest.approx(exact[seat], abs=1e-12)
 
 
 def test_the_heads_up_best_response_gives_the_numbers_it_gave_before_it_served_three_seats(small_solution) -> None:
