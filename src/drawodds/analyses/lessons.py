@@ -179,25 +179,35 @@ time, bet {bet} of the time after): the pat is a move when the betting backs it 
 LINES = {"draw one": N_("draw one"), "stand pat": N_("stand pat")}   # the lesson's two lines, shown by _()
 
 
+def _decks_where(rng: np.random.Generator, count: int, deck_size: int,
+                 accept: Callable[[npt.NDArray[np.int8]], tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]]
+                 ) -> Iterator[tuple[npt.NDArray[np.int8], int]]:
+    """``count`` shuffled decks that ``accept`` keeps, each with the number it gives the deck
+    (``accept(batch)`` -> (kept, number per deck)), drawn in batches and handed out as each batch
+    is drawn: conditioning on one seat's hand and nothing else."""
+    have = 0
+    while have < count:
+        batch = rng.permuted(np.tile(np.arange(deck_size, dtype=np.int8), (20_000, 1)), axis=1)
+        keep, number = accept(batch)
+        for deck, n in zip(batch[keep][:count - have], number[keep][:count - have], strict=True):
+            yield deck, int(n)
+        have += int(keep.sum())
+
+
 def _two_pair_decks(rng: np.random.Generator, count: int, deck_size: int) -> Iterator[tuple[np.ndarray, int]]:
     """``count`` shuffled decks where seat 0 of two is dealt two pair, each with its button.
 
     Heads-up the cards go one at a time from the dealer's left: seat 0 holds the odd positions
-    when seat 0 deals (button 0), the even ones when seat 1 deals. Decks are drawn in batches
-    and kept when seat 0's five cards are two pair (conditioning on our hand, nothing else); they
-    are handed out as each batch is drawn.
+    when seat 0 deals (button 0), the even ones when seat 1 deals.
     """
     lo, hi = category_floor(TWO_PAIR), category_floor(TRIPS)
-    have = 0
-    while have < count:
-        batch = rng.permuted(np.tile(np.arange(deck_size, dtype=np.int8), (20_000, 1)), axis=1)
+
+    def accept(batch: npt.NDArray[np.int8]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
         button = rng.integers(0, 2, size=len(batch))
-        ours = np.where(button[:, None] == 0, batch[:, 1:10:2], batch[:, 0:10:2])
-        s = evaluate(ours, joker=deck_size > 52)
-        keep = (s >= lo) & (s < hi)
-        for deck, seat in zip(batch[keep][:count - have], button[keep][:count - have], strict=True):
-            yield deck, int(seat)
-        have += int(keep.sum())
+        s = evaluate(np.where(button[:, None] == 0, batch[:, 1:10:2], batch[:, 0:10:2]), joker=deck_size > 52)
+        return (s >= lo) & (s < hi), button
+
+    return _decks_where(rng, count, deck_size, accept)
 
 
 def lesson_rules(rules: str | RuleSet = "morkpoker", *, deals: int = 20_000, seed: int = 1) -> RuleSet:
@@ -405,14 +415,12 @@ class _DrawsAsTold:
 def _dealer_decks(rng: np.random.Generator, count: int, deck_size: int, lo: int, hi: int
                   ) -> Iterator[npt.NDArray[np.int8]]:
     """``count`` shuffled decks in which the dealer of three (seat 2: every third card from the
-    third) is dealt a hand of strength in [lo, hi), handed out as each batch is drawn."""
-    have = 0
-    while have < count:
-        batch = rng.permuted(np.tile(np.arange(deck_size, dtype=np.int8), (20_000, 1)), axis=1)
+    third) is dealt a hand of strength in [lo, hi)."""
+    def accept(batch: npt.NDArray[np.int8]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
         s = evaluate(batch[:, 2:15:3], joker=deck_size > 52)
-        keep = batch[(s >= lo) & (s < hi)][:count - have]
-        yield from keep
-        have += len(keep)
+        return (s >= lo) & (s < hi), np.zeros(len(batch), dtype=np.int64)
+
+    return (deck for deck, _ in _decks_where(rng, count, deck_size, accept))
 
 
 def standing_pat_table(solution: TableSolution, *, deals: int = 20_000, seed: int = 1,
