@@ -15,10 +15,8 @@ workers (it loads the file once per process instead of sending the solution with
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +32,17 @@ from drawodds.solver.abstraction import check_rules
 from drawodds.solver.cache import equilibrium_path
 from drawodds.solver.cfr import Checkpoint
 from drawodds.solver.game import betting_round, draw_row
-from drawodds.solver.seat_play import HandLookup, SeatPlayer, check_same_game, cumulative, engine_action, pick
+from drawodds.solver.seat_play import (
+    HandLookup,
+    PlayerKind,
+    SeatPlayer,
+    SeatsFromFile,
+    SeatsFromMemory,
+    check_same_game,
+    cumulative,
+    engine_action,
+    pick,
+)
 from drawodds.solver.settings import DEFAULT_EXPLOITABILITY
 from drawodds.solver.solution import DrawSolution, load_solution
 from drawodds.solver.solve import equilibrium_solution
@@ -164,51 +172,19 @@ class EquilibriumPlayer(SeatPlayer):
         return engine_action(acts[pick(table[row, t.final[obs.strength]].tolist(), self._uniform())], obs, over)
 
 
-@dataclass(frozen=True)
-class EquilibriumFactory:
-    """Seats ``EquilibriumPlayer`` from a solution in memory (for one process: a worker pool
-    would be sent the whole solution with every chunk; use ``SolutionFile`` there)."""
-
-    solution: DrawSolution
-
-    @functools.cached_property
-    def tables(self) -> EquilibriumTables:
-        return EquilibriumTables(self.solution)
-
-    def check(self, rules: RuleSet) -> None:
-        check_table(rules)
-        check_same_game(self.solution.rules, rules)
-
-    def __call__(self, rules: RuleSet, rng: np.random.Generator) -> EquilibriumPlayer:
-        return EquilibriumPlayer(self.tables, rules, rng)
+HEADS_UP = PlayerKind(load_solution, EquilibriumTables, EquilibriumPlayer, check_table)
 
 
-@functools.cache
-def _file_tables(path: str) -> EquilibriumTables:
-    """A solution file's tables, loaded once per process."""
-    return EquilibriumTables(load_solution(path))
+class EquilibriumFactory(SeatsFromMemory):
+    """Seats ``EquilibriumPlayer`` from a heads-up solution in memory (``SolutionFile`` for workers)."""
+
+    kind = HEADS_UP
 
 
-@dataclass(frozen=True)
-class SolutionFile:
-    """Seats ``EquilibriumPlayer`` from a solution file (``DrawSolution.save``): small to send to
-    workers, each process loads the file once."""
+class SolutionFile(SeatsFromFile):
+    """Seats ``EquilibriumPlayer`` from a heads-up solution file (``DrawSolution.save``)."""
 
-    path: str
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "path", str(Path(self.path).resolve()))
-
-    def tables(self) -> EquilibriumTables:
-        """The file's tables in this process (loaded on first use)."""
-        return _file_tables(self.path)
-
-    def check(self, rules: RuleSet) -> None:
-        check_table(rules)
-        check_same_game(_file_tables(self.path).rules, rules)
-
-    def __call__(self, rules: RuleSet, rng: np.random.Generator) -> EquilibriumPlayer:
-        return EquilibriumPlayer(_file_tables(self.path), rules, rng)
+    kind = HEADS_UP
 
 
 NAME = "equilibrium"      # the player's name in simulate's --policy

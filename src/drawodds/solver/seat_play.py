@@ -4,7 +4,11 @@ for a sampled letter. Shared by ``player.EquilibriumPlayer`` and ``table_player.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -159,3 +163,65 @@ class SeatPlayer:
         """A decision off the solution's tree: check or call."""
         self.unmapped += 1
         return engine_action("c" if obs.to_call > 0 else "x", obs, False)
+
+
+# --- seating a solution's players ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlayerKind:
+    """What seats one kind of solved player: how its solution file is read, the tables its player
+    reads, the player, and the check of the table's size."""
+
+    load: Callable[[str], Any]
+    arrange: Callable[[Any], Any]                                  # a solution -> its tables
+    player: Callable[[Any, RuleSet, np.random.Generator], Any]     # (tables, rules, rng) -> a player
+    check_seats: Callable[[RuleSet], None]
+
+
+@functools.cache
+def _file_tables(kind: PlayerKind, path: str) -> Any:
+    """A solution file's tables, loaded once per process."""
+    return kind.arrange(kind.load(path))
+
+
+@dataclass(frozen=True)
+class SeatsFromMemory:
+    """Seats a solution's player from a solution in memory (for one process: a worker pool would
+    be sent the whole solution with every chunk; seat it from a file there)."""
+
+    solution: Any
+    kind: ClassVar[PlayerKind]
+
+    @functools.cached_property
+    def tables(self) -> Any:
+        return self.kind.arrange(self.solution)
+
+    def check(self, rules: RuleSet) -> None:
+        self.kind.check_seats(rules)
+        check_same_game(self.solution.rules, rules)
+
+    def __call__(self, rules: RuleSet, rng: np.random.Generator) -> Any:
+        return self.kind.player(self.tables, rules, rng)
+
+
+@dataclass(frozen=True)
+class SeatsFromFile:
+    """Seats a solution's player from a solution file: small to send to workers, each process
+    loads the file once."""
+
+    path: str
+    kind: ClassVar[PlayerKind]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "path", str(Path(self.path).resolve()))
+
+    def tables(self) -> Any:
+        """The file's tables in this process (loaded on first use)."""
+        return _file_tables(self.kind, self.path)
+
+    def check(self, rules: RuleSet) -> None:
+        self.kind.check_seats(rules)
+        check_same_game(self.tables().rules, rules)
+
+    def __call__(self, rules: RuleSet, rng: np.random.Generator) -> Any:
+        return self.kind.player(self.tables(), rules, rng)

@@ -11,9 +11,7 @@ the solver values it.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +23,17 @@ from drawodds.rules import RuleSet
 from drawodds.solver.abstraction import check_rules
 from drawodds.solver.game import betting_round, draw_row
 from drawodds.solver.playout import TablePlayout, monte_carlo
-from drawodds.solver.seat_play import HandLookup, SeatPlayer, check_same_game, cumulative, engine_action, pick
+from drawodds.solver.seat_play import (
+    HandLookup,
+    PlayerKind,
+    SeatPlayer,
+    SeatsFromFile,
+    SeatsFromMemory,
+    check_same_game,
+    cumulative,
+    engine_action,
+    pick,
+)
 from drawodds.solver.subsets import Floats
 from drawodds.solver.table import TableSolution, load_table_solution, table_equilibrium, table_path
 
@@ -127,45 +135,19 @@ class TablePlayer(SeatPlayer):
         return engine_action(acts[pick(table[row, t.final[obs.strength]].tolist(), self._uniform())], obs, False)
 
 
-@dataclass(frozen=True)
-class TableFactory:
-    """Seats ``TablePlayer`` from a table solution in memory."""
-
-    solution: TableSolution
-
-    @functools.cached_property
-    def tables(self) -> TableTables:
-        return TableTables(self.solution)
-
-    def check(self, rules: RuleSet) -> None:
-        check_table_seats(rules)
-        check_same_game(self.solution.rules, rules)
-
-    def __call__(self, rules: RuleSet, rng: np.random.Generator) -> TablePlayer:
-        return TablePlayer(self.tables, rules, rng)
+TABLE = PlayerKind(load_table_solution, TableTables, TablePlayer, check_table_seats)
 
 
-@functools.cache
-def _file_tables(path: str) -> TableTables:
-    return TableTables(load_table_solution(path))
+class TableFactory(SeatsFromMemory):
+    """Seats ``TablePlayer`` from a table solution in memory (``TableSolutionFile`` for workers)."""
+
+    kind = TABLE
 
 
-@dataclass(frozen=True)
-class TableSolutionFile:
-    """Seats ``TablePlayer`` from a table solution file: small to send to workers, each process
-    loads the file once."""
+class TableSolutionFile(SeatsFromFile):
+    """Seats ``TablePlayer`` from a table solution file (``save_table_solution``)."""
 
-    path: str
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "path", str(Path(self.path).resolve()))
-
-    def check(self, rules: RuleSet) -> None:
-        check_table_seats(rules)
-        check_same_game(_file_tables(self.path).rules, rules)
-
-    def __call__(self, rules: RuleSet, rng: np.random.Generator) -> TablePlayer:
-        return TablePlayer(_file_tables(self.path), rules, rng)
+    kind = TABLE
 
 
 def table_factories(rules: RuleSet, *, solution: str | Path | None = None,
