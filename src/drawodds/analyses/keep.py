@@ -42,7 +42,7 @@ from drawodds.policies import draw_policy
 from drawodds.results import HIDDEN, Result, jsonable, shown_as
 from drawodds.rules import RuleError, RuleSet, preset
 from drawodds.sim.equity import OpponentModel, hold_equities
-from drawodds.sim.ranges import SolvedPlay, as_source, check_conditions
+from drawodds.sim.ranges import SolvedPlay, check_conditions, ranged
 
 RankBy = Literal["equity", "field", "jacks", "improve", "points"]   # what ``keep`` ranks the holds by
 RANK_COLUMNS: dict[str, str] = {"equity": "equity", "field": "field_equity", "jacks": "p_jacks_or_better",
@@ -216,8 +216,7 @@ def keep(hand: str | Sequence[int] | npt.NDArray[np.integer], *, rules: str | Ru
         _check_solved(solved, opponents, vs)
     if typed or source is not None:
         try:
-            play = (tuple(as_source(s, typed) for s in source) if isinstance(source, tuple) else
-                    as_source(source or draw_policy(policy), typed))  # type: ignore[arg-type]
+            play = ranged(source or draw_policy(policy), typed)  # type: ignore[arg-type]
             check_conditions(rules=rs, policy=play, draw_counts=vs or (None,) * opponents, our_cards=cards)
         except RequestError as exc:
             raise RequestError("{reason} (our hand {hand})", reason=exc, hand=' '.join(format_cards(cards))) from None

@@ -22,7 +22,7 @@ from drawodds.holds import exact_holds, final_strengths
 from drawodds.policies import choose_holds, draw_policy
 from drawodds.results import Result
 from drawodds.rules import RuleSet
-from drawodds.sim.ranges import HoldingsSource, as_source, sample_conditioned
+from drawodds.sim.ranges import HoldingsSource, ranged, sample_conditioned
 from drawodds.sim.sampler import draws_avoiding, layout_for, shuffled_stubs
 from drawodds.sim.stats import Moments
 
@@ -94,10 +94,7 @@ def _deal(hand: npt.NDArray[np.int8], rules: RuleSet, model: OpponentModel, tria
         rest = perm[:, 5 * n:]
     else:
         assert source is not None or policy is not None
-        if isinstance(source, tuple):
-            source = tuple(as_source(s, model.hand_range) for s in source)
-        else:
-            source = as_source(source or policy, model.hand_range)  # type: ignore[arg-type]
+        source = ranged(source or policy, model.hand_range)  # type: ignore[arg-type]
         counts = model.draw_counts or (None,) * n
         hands, masks = sample_conditioned(rules, source, counts, hand, trials, rng)
         rest = draws_avoiding(stub, hands.reshape(trials, -1), layout.max_draw * (n + 1), rng)

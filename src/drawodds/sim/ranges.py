@@ -364,6 +364,15 @@ def as_source(policy: DrawPolicy | HoldingsSource, hand_range: str | None = None
     return policy
 
 
+def ranged(play: DrawPolicy | HoldingsSource | tuple[HoldingsSource, ...], hand_range: str | None
+           ) -> HoldingsSource | tuple[HoldingsSource, ...]:
+    """``play`` as a holdings source narrowed to a typed range (``as_source``): for a tuple of
+    sources (one per opponent, e.g. the seats of a solved table), each of them."""
+    if isinstance(play, tuple):
+        return tuple(as_source(s, hand_range) for s in play)
+    return as_source(play, hand_range)
+
+
 @dataclass(frozen=True)
 class RangedSource:
     """Another source's holdings restricted to a typed hand range."""
