@@ -275,14 +275,12 @@ class _Game:
         if out:
             return out
         for k, d in enumerate(a.options):
-            for v, (holds, matrix) in enumerate(zip(a.hold_columns(k), a.hold_transitions(k), strict=True)):
+            for v, matrix in enumerate(a.hold_transitions(k)):
                 if self.t is None:
                     out[(k, v)] = matrix
                     continue
-                ok = np.flatnonzero(holds >= 0)
-                moved = group_spread(self.t, a.class_bucket[ok], self.w[ok] / self.bucket_mass[a.class_bucket[ok]],
-                                     a.pre_buckets, holds[ok], d, ok)
-                out[(k, v)] = moved
+                holds, ok, bucket, share = self._takers(k, v)
+                out[(k, v)] = group_spread(self.t, bucket, share, a.pre_buckets, holds, d, ok)
         return out
 
     @property
@@ -301,13 +299,11 @@ class _Game:
         a = self.a
         assert self.t is not None
         out = np.zeros((len(vectors), a.pre_buckets))
-        holds = a.hold_columns(k)[v]
-        ok = np.flatnonzero(holds >= 0)
+        holds, ok, bucket, share = self._takers(k, v)
         if not len(ok):
             return out
-        bucket = a.class_bucket[ok]
-        per_class = hold_expectations(self.t, np.ascontiguousarray(vectors.T), holds[ok], a.options[k], ok)
-        per_class *= (self.w[ok] / self.bucket_mass[bucket])[:, None]
+        per_class = hold_expectations(self.t, np.ascontiguousarray(vectors.T), holds, a.options[k], ok)
+        per_class *= share[:, None]
         for j in range(len(vectors)):
             out[j] = np.bincount(bucket, weights=per_class[:, j], minlength=a.pre_buckets)
         return out
@@ -317,15 +313,19 @@ class _Game:
         drawing option ``k`` to hold column ``v`` (``part @ _moves[(k, v)]``)."""
         if self._moves_fit:
             return part @ self._moves[(k, v)]
-        a = self.a
         assert self.t is not None
-        holds = a.hold_columns(k)[v]
-        ok = np.flatnonzero(holds >= 0)
+        holds, ok, bucket, share = self._takers(k, v)
         if not len(ok):
             return np.zeros((len(part), N_STRENGTHS))
-        bucket = a.class_bucket[ok]
-        per_class = part[:, bucket] * (self.w[ok] / self.bucket_mass[bucket])[None, :]
-        return strength_spread(self.t, per_class, holds[ok], a.options[k], ok)
+        return strength_spread(self.t, part[:, bucket] * share[None, :], holds, self.a.options[k], ok)
+
+    def _takers(self, k: int, v: int) -> tuple[Ints, Ints, Ints, Floats]:
+        """The deal classes that can take hold column ``v`` of option ``k``: their holds, their
+        indices, their buckets and each one's share of its bucket's deals."""
+        holds = self.a.hold_columns(k)[v]
+        ok = np.flatnonzero(holds >= 0)
+        bucket = self.a.class_bucket[ok]
+        return holds[ok], ok, bucket, self.w[ok] / self.bucket_mass[bucket]
 
     def _post_reach(self, opp: int, grp: _Group, line_reach: list[Floats]) -> Floats:
         """(rows, states) the opponent's reach at the first post-draw node of ``grp``, rows ordered
