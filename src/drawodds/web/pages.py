@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote
@@ -234,14 +235,7 @@ def _table_solution(web: Web, rules: str) -> Any:
     """The cached three-handed solution of ``rules`` (loaded once), or None when it has not been solved."""
     from drawodds.solver.table import table_equilibrium, table_path
 
-    key = f"{rules} three-handed"
-    if key in web.solutions:
-        return web.solutions[key]
-    rule_set = build_rules(rules)
-    if not table_path(rule_set).exists():
-        return None
-    web.solutions[key] = table_equilibrium(rule_set)
-    return web.solutions[key]
+    return _loaded(web, f"{rules} three-handed", rules, lambda r: table_path(r).exists(), table_equilibrium)
 
 
 def _table_view(web: Web, rules: str, solution: Any, seat: str, kind: str | None) -> dict[str, Any]:
@@ -254,8 +248,7 @@ def _table_view(web: Web, rules: str, solution: Any, seat: str, kind: str | None
     table = kept[1]
     mine = table[table["seat"] == TABLE_SEATS.index(seat)]
     draws = [c for c in mine.columns if c == "pat" or c.startswith("draw ")]
-    rows = [[i18n.gettext(str(r["hand"])), views.pct(r["share"], 0), views.pct(r["reaches_draw"], 0),
-             *[views.pct(r[c], 0) for c in draws]] for _, r in mine.iterrows() if not kind or str(r["hand"]) == kind]
+    rows = _table(mine, ["share", "reaches_draw", *draws], kind)
     seats = [[i18n.gettext(SEAT_WORDS[s]), f"{v:+.3f}", f"{1000 * g:.2f}"]
              for s, v, g in zip(TABLE_SEATS, solution.value, solution.seat_gains, strict=True)]
     return {"kinds": [(str(h), i18n.gettext(str(h))) for h in mine["hand"]], "draw_cols": draws, "draw": rows,
@@ -272,13 +265,18 @@ def _solution(web: Web, rules: str) -> Any:
     from drawodds.solver.cache import equilibrium_cached
     from drawodds.solver.solve import equilibrium_solution
 
-    if rules in web.solutions:
-        return web.solutions[rules]
-    rule_set = build_rules(rules)
-    if not equilibrium_cached(rule_set):
-        return None
-    web.solutions[rules] = equilibrium_solution(rule_set)
-    return web.solutions[rules]
+    return _loaded(web, rules, rules, equilibrium_cached, equilibrium_solution)
+
+
+def _loaded(web: Web, key: str, rules: str, stored: Callable[[Any], bool], load: Callable[[Any], Any]) -> Any:
+    """A solution the server keeps under ``key``: read from the cache once (``load``) when ``stored``
+    says the cache has it, else None."""
+    if key not in web.solutions:
+        rule_set = build_rules(rules)
+        if not stored(rule_set):
+            return None
+        web.solutions[key] = load(rule_set)
+    return web.solutions[key]
 
 
 def _table(frame: Any, columns: list[str], kind: str | None) -> list[list[str]]:
