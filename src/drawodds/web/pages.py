@@ -240,12 +240,7 @@ def _table_solution(web: Web, rules: str) -> Any:
 
 def _table_view(web: Web, rules: str, solution: Any, seat: str, kind: str | None) -> dict[str, Any]:
     """The three-handed page's figures: each seat's value and gain, and one seat's draw by hand."""
-    key = f"{rules} three-handed"
-    kept = web.overviews.get(key)
-    if kept is None or kept[0] is not solution:
-        kept = (solution, solution.draw_summary())
-        web.overviews[key] = kept
-    table = kept[1]
+    table = _worked_out(web, f"{rules} three-handed", solution, lambda: solution.draw_summary())
     mine = table[table["seat"] == TABLE_SEATS.index(seat)]
     draws = [c for c in mine.columns if c == "pat" or c.startswith("draw ")]
     rows = _table(mine, ["share", "reaches_draw", *draws], kind)
@@ -344,11 +339,16 @@ def _overviews(web: Web, rules: str, solution: Any) -> tuple[Any, Any, Any, dict
     """The solution's tables before, at and after the draw, and its standing pat (worked out once)."""
     from drawodds.solver.summary import draw_overview, pat_overview, postdraw_overview, predraw_overview
 
-    kept = web.overviews.get(rules)
+    return _worked_out(web, rules, solution, lambda: (predraw_overview(solution), draw_overview(solution),
+                                                      postdraw_overview(solution), pat_overview(solution)))
+
+
+def _worked_out(web: Web, key: str, solution: Any, work: Callable[[], Any]) -> Any:
+    """What ``work`` makes of ``solution``, kept under ``key`` until the solution changes."""
+    kept = web.overviews.get(key)
     if kept is None or kept[0] is not solution:
-        kept = (solution, (predraw_overview(solution), draw_overview(solution), postdraw_overview(solution),
-                           pat_overview(solution)))
-        web.overviews[rules] = kept
+        kept = (solution, work())
+        web.overviews[key] = kept
     return kept[1]
 
 
