@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from drawodds.analyses.condensed import CondensedStrategy
+from drawodds.analyses.lessons import TableLineResult
 from drawodds.analyses.openers import TableOdds
 from drawodds.analyses.read import DrawReading
 from drawodds.analyses.report import (
@@ -475,14 +476,16 @@ def _table_pat(guide: Guide) -> str:
     pat, snow = gain[("two pair", "stand pat")], gain[("nothing", "snow")]
     value = lesson.solution.get("value") or [float("nan")] * lesson.players
     costs = all(r.gain_vs_own + 2 * r.gain_vs_own_se < 0 for r in (pat, snow))
-    figures = {
-        "pat": local_number(Estimate(-pat.gain_vs_own if costs else pat.gain_vs_own, pat.gain_vs_own_se).text(
-            2, signed=not costs)),
-        "snow": local_number(Estimate(-snow.gain_vs_own if costs else snow.gain_vs_own, snow.gain_vs_own_se).text(
-            2, signed=not costs)),
-        "pat_share": local_number(Estimate(lesson.pat_share["two pair"], lesson.pat_share_se["two pair"]).percent(1)),
-        "snow_share": local_number(Estimate(lesson.pat_share["nothing"], lesson.pat_share_se["nothing"]).percent(1)),
-        "dealer": local_number(format(value[-1], ".3f")), "first": local_number(format(-value[0], ".3f"))}
+
+    def change(r: TableLineResult) -> str:          # a cost when both lines cost, else a signed change
+        return local_number(Estimate(-r.gain_vs_own if costs else r.gain_vs_own, r.gain_vs_own_se).text(
+            2, signed=not costs))
+
+    def share(hand: str) -> str:
+        return local_number(Estimate(lesson.pat_share[hand], lesson.pat_share_se[hand]).percent(1))
+
+    figures = {"pat": change(pat), "snow": change(snow), "pat_share": share("two pair"), "snow_share": share("nothing"),
+               "dealer": local_number(format(value[-1], ".3f")), "first": local_number(format(-value[0], ".3f"))}
     if costs:
         said = _("""With two opponents the pat loses what it earned heads-up. Against one player who reads draw
 counts, standing pat with two pair earned chips; against two players of the three-handed solution,
